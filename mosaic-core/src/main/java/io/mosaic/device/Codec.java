@@ -1,0 +1,26 @@
+package io.mosaic.device;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The compression a device stores its column data with (paper Section 3.2). */
+public enum Codec {
+  NONE,
+  LZ4,
+  ZSTD;
+
+  /** The spelling used in configuration and model files. */
+  public String configName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Parses {@code none}, {@code lz4} or {@code zstd}, ignoring case (the paper writes "ZSTD"). */
+  public static Optional<Codec> fromConfigName(String text) {
+    return Arrays.stream(values()).filter(c -> c.name().equalsIgnoreCase(text.trim())).findFirst();
+  }
+
+  public static String allowed() {
+    return String.join(", ", Arrays.stream(values()).map(Codec::configName).toList());
+  }
+}

@@ -1,0 +1,468 @@
+package io.mosaic.device;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.tomlj.Toml;
+import org.tomlj.TomlArray;
+import org.tomlj.TomlParseError;
+import org.tomlj.TomlParseResult;
+import org.tomlj.TomlTable;
+
+/**
+ * Reads {@code devices.toml} (the installed pool, paper Figure 3a) and device catalogues (devices
+ * one could buy, for budget mode). Every problem of a file is collected and reported together, each
+ * naming file, line, device, field, bad value and what is allowed.
+ */
+public final class DeviceConfigParser {
+  static final Set<String> POOL_FIELDS =
+      Set.of(
+          "id",
+          "name",
+          "path",
+          "capacity",
+          "threads",
+          "codec",
+          "cost_per_gb",
+          "seek",
+          "metadata",
+          "emulate");
+  static final Set<String> CATALOG_FIELDS =
+      Set.of("id", "name", "read", "seek", "threads", "codec", "cost_per_gb", "source");
+  private static final Set<String> EMULATE_FIELDS = Set.of("read", "seek");
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  private final Path file;
+  private final List<ConfigProblem> problems = new ArrayList<>();
+
+  private DeviceConfigParser(Path file) {
+    this.file = file;
+  }
+
+  /** Parses and validates an installed pool; device paths must exist and be writable. */
+  public static List<DeviceSpec> parsePool(Path file) {
+    DeviceConfigParser parser = new DeviceConfigParser(file);
+    return parser.finish(parser.pool(parser.read(readFile(file))));
+  }
+
+  /** Parses a catalogue of devices to buy from a file. */
+  public static List<CatalogDevice> parseCatalog(Path file) {
+    DeviceConfigParser parser = new DeviceConfigParser(file);
+    return parser.finish(parser.catalog(parser.read(readFile(file))));
+  }
+
+  /** Parses a catalogue from text; {@code name} stands for the file in messages. */
+  public static List<CatalogDevice> parseCatalog(String name, String text) {
+    DeviceConfigParser parser = new DeviceConfigParser(Path.of(name));
+    return parser.finish(parser.catalog(parser.read(text)));
+  }
+
+  private static String readFile(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new DeviceConfigException(
+          List.of(
+              new ConfigProblem(
+                  file,
+                  0,
+                  null,
+                  null,
+                  "cannot read the device configuration ("
+                      + e.getClass().getSimpleName()
+                      + ": "
+                      + e.getMessage()
+                      + "); check the path given with --devices")));
+    }
+  }
+
+  private <T> List<T> finish(List<T> result) {
+    if (!problems.isEmpty()) {
+      throw new DeviceConfigException(problems);
+    }
+    return result;
+  }
+
+  private TomlArray read(String text) {
+    TomlParseResult toml = Toml.parse(text);
+    for (TomlParseError error : toml.errors()) {
+      problems.add(
+          new ConfigProblem(
+              file, error.position().line(), null, null, "not valid TOML: " + error.getMessage()));
+    }
+    if (toml.hasErrors()) {
+      return null;
+    }
+    for (String key : toml.keySet()) {
+      if (!key.equals("device")) {
+        problems.add(
+            new ConfigProblem(
+                file,
+                toml.inputPositionOf(key).line(),
+                null,
+                key,
+                "unknown top-level entry; a device file holds only [[device]] tables"));
+      }
+    }
+    if (!toml.isArray("device") || toml.getArray("device").isEmpty()) {
+      problems.add(
+          new ConfigProblem(
+              file,
+              0,
+              null,
+              null,
+              "no devices: add one [[device]] table per device (see docs/configuration.md)"));
+      return null;
+    }
+    TomlArray devices = toml.getArray("device");
+    if (!allTables(devices)) {
+      problems.add(
+          new ConfigProblem(
+              file,
+              toml.inputPositionOf("device").line(),
+              null,
+              "device",
+              "must be a list of tables, written [[device]]"));
+      return null;
+    }
+    return devices;
+  }
+
+  private List<DeviceSpec> pool(TomlArray devices) {
+    List<DeviceSpec> specs = new ArrayList<>();
+    if (devices == null) {
+      return specs;
+    }
+    Path base = file.toAbsolutePath().getParent();
+    Map<String, Integer> idLines = new HashMap<>();
+    Map<Path, String> pathOwners = new HashMap<>();
+    String metadataId = null;
+    int metadataLine = 0;
+    for (int i = 0; i < devices.size(); i++) {
+      Entry e = new Entry(devices.getTable(i), devices.inputPositionOf(i).line(), POOL_FIELDS);
+      String id = e.id();
+      uniqueId(e, id, idLines);
+      String name = e.optional("name", Entry::string).orElse(id);
+      Optional<Emulation> emulation = e.optional("emulate", e::emulation);
+      Path path =
+          e.required("path", Entry::string).map(p -> base.resolve(p).normalize()).orElse(null);
+      // A broken emulate table is reported on its own; the directory is still an emulated one.
+      if (path != null && e.checkDirectory(path, e.table.contains("emulate"))) {
+        String owner = pathOwners.putIfAbsent(path, id);
+        if (owner != null) {
+          e.problem("path", "same directory as device '" + owner + "'; give each device its own");
+        }
+      }
+      ByteSize capacity = e.required("capacity", Entry::size).orElse(null);
+      if (capacity != null && capacity.bytes() == 0) {
+        e.problem("capacity", "bad value \"" + capacity + "\": must be greater than zero");
+      }
+      int threads = e.required("threads", Entry::threads).orElse(1);
+      Codec codec = e.required("codec", Entry::codec).orElse(Codec.NONE);
+      Cost cost = e.required("cost_per_gb", Entry::cost).orElse(Cost.ofCents(0));
+      Latency seek = e.optional("seek", Entry::latency).orElse(Latency.ZERO);
+      boolean metadata = e.optional("metadata", Entry::bool).orElse(false);
+      if (metadata) {
+        if (metadataId != null) {
+          e.problem(
+              "metadata",
+              "bad value true: device '"
+                  + metadataId
+                  + "' (line "
+                  + metadataLine
+                  + ") is already the metadata device; mark exactly one device with metadata = true");
+        } else {
+          metadataId = id;
+          metadataLine = e.line("metadata");
+        }
+      }
+      specs.add(
+          new DeviceSpec(
+              id, name, path, capacity, threads, codec, cost, seek, metadata, emulation));
+    }
+    return specs;
+  }
+
+  private List<CatalogDevice> catalog(TomlArray devices) {
+    List<CatalogDevice> entries = new ArrayList<>();
+    if (devices == null) {
+      return entries;
+    }
+    Map<String, Integer> idLines = new HashMap<>();
+    for (int i = 0; i < devices.size(); i++) {
+      Entry e = new Entry(devices.getTable(i), devices.inputPositionOf(i).line(), CATALOG_FIELDS);
+      String id = e.id();
+      uniqueId(e, id, idLines);
+      entries.add(
+          new CatalogDevice(
+              id,
+              e.optional("name", Entry::string).orElse(id),
+              e.required("read", Entry::bandwidth).orElse(null),
+              e.optional("seek", Entry::latency).orElse(Latency.ZERO),
+              e.optional("threads", Entry::threads).orElse(1),
+              e.required("codec", Entry::codec).orElse(Codec.NONE),
+              e.required("cost_per_gb", Entry::cost).orElse(Cost.ofCents(0)),
+              e.required("source", Entry::string).orElse("")));
+    }
+    return entries;
+  }
+
+  private static void uniqueId(Entry e, String id, Map<String, Integer> idLines) {
+    if (id == null) {
+      return;
+    }
+    Integer first = idLines.putIfAbsent(id, e.line("id"));
+    if (first != null) {
+      e.problem(
+          "id",
+          "bad value \""
+              + id
+              + "\": duplicate id, also used on line "
+              + first
+              + "; ids must be unique");
+    }
+  }
+
+  /** One {@code [[device]]} table being read; problems go to the parser's list. */
+  private final class Entry {
+    private final TomlTable table;
+    private final int headerLine;
+    private String device;
+
+    Entry(TomlTable table, int headerLine, Set<String> allowed) {
+      this.table = table;
+      this.headerLine = headerLine;
+      this.device = table.isString("id") ? table.getString("id") : null;
+      for (String key : table.keySet()) {
+        if (!allowed.contains(key)) {
+          problem(key, "unknown field; allowed: " + String.join(", ", sorted(allowed)));
+        }
+      }
+    }
+
+    int line(String field) {
+      return table.contains(field) ? table.inputPositionOf(field).line() : headerLine;
+    }
+
+    void problem(String field, String message) {
+      problems.add(new ConfigProblem(file, line(field), device, field, message));
+    }
+
+    String id() {
+      Optional<String> id =
+          required(
+              "id",
+              v -> {
+                String text = v instanceof Long l ? Long.toString(l) : string(v);
+                if (!ID.matcher(text).matches()) {
+                  throw new IllegalArgumentException(
+                      "ids may use only letters, digits, '-', '_' and '.'");
+                }
+                return text;
+              });
+      device = id.orElse(device);
+      return id.orElse(null);
+    }
+
+    <T> Optional<T> required(String field, Function<Object, T> reader) {
+      if (!table.contains(field)) {
+        problems.add(
+            new ConfigProblem(
+                file, headerLine, device, field, "missing; every [[device]] needs " + field));
+        return Optional.empty();
+      }
+      return optional(field, reader);
+    }
+
+    <T> Optional<T> optional(String field, Function<Object, T> reader) {
+      Object value = table.get(field);
+      if (value == null) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.of(reader.apply(value));
+      } catch (IllegalArgumentException ex) {
+        problem(field, "bad value " + literal(value) + ": " + ex.getMessage());
+        return Optional.empty();
+      }
+    }
+
+    Emulation emulation(Object value) {
+      if (!(value instanceof TomlTable t)) {
+        throw new IllegalArgumentException(
+            "expected a table like { read = \"230 MB/s\", seek = \"8 ms\" }");
+      }
+      for (String key : t.keySet()) {
+        if (!EMULATE_FIELDS.contains(key)) {
+          throw new IllegalArgumentException("unknown field '" + key + "'; allowed: read, seek");
+        }
+      }
+      if (!t.contains("read")) {
+        throw new IllegalArgumentException("needs read, e.g. { read = \"230 MB/s\" }");
+      }
+      Bandwidth read;
+      Latency seek;
+      try {
+        read = bandwidth(t.get("read"));
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(
+            "read " + literal(t.get("read")) + ": " + ex.getMessage());
+      }
+      try {
+        seek = t.contains("seek") ? latency(t.get("seek")) : Latency.ZERO;
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(
+            "seek " + literal(t.get("seek")) + ": " + ex.getMessage());
+      }
+      return new Emulation(read, seek);
+    }
+
+    /** Returns whether {@code path} is a usable directory; emulated devices' are created. */
+    boolean checkDirectory(Path path, boolean emulated) {
+      if (!Files.exists(path)) {
+        if (!emulated) {
+          problem(
+              "path",
+              "bad value \""
+                  + path
+                  + "\": directory does not exist; mount the device there or fix the path");
+          return false;
+        }
+        try {
+          Files.createDirectories(path);
+        } catch (IOException ex) {
+          problem(
+              "path",
+              "bad value \""
+                  + path
+                  + "\": cannot create the emulated device's directory ("
+                  + ex
+                  + ")");
+          return false;
+        }
+      }
+      if (!Files.isDirectory(path)) {
+        problem(
+            "path", "bad value \"" + path + "\": not a directory; give the device's mount point");
+        return false;
+      }
+      Path probe = path.resolve(".mosaic-write-probe-" + ProcessHandle.current().pid());
+      try {
+        Files.deleteIfExists(probe);
+        Files.createFile(probe);
+        Files.delete(probe);
+        return true;
+      } catch (IOException ex) {
+        problem(
+            "path",
+            "bad value \""
+                + path
+                + "\": not writable ("
+                + ex.getClass().getSimpleName()
+                + "); Mosaic needs to write segments there");
+        return false;
+      }
+    }
+
+    static String string(Object value) {
+      if (!(value instanceof String s)) {
+        throw new IllegalArgumentException("expected a quoted string");
+      }
+      if (s.isBlank()) {
+        throw new IllegalArgumentException("must not be empty");
+      }
+      return s;
+    }
+
+    static ByteSize size(Object value) {
+      return ByteSize.parse(quantityText(value, "60 GB"));
+    }
+
+    static Bandwidth bandwidth(Object value) {
+      return Bandwidth.parse(quantityText(value, "1.2 GB/s"));
+    }
+
+    static Latency latency(Object value) {
+      if (value instanceof Long l && l == 0) {
+        return Latency.ZERO;
+      }
+      return Latency.parse(quantityText(value, "8 ms"));
+    }
+
+    static Cost cost(Object value) {
+      if (value instanceof Long || value instanceof Double) {
+        return Cost.parse(value.toString());
+      }
+      return Cost.parse(quantityText(value, "60 ct"));
+    }
+
+    static int threads(Object value) {
+      if (!(value instanceof Long l) || l < 1 || l > 1024) {
+        throw new IllegalArgumentException(
+            "expected a whole number of reader threads from 1 to 1024, like 8 (1 for an HDD)");
+      }
+      return l.intValue();
+    }
+
+    static Codec codec(Object value) {
+      if (!(value instanceof String s)) {
+        throw new IllegalArgumentException(
+            "expected a quoted codec name; allowed: " + Codec.allowed());
+      }
+      return Codec.fromConfigName(s)
+          .orElseThrow(
+              () -> new IllegalArgumentException("unknown codec; allowed: " + Codec.allowed()));
+    }
+
+    static boolean bool(Object value) {
+      if (!(value instanceof Boolean b)) {
+        throw new IllegalArgumentException("expected true or false");
+      }
+      return b;
+    }
+
+    private static String quantityText(Object value, String example) {
+      if (value instanceof String s) {
+        return s;
+      }
+      if (value instanceof Long || value instanceof Double) {
+        throw new IllegalArgumentException(
+            "a number needs a unit; write it as a string like \"" + example + "\"");
+      }
+      throw new IllegalArgumentException("expected a string like \"" + example + "\"");
+    }
+  }
+
+  static boolean allTables(TomlArray array) {
+    for (int i = 0; i < array.size(); i++) {
+      if (!array.isTable(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<String> sorted(Set<String> fields) {
+    return fields.stream().sorted().toList();
+  }
+
+  private static String literal(Object value) {
+    if (value instanceof String s) {
+      return "\"" + s + "\"";
+    }
+    if (value instanceof TomlTable t) {
+      return "{ "
+          + String.join(", ", t.keySet().stream().map(k -> k + " = " + literal(t.get(k))).toList())
+          + " }";
+    }
+    return String.valueOf(value);
+  }
+}

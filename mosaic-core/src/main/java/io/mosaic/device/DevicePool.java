@@ -1,0 +1,68 @@
+package io.mosaic.device;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The installed, tierless pool of devices read from {@code devices.toml}: no device is fast or slow
+ * by name, only its numbers matter (DESIGN section 3).
+ */
+public final class DevicePool {
+  /** Name of the device model file (paper Figure 3d), kept on the metadata device. */
+  public static final String MODEL_FILE = "device-model.toml";
+
+  private final Path configFile;
+  private final Map<String, Device> devices = new LinkedHashMap<>();
+  private final Device metadata;
+
+  private DevicePool(Path configFile, List<DeviceSpec> specs) {
+    this.configFile = configFile;
+    for (DeviceSpec spec : specs) {
+      devices.put(spec.id(), new Device(spec));
+    }
+    // Without an explicit metadata = true, the first device listed holds the metadata.
+    this.metadata =
+        devices.values().stream()
+            .filter(d -> d.spec().metadata())
+            .findFirst()
+            .orElse(devices.values().iterator().next());
+  }
+
+  /** Reads and validates {@code devices.toml}; throws {@link DeviceConfigException} if wrong. */
+  public static DevicePool load(Path configFile) {
+    return new DevicePool(configFile, DeviceConfigParser.parsePool(configFile));
+  }
+
+  public Path configFile() {
+    return configFile;
+  }
+
+  public List<Device> devices() {
+    return List.copyOf(devices.values());
+  }
+
+  public Device device(String id) {
+    Device device = devices.get(id);
+    if (device == null) {
+      throw new IllegalArgumentException(
+          "unknown device '"
+              + id
+              + "'; "
+              + configFile
+              + " defines: "
+              + String.join(", ", devices.keySet()));
+    }
+    return device;
+  }
+
+  public Device metadataDevice() {
+    return metadata;
+  }
+
+  /** Where calibration writes, and the cost model reads, the device model. */
+  public Path modelFile() {
+    return metadata.root().resolve(MODEL_FILE);
+  }
+}

@@ -1,0 +1,286 @@
+package io.mosaic.device;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeviceConfigParserTest {
+  @TempDir Path dir;
+
+  private Path write(String toml) throws IOException {
+    Path file = dir.resolve("devices.toml");
+    Files.writeString(file, toml);
+    return file;
+  }
+
+  private List<String> problems(String toml) throws IOException {
+    Path file = write(toml);
+    try {
+      DeviceConfigParser.parsePool(file);
+    } catch (DeviceConfigException e) {
+      return e.problems().stream().map(p -> p.toString().replace(file.toString(), "F")).toList();
+    }
+    throw new AssertionError("expected the configuration to be rejected");
+  }
+
+  private static String device(String id, String... extra) {
+    StringBuilder sb = new StringBuilder("[[device]]\nid = \"" + id + "\"\n");
+    sb.append("path = \"").append(id).append("\"\n");
+    sb.append("emulate = { read = \"100 MB/s\" }\n");
+    boolean capacity = true;
+    boolean codec = true;
+    for (String line : extra) {
+      capacity &= !line.startsWith("capacity");
+      codec &= !line.startsWith("codec");
+      sb.append(line).append('\n');
+    }
+    if (capacity) {
+      sb.append("capacity = \"10 GB\"\n");
+    }
+    if (codec) {
+      sb.append("codec = \"zstd\"\n");
+    }
+    return sb.append("threads = 2\ncost_per_gb = \"60 ct\"\n").toString();
+  }
+
+  @Test
+  void readsAFullEntryWithUnitsAndResolvesPathsNextToTheFile() throws IOException {
+    Files.createDirectories(dir.resolve("mnt/nvme"));
+    Path file =
+        write(
+            """
+            [[device]]
+            id = 0
+            name = "NVMe SSD"
+            path = "mnt/nvme"
+            capacity = "60 GB"
+            threads = 8
+            codec = "ZSTD"
+            cost_per_gb = "60 ct"
+            seek = "0.1 ms"
+            metadata = true
+
+            [[device]]
+            id = "hdd"
+            path = "mnt/hdd"
+            capacity = "2 TB"
+            threads = 1
+            codec = "lz4"
+            cost_per_gb = 30
+            emulate = { read = "230 MB/s", seek = "8 ms" }
+            """);
+    List<DeviceSpec> specs = DeviceConfigParser.parsePool(file);
+    assertThat(specs)
+        .containsExactly(
+            new DeviceSpec(
+                "0",
+                "NVMe SSD",
+                dir.resolve("mnt/nvme"),
+                ByteSize.parse("60 GB"),
+                8,
+                Codec.ZSTD,
+                Cost.ofCents(60),
+                Latency.ofMillis(0.1),
+                true,
+                Optional.empty()),
+            new DeviceSpec(
+                "hdd",
+                "hdd",
+                dir.resolve("mnt/hdd"),
+                ByteSize.parse("2 TB"),
+                1,
+                Codec.LZ4,
+                Cost.ofCents(30),
+                Latency.ZERO,
+                false,
+                Optional.of(new Emulation(Bandwidth.parse("230 MB/s"), Latency.ofMillis(8)))));
+    assertThat(dir.resolve("mnt/hdd")).as("emulated device directory is created").isDirectory();
+  }
+
+  @Test
+  void missingPath() throws IOException {
+    assertThat(
+            problems(
+                """
+                [[device]]
+                id = "ssd"
+                capacity = "10 GB"
+                threads = 4
+                codec = "lz4"
+                cost_per_gb = "60 ct"
+                """))
+        .containsExactly("F:1: device 'ssd' field 'path': missing; every [[device]] needs path");
+  }
+
+  @Test
+  void pathThatDoesNotExist() throws IOException {
+    assertThat(
+            problems(
+                """
+                [[device]]
+                id = "ssd"
+                path = "/no/such/mount"
+                capacity = "10 GB"
+                threads = 4
+                codec = "lz4"
+                cost_per_gb = "60 ct"
+                """))
+        .containsExactly(
+            "F:3: device 'ssd' field 'path': bad value \"/no/such/mount\": directory does not exist;"
+                + " mount the device there or fix the path");
+  }
+
+  @Test
+  void pathNotWritable() throws IOException {
+    // /proc/self accepts no new files, even for root, so this holds however the tests run.
+    assertThat(
+            problems(
+                """
+                [[device]]
+                id = "ssd"
+                path = "/proc/self"
+                capacity = "10 GB"
+                threads = 4
+                codec = "lz4"
+                cost_per_gb = "60 ct"
+                """))
+        .singleElement()
+        .asString()
+        .startsWith("F:3: device 'ssd' field 'path': bad value \"/proc/self\": not writable (")
+        .endsWith("); Mosaic needs to write segments there");
+  }
+
+  @Test
+  void pathThatIsAFile() throws IOException {
+    Files.writeString(dir.resolve("plain"), "x");
+    assertThat(problems(device("a").replace("path = \"a\"", "path = \"plain\"")))
+        .containsExactly(
+            "F:3: device 'a' field 'path': bad value \""
+                + dir.resolve("plain")
+                    .toString()
+                    .replace(dir.resolve("devices.toml").toString(), "F")
+                + "\": not a directory; give the device's mount point");
+  }
+
+  @Test
+  void duplicateId() throws IOException {
+    assertThat(problems(device("a") + device("a").replace("path = \"a\"", "path = \"b\"")))
+        .containsExactly(
+            "F:10: device 'a' field 'id': bad value \"a\": duplicate id, also used on line 2;"
+                + " ids must be unique");
+  }
+
+  @Test
+  void twoDevicesOnOneDirectory() throws IOException {
+    assertThat(problems(device("a") + device("b").replace("path = \"b\"", "path = \"a\"")))
+        .containsExactly(
+            "F:11: device 'b' field 'path': same directory as device 'a'; give each device its own");
+  }
+
+  @Test
+  void negativeAndZeroCapacity() throws IOException {
+    assertThat(
+            problems(
+                device("a", "capacity = \"-5 GB\"")
+                    + device("b", "capacity = \"0 GB\"")
+                    + device("c", "capacity = 60")))
+        .containsExactly(
+            "F:5: device 'a' field 'capacity': bad value \"-5 GB\": must not be negative",
+            "F:13: device 'b' field 'capacity': bad value \"0 B\": must be greater than zero",
+            "F:21: device 'c' field 'capacity': bad value 60: a number needs a unit;"
+                + " write it as a string like \"60 GB\"");
+  }
+
+  @Test
+  void unknownCodec() throws IOException {
+    assertThat(problems(device("a", "codec = \"snappy\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'codec': bad value \"snappy\": unknown codec;"
+                + " allowed: none, lz4, zstd");
+  }
+
+  @Test
+  void unitTypos() throws IOException {
+    assertThat(
+            problems(
+                device("a", "capacity = \"60 GG\"", "seek = \"8 mss\"")
+                    .replace("100 MB/s", "100 MB")))
+        .containsExactly(
+            "F:4: device 'a' field 'emulate': bad value { read = \"100 MB\" }: read \"100 MB\":"
+                + " unknown unit 'MB'; allowed: B/s, kB/s, KiB/s, MB/s, MiB/s, GB/s, GiB/s, TB/s,"
+                + " TiB/s, PB/s (e.g. \"1.2 GB/s\")",
+            "F:5: device 'a' field 'capacity': bad value \"60 GG\": unknown unit 'GG';"
+                + " allowed: B, kB, KiB, MB, MiB, GB, GiB, TB, TiB, PB (e.g. \"60 GB\")",
+            "F:6: device 'a' field 'seek': bad value \"8 mss\": unknown unit 'mss';"
+                + " allowed: ns, us, ms, s (e.g. \"8 ms\")");
+  }
+
+  @Test
+  void twoMetadataDevices() throws IOException {
+    assertThat(problems(device("a", "metadata = true") + device("b", "metadata = true")))
+        .containsExactly(
+            "F:14: device 'b' field 'metadata': bad value true: device 'a' (line 5) is already the"
+                + " metadata device; mark exactly one device with metadata = true");
+  }
+
+  @Test
+  void unknownFieldAndBadThreads() throws IOException {
+    assertThat(problems(device("a", "capcity = \"1 GB\"").replace("threads = 2", "threads = 0")))
+        .containsExactly(
+            "F:5: device 'a' field 'capcity': unknown field; allowed: capacity, codec, cost_per_gb,"
+                + " emulate, id, metadata, name, path, seek, threads",
+            "F:8: device 'a' field 'threads': bad value 0: expected a whole number of reader"
+                + " threads from 1 to 1024, like 8 (1 for an HDD)");
+  }
+
+  @Test
+  void collectsEveryProblemOfTheFile() throws IOException {
+    List<String> all =
+        problems(
+            device("a", "codec = \"gzip\"")
+                + device("a", "capacity = \"-1 GB\"").replace("path = \"a\"", "path = \"b\""));
+    assertThat(all).hasSize(3);
+    assertThat(all.get(0)).contains("field 'codec'");
+    assertThat(all.get(1)).contains("duplicate id");
+    assertThat(all.get(2)).contains("field 'capacity'");
+  }
+
+  @Test
+  void invalidTomlAndEmptyFile() throws IOException {
+    assertThat(problems("[[device]]\nid = \"a\nname = 1\n"))
+        .first()
+        .asString()
+        .startsWith("F:2: not valid TOML: ");
+    assertThat(problems("# nothing here\n"))
+        .containsExactly(
+            "F: no devices: add one [[device]] table per device (see docs/configuration.md)");
+  }
+
+  @Test
+  void unreadableFileNamesTheFlag() {
+    Path missing = dir.resolve("nope.toml");
+    assertThatThrownBy(() -> DevicePool.load(missing))
+        .isInstanceOf(DeviceConfigException.class)
+        .hasMessageContaining(missing + ": cannot read the device configuration (")
+        .hasMessageContaining("check the path given with --devices");
+  }
+
+  @Test
+  void poolKnowsItsMetadataDeviceAndRejectsUnknownIds() throws IOException {
+    Path file = write(device("a") + device("b", "metadata = true"));
+    DevicePool pool = DevicePool.load(file);
+    assertThat(pool.metadataDevice().id()).isEqualTo("b");
+    assertThat(pool.modelFile()).isEqualTo(dir.resolve("b").resolve("device-model.toml"));
+    assertThatThrownBy(() -> pool.device("c"))
+        .hasMessage("unknown device 'c'; " + file + " defines: a, b");
+    assertThatThrownBy(() -> pool.device("a").resolve("../b/x"))
+        .hasMessageStartingWith("path '../b/x' escapes device 'a'");
+  }
+}
