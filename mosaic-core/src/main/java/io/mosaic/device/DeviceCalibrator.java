@@ -24,7 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
-import net.jpountz.lz4.LZ4FastDecompressor;
 
 /**
  * Measures a device for its model (paper Section 3.1, Figure 3d): writes a sample column there once
@@ -78,7 +77,37 @@ public final class DeviceCalibrator {
     this.listener = listener;
     for (Codec codec : codecsToMeasure()) {
       blocks.put(codec, compress(codec));
+      // Decompress once in memory: checks the round trip and warms the JIT, so the first device
+      // measured is not slowed by interpreted code.
+      long sum = 0;
+      byte[] out = new byte[BLOCK];
+      for (int i = 0; i < blocks.get(codec).size(); i++) {
+        sum +=
+            blockSum(
+                decompress(codec, blocks.get(codec).get(i), rawLength(i), out), 0, rawLength(i));
+      }
+      if (sum != expectedChecksum()) {
+        throw new IllegalStateException(codec + " round trip of the calibration sample failed");
+      }
     }
+  }
+
+  private int rawLength(int block) {
+    return Math.min(BLOCK, sample.length - block * BLOCK);
+  }
+
+  private static byte[] decompress(Codec codec, byte[] stored, int rawLen, byte[] out) {
+    return switch (codec) {
+      case NONE -> stored;
+      case LZ4 -> {
+        LZ4Factory.fastestInstance().fastDecompressor().decompress(stored, 0, out, 0, rawLen);
+        yield out;
+      }
+      case ZSTD -> {
+        Zstd.decompressByteArray(out, 0, rawLen, stored, 0, stored.length);
+        yield out;
+      }
+    };
   }
 
   /** Whether the OS page cache could be dropped before every read pass (needs root). */
@@ -209,7 +238,6 @@ public final class DeviceCalibrator {
       AtomicInteger cursor,
       AtomicLong checksum)
       throws IOException {
-    LZ4FastDecompressor lz4 = LZ4Factory.fastestInstance().fastDecompressor();
     byte[] out = new byte[BLOCK];
     try (DeviceReadChannel ch = device.openForRead(file)) {
       for (int i = cursor.getAndIncrement(); i < codecBlocks.size(); i = cursor.getAndIncrement()) {
@@ -217,19 +245,8 @@ public final class DeviceCalibrator {
         if (ch.readFully(ByteBuffer.wrap(stored), offsets[i]) != stored.length) {
           throw new IOException("calibration file " + file + " is shorter than written");
         }
-        int rawLen = Math.min(BLOCK, sample.length - i * BLOCK);
-        byte[] raw =
-            switch (codec) {
-              case NONE -> stored;
-              case LZ4 -> {
-                lz4.decompress(stored, 0, out, 0, rawLen);
-                yield out;
-              }
-              case ZSTD -> {
-                Zstd.decompressByteArray(out, 0, rawLen, stored, 0, stored.length);
-                yield out;
-              }
-            };
+        int rawLen = rawLength(i);
+        byte[] raw = decompress(codec, stored, rawLen, out);
         checksum.addAndGet(blockSum(raw, 0, rawLen));
         listener.advanced(stored.length);
       }

@@ -16,11 +16,12 @@ import java.nio.file.StandardOpenOption;
 public final class DeviceReadChannel implements SeekableByteChannel {
   private final FileChannel file;
   private final DeviceThrottle throttle;
-  private long expectedPosition = -1;
+  private final Path path;
 
   DeviceReadChannel(Path path, DeviceThrottle throttle) throws IOException {
     this.file = FileChannel.open(path, StandardOpenOption.READ);
     this.throttle = throttle;
+    this.path = path;
   }
 
   @Override
@@ -55,10 +56,7 @@ public final class DeviceReadChannel implements SeekableByteChannel {
 
   private void account(long start, long position, int n) throws IOException {
     if (throttle != null && n > 0) {
-      throttle.pace(start, n, position != expectedPosition);
-    }
-    if (n > 0) {
-      expectedPosition = position + n;
+      throttle.pace(path, position, start, n);
     }
   }
 

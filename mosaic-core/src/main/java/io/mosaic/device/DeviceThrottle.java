@@ -20,6 +20,8 @@ public final class DeviceThrottle {
   private final Emulation emulation;
   private final double nanosPerByte;
   private long nextFreeNanos = Long.MIN_VALUE / 2;
+  private Object lastFile;
+  private long lastEnd = -1;
 
   public DeviceThrottle(Emulation emulation) {
     this.emulation = emulation;
@@ -31,16 +33,22 @@ public final class DeviceThrottle {
   }
 
   /**
-   * Books a read of {@code bytes} that began at {@code startNanos} ({@link System#nanoTime()}) and
-   * blocks until the device would have delivered it.
+   * Books a read of {@code bytes} at {@code position} of {@code file} that began at {@code
+   * startNanos} ({@link System#nanoTime()}), and blocks until the device would have delivered it.
+   * The read costs a seek unless it continues where the device's previous read ended, whichever
+   * thread issued that one (a disk head is shared, not per thread).
    */
-  public void pace(long startNanos, long bytes, boolean seek) throws InterruptedIOException {
-    long busy = Math.round(bytes * nanosPerByte) + (seek ? emulation.seek().nanos() : 0);
+  public void pace(Object file, long position, long startNanos, long bytes)
+      throws InterruptedIOException {
     long end;
     synchronized (this) {
+      boolean seek = !file.equals(lastFile) || position != lastEnd;
+      long busy = Math.round(bytes * nanosPerByte) + (seek ? emulation.seek().nanos() : 0);
       long begin = Math.max(nextFreeNanos, startNanos - BURST_NANOS);
       end = begin + busy;
       nextFreeNanos = end;
+      lastFile = file;
+      lastEnd = position + bytes;
     }
     for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
       LockSupport.parkNanos(left);

@@ -76,7 +76,13 @@ record Quantity(double number, String unit) {
     String number =
         scaled == Math.rint(scaled) && Math.abs(scaled) < 1e15
             ? Long.toString((long) scaled)
-            : String.format(Locale.ROOT, "%.3g", scaled).replaceFirst("\\.?0+$", "");
+            : trimZeros(String.format(Locale.ROOT, "%.3g", scaled));
     return number + " " + best.spellings().get(0);
+  }
+
+  private static String trimZeros(String decimal) {
+    return decimal.contains(".") && !decimal.contains("e")
+        ? decimal.replaceFirst("0+$", "").replaceFirst("\\.$", "")
+        : decimal;
   }
 }

@@ -1,0 +1,56 @@
+package io.mosaic.cli;
+
+import io.mosaic.device.DeviceConfigException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code mosaic} command: one subcommand per task a person runs against a device pool. */
+@Command(
+    name = "mosaic",
+    mixinStandardHelpOptions = true,
+    versionProvider = MosaicCli.Version.class,
+    description = {
+      "Mosaic: a budget-conscious storage engine for Spark and Trino.",
+      "Places every column on the device that minimises scan time, and says what to buy."
+    },
+    subcommands = {DevicesCommand.class, CalibrateCommand.class, CommandLine.HelpCommand.class})
+public final class MosaicCli {
+  /** Exit status of a command that failed on bad input (config, files, devices). */
+  public static final int INPUT_ERROR = 1;
+
+  public static void main(String[] args) {
+    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** Runs a command line, printing to {@code out} and {@code err}; returns the exit status. */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new MosaicCli());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setExecutionExceptionHandler(
+        (ex, commandLine, parseResult) -> {
+          if (ex instanceof DeviceConfigException
+              || ex instanceof IllegalArgumentException
+              || ex instanceof IOException
+              || ex instanceof UncheckedIOException) {
+            commandLine
+                .getErr()
+                .println("mosaic " + commandLine.getCommandName() + ": " + ex.getMessage());
+            return INPUT_ERROR;
+          }
+          throw ex;
+        });
+    return cli.execute(args);
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = MosaicCli.class.getPackage().getImplementationVersion();
+      return new String[] {"mosaic " + (v == null ? "(development build)" : v)};
+    }
+  }
+}
