@@ -37,6 +37,16 @@ public final class DeviceConfigParser {
           "emulate");
   static final Set<String> CATALOG_FIELDS =
       Set.of("id", "name", "read", "seek", "threads", "codec", "cost_per_gb", "source");
+  private static final Map<String, String> EXAMPLES =
+      Map.of(
+          "id", "id = \"nvme\"",
+          "path", "path = \"/mnt/nvme/mosaic\"",
+          "capacity", "capacity = \"60 GB\"",
+          "threads", "threads = 8",
+          "codec", "codec = \"zstd\" (none, lz4 or zstd)",
+          "cost_per_gb", "cost_per_gb = \"60 ct\"",
+          "read", "read = \"1.2 GB/s\"",
+          "source", "source = \"vendor data sheet, 2026\"");
   private static final Set<String> EMULATE_FIELDS = Set.of("read", "seek");
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]+");
 
@@ -276,7 +286,11 @@ public final class DeviceConfigParser {
       if (!table.contains(field)) {
         problems.add(
             new ConfigProblem(
-                file, headerLine, device, field, "missing; every [[device]] needs " + field));
+                file,
+                headerLine,
+                device,
+                field,
+                "missing; every [[device]] needs one, e.g. " + EXAMPLES.get(field)));
         return Optional.empty();
       }
       return optional(field, reader);

@@ -116,7 +116,9 @@ class DeviceConfigParserTest {
                 codec = "lz4"
                 cost_per_gb = "60 ct"
                 """))
-        .containsExactly("F:1: device 'ssd' field 'path': missing; every [[device]] needs path");
+        .containsExactly(
+            "F:1: device 'ssd' field 'path': missing; every [[device]] needs one, e.g."
+                + " path = \"/mnt/nvme/mosaic\"");
   }
 
   @Test
