@@ -12,6 +12,7 @@ import java.nio.file.Path;
 public final class Device {
   private final DeviceSpec spec;
   private final DeviceThrottle throttle;
+  private long used = -1;
 
   Device(DeviceSpec spec) {
     this.spec = spec;
@@ -53,6 +54,60 @@ public final class Device {
           "directory of device '" + spec.id() + "' is gone; remount it or fix devices.toml");
     }
     return new DeviceReadChannel(file, throttle);
+  }
+
+  /** Creates a new file on this device; writes count against its capacity. */
+  public DeviceOutputStream openForWrite(Path file) throws IOException {
+    Files.createDirectories(file.getParent());
+    return new DeviceOutputStream(this, file);
+  }
+
+  /**
+   * Books {@code bytes} more of Mosaic data on this device, or refuses with a clear error when that
+   * would exceed the configured capacity. The first call measures what is already there.
+   */
+  synchronized void reserve(long bytes, Path file) throws DeviceFullException {
+    if (used < 0) {
+      used = measureUsed();
+    }
+    long capacity = spec.capacity().bytes();
+    if (used + bytes > capacity) {
+      throw new DeviceFullException(
+          "device '"
+              + spec.id()
+              + "' is full: capacity "
+              + spec.capacity()
+              + ", Mosaic data there "
+              + ByteSize.ofBytes(used)
+              + ", writing "
+              + file.getFileName()
+              + " needs more; free space (mosaic gc), move columns off it, or raise its capacity"
+              + " in devices.toml");
+    }
+    used += bytes;
+  }
+
+  /** Forgets {@code bytes} of Mosaic data deleted from this device. */
+  public synchronized void release(long bytes) {
+    if (used >= 0) {
+      used = Math.max(0, used - bytes);
+    }
+  }
+
+  /** Bytes of Mosaic data on this device, as last measured and booked since. */
+  public synchronized long usedBytes() {
+    if (used < 0) {
+      used = measureUsed();
+    }
+    return used;
+  }
+
+  private long measureUsed() {
+    try (var files = Files.walk(spec.path())) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return 0;
+    }
   }
 
   /** Bytes the file system under this device still has free (the configured capacity aside). */

@@ -1,0 +1,39 @@
+package io.mosaic.table;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Named points in the write and migration paths where a crash must leave the table intact. The
+ * crash harness (CrashSafetyTest) starts a writer JVM with {@code -Dmosaic.crash.at=N}: at the N-th
+ * point reached, the process announces it on stdout and stops, and the harness kills it with
+ * SIGKILL there. Without the property this costs one static check.
+ */
+public final class CrashPoints {
+  private static final int AT = Integer.getInteger("mosaic.crash.at", 0);
+  private static final AtomicInteger REACHED = new AtomicInteger();
+
+  private CrashPoints() {}
+
+  public static void reached(String name) {
+    if (AT <= 0) {
+      return;
+    }
+    int n = REACHED.incrementAndGet();
+    if (n == AT) {
+      System.out.println("CRASHPOINT " + n + " " + name);
+      System.out.flush();
+      while (true) {
+        try {
+          Thread.sleep(60_000);
+        } catch (InterruptedException e) {
+          // Only SIGKILL ends this process now.
+        }
+      }
+    }
+  }
+
+  /** How many points this process has passed (the harness uses it to know how many exist). */
+  public static int count() {
+    return REACHED.get();
+  }
+}

@@ -1,0 +1,161 @@
+package io.mosaic.table;
+
+import io.mosaic.device.Device;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.impl.ColumnReaderImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.api.PrimitiveConverter;
+
+/**
+ * Reads row groups of one segment into Arrow vectors, through the device's I/O path. parquet-java
+ * decodes pages (and verifies their checksums); this is the simple value-at-a-time path used by
+ * migration checks and tests; the scan retriever has its own.
+ */
+public final class SegmentReader implements AutoCloseable {
+  private final ColumnSpec column;
+  private final SegmentEntry segment;
+  private final Path file;
+  private final ParquetFileReader reader;
+  private final ColumnDescriptor descriptor;
+
+  public SegmentReader(MosaicTable table, ColumnSpec column, SegmentEntry segment)
+      throws IOException {
+    this.column = column;
+    this.segment = segment;
+    Device device = table.pool().device(segment.device());
+    this.file = device.resolve(segment.path());
+    try {
+      this.reader =
+          ParquetFileReader.open(
+              new DeviceInputFile(device, file),
+              ParquetReadOptions.builder().usePageChecksumVerification(true).build());
+    } catch (NoSuchFileException e) {
+      throw new CorruptTableException(
+          "segment of column '"
+              + column.name()
+              + "' of table "
+              + table.name()
+              + " is missing: "
+              + file
+              + " on device '"
+              + device.id()
+              + "'"
+              + (Files.isDirectory(device.root()) ? "" : " (the device directory itself is gone)"),
+          e);
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptTableException(
+          "segment "
+              + file
+              + " of column '"
+              + column.name()
+              + "' on device '"
+              + device.id()
+              + "' of table "
+              + table.name()
+              + " is not a readable Parquet file: "
+              + e.getMessage(),
+          e);
+    }
+    this.descriptor = reader.getFooter().getFileMetaData().getSchema().getColumns().get(0);
+  }
+
+  /** Reads table row group {@code rowGroup} (which this segment must cover) into a new vector. */
+  public FieldVector read(int rowGroup, BufferAllocator allocator) throws IOException {
+    int local = rowGroup - segment.firstRowGroup();
+    PageReadStore pages;
+    try {
+      pages = reader.readRowGroup(local);
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptTableException(
+          "row group "
+              + rowGroup
+              + " of segment "
+              + file
+              + " (column '"
+              + column.name()
+              + "', device '"
+              + segment.device()
+              + "') is corrupt: "
+              + e.getMessage(),
+          e);
+    }
+    int rows = Math.toIntExact(pages.getRowCount());
+    ColumnReaderImpl values =
+        new ColumnReaderImpl(
+            descriptor, pages.getPageReader(descriptor), new PrimitiveConverter() {}, null);
+    FieldVector vector =
+        new Field(
+                column.name(),
+                new FieldType(column.nullable(), column.type().arrowType(), null),
+                null)
+            .createVector(allocator);
+    vector.setInitialCapacity(rows);
+    vector.allocateNew();
+    int maxDef = descriptor.getMaxDefinitionLevel();
+    for (int i = 0; i < rows; i++) {
+      if (values.getCurrentDefinitionLevel() < maxDef) {
+        vector.setNull(i);
+      } else {
+        set(vector, i, values);
+      }
+      values.consume();
+    }
+    vector.setValueCount(rows);
+    return vector;
+  }
+
+  private void set(FieldVector vector, int i, ColumnReaderImpl r) {
+    switch (column.type().kind()) {
+      case BOOLEAN -> ((BitVector) vector).setSafe(i, r.getBoolean() ? 1 : 0);
+      case INT8 -> ((TinyIntVector) vector).setSafe(i, r.getInteger());
+      case INT16 -> ((SmallIntVector) vector).setSafe(i, r.getInteger());
+      case INT32 -> ((IntVector) vector).setSafe(i, r.getInteger());
+      case DATE -> ((DateDayVector) vector).setSafe(i, r.getInteger());
+      case INT64 -> ((BigIntVector) vector).setSafe(i, r.getLong());
+      case TIMESTAMP -> ((TimeStampMicroTZVector) vector).setSafe(i, r.getLong());
+      case FLOAT -> ((Float4Vector) vector).setSafe(i, r.getFloat());
+      case DOUBLE -> ((Float8Vector) vector).setSafe(i, r.getDouble());
+      case DECIMAL -> {
+        int scale = column.type().scale();
+        BigDecimal value =
+            switch (descriptor.getPrimitiveType().getPrimitiveTypeName()) {
+              case INT32 -> BigDecimal.valueOf(r.getInteger(), scale);
+              case INT64 -> BigDecimal.valueOf(r.getLong(), scale);
+              default -> new BigDecimal(new BigInteger(r.getBinary().getBytes()), scale);
+            };
+        ((DecimalVector) vector).setSafe(i, value);
+      }
+      case STRING -> ((VarCharVector) vector).setSafe(i, r.getBinary().getBytes());
+      case BINARY -> ((VarBinaryVector) vector).setSafe(i, r.getBinary().getBytes());
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    reader.close();
+  }
+}

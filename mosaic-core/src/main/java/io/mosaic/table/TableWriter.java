@@ -1,0 +1,170 @@
+package io.mosaic.table;
+
+import io.mosaic.device.Device;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Writes one task's rows (DESIGN section 6): Arrow batches go straight into one segment per column,
+ * each on the device the table's current placement gives the column (new columns: the default
+ * device), cut into row groups of the table's size. Nothing is visible until the driver commits the
+ * {@link WriteResult}. While writing, the writer holds a lock in the table's {@code _writers}
+ * directory so gc leaves its files alone; a crashed writer's lock dies with it.
+ */
+public final class TableWriter implements AutoCloseable {
+  private final MosaicTable table;
+  private final Manifest base;
+  private final String writerId = "w" + UUID.randomUUID().toString().replace("-", "");
+  private final long rowGroupRows;
+  private final List<Long> rowGroups = new ArrayList<>();
+  private final Map<String, SegmentWriter> segments = new HashMap<>();
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private long rowsInGroup;
+  private boolean finished;
+
+  TableWriter(MosaicTable table, Manifest base) {
+    this.table = table;
+    this.base = base;
+    this.rowGroupRows = table.rowGroupRows(base);
+    try {
+      Path dir = table.root().resolve(MosaicTable.WRITERS);
+      Files.createDirectories(dir);
+      lockChannel =
+          FileChannel.open(
+              dir.resolve(writerId + ".lock"),
+              StandardOpenOption.CREATE_NEW,
+              StandardOpenOption.WRITE);
+      lock = lockChannel.lock();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot register a writer in table " + table.name(), e);
+    }
+  }
+
+  public String writerId() {
+    return writerId;
+  }
+
+  /** Where a new segment of {@code column} goes: where the column lives now, else the default. */
+  static Device placementOf(MosaicTable table, Manifest base, String column) {
+    List<SegmentEntry> existing = base.segmentsOf(column);
+    return existing.isEmpty()
+        ? table.initialDevice(base, column)
+        : table.pool().device(existing.get(existing.size() - 1).device());
+  }
+
+  /** Segment path on its device: {@code <tableId>/<column index>/<writer id>-<n>.parquet}. */
+  static String segmentPath(Manifest m, String column, String writerId, int n) {
+    return m.tableId() + "/" + m.schema().indexOf(column) + "/" + writerId + "-" + n + ".parquet";
+  }
+
+  /** Appends a batch; its schema must be the table's (names, types, nullability). */
+  public void write(VectorSchemaRoot batch) throws IOException {
+    TableSchema schema;
+    try {
+      schema = TableSchema.fromArrow(batch.getSchema());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "cannot write to table " + table.name() + ": " + e.getMessage(), e);
+    }
+    if (!schema.equals(base.schema())) {
+      throw new IllegalArgumentException(
+          "schema mismatch writing to table "
+              + table.name()
+              + ": the batch has "
+              + schema.columns()
+              + ", the table has "
+              + base.schema().columns());
+    }
+    if (segments.isEmpty()) {
+      openSegments();
+    }
+    int rows = batch.getRowCount();
+    int done = 0;
+    while (done < rows) {
+      int n = (int) Math.min(rows - done, rowGroupRows - rowsInGroup);
+      for (ColumnSpec c : base.schema().columns()) {
+        FieldVector vector = batch.getVector(c.name());
+        segments.get(c.name()).write(vector, done, n);
+      }
+      rowsInGroup += n;
+      done += n;
+      if (rowsInGroup == rowGroupRows) {
+        endRowGroup();
+      }
+    }
+  }
+
+  private void openSegments() throws IOException {
+    for (ColumnSpec c : base.schema().columns()) {
+      Device device = placementOf(table, base, c.name());
+      segments.put(
+          c.name(),
+          new SegmentWriter(
+              c, device, segmentPath(base, c.name(), writerId, 0), device.spec().codec()));
+      CrashPoints.reached("segment-created");
+    }
+  }
+
+  private void endRowGroup() throws IOException {
+    for (SegmentWriter w : segments.values()) {
+      w.endRowGroup(rowsInGroup);
+    }
+    rowGroups.add(rowsInGroup);
+    rowsInGroup = 0;
+    CrashPoints.reached("row-group-written");
+  }
+
+  /** Ends the last row group and the segment files; the result is ready to commit. */
+  public WriteResult finish() throws IOException {
+    if (rowsInGroup > 0) {
+      endRowGroup();
+    }
+    List<SegmentEntry> entries = new ArrayList<>();
+    for (ColumnSpec c : base.schema().columns()) {
+      SegmentWriter w = segments.get(c.name());
+      if (w != null) {
+        entries.add(w.finish());
+        CrashPoints.reached("segment-finished");
+      }
+    }
+    finished = true;
+    releaseLock();
+    return new WriteResult(writerId, base.schema(), rowGroups, entries);
+  }
+
+  /** Abandons the task: its files are deleted now (or by gc after a crash). */
+  @Override
+  public void close() throws IOException {
+    if (!finished) {
+      finished = true;
+      try {
+        for (SegmentWriter w : segments.values()) {
+          w.close();
+        }
+      } finally {
+        releaseLock();
+      }
+    }
+  }
+
+  private void releaseLock() throws IOException {
+    if (lockChannel.isOpen()) {
+      lock.release();
+      lockChannel.close();
+      Files.deleteIfExists(table.root().resolve(MosaicTable.WRITERS).resolve(writerId + ".lock"));
+    }
+  }
+}
