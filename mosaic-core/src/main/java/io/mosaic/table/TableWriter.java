@@ -2,17 +2,10 @@ package io.mosaic.table;
 
 import io.mosaic.device.Device;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -26,12 +19,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 public final class TableWriter implements AutoCloseable {
   private final MosaicTable table;
   private final Manifest base;
-  private final String writerId = "w" + UUID.randomUUID().toString().replace("-", "");
   private final long rowGroupRows;
   private final List<Long> rowGroups = new ArrayList<>();
   private final Map<String, SegmentWriter> segments = new HashMap<>();
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final WriterLock lock;
   private long rowsInGroup;
   private boolean finished;
 
@@ -39,22 +30,11 @@ public final class TableWriter implements AutoCloseable {
     this.table = table;
     this.base = base;
     this.rowGroupRows = table.rowGroupRows(base);
-    try {
-      Path dir = table.root().resolve(MosaicTable.WRITERS);
-      Files.createDirectories(dir);
-      lockChannel =
-          FileChannel.open(
-              dir.resolve(writerId + ".lock"),
-              StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.WRITE);
-      lock = lockChannel.lock();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot register a writer in table " + table.name(), e);
-    }
+    this.lock = new WriterLock(table, "w");
   }
 
   public String writerId() {
-    return writerId;
+    return lock.id();
   }
 
   /** Where a new segment of {@code column} goes: where the column lives now, else the default. */
@@ -113,7 +93,7 @@ public final class TableWriter implements AutoCloseable {
       segments.put(
           c.name(),
           new SegmentWriter(
-              c, device, segmentPath(base, c.name(), writerId, 0), device.spec().codec()));
+              c, device, segmentPath(base, c.name(), lock.id(), 0), device.spec().codec()));
       CrashPoints.reached("segment-created");
     }
   }
@@ -141,8 +121,8 @@ public final class TableWriter implements AutoCloseable {
       }
     }
     finished = true;
-    releaseLock();
-    return new WriteResult(writerId, base.schema(), rowGroups, entries);
+    lock.close();
+    return new WriteResult(lock.id(), base.schema(), rowGroups, entries);
   }
 
   /** Abandons the task: its files are deleted now (or by gc after a crash). */
@@ -155,16 +135,8 @@ public final class TableWriter implements AutoCloseable {
           w.close();
         }
       } finally {
-        releaseLock();
+        lock.close();
       }
-    }
-  }
-
-  private void releaseLock() throws IOException {
-    if (lockChannel.isOpen()) {
-      lock.release();
-      lockChannel.close();
-      Files.deleteIfExists(table.root().resolve(MosaicTable.WRITERS).resolve(writerId + ".lock"));
     }
   }
 }
