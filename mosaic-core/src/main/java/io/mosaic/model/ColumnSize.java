@@ -1,0 +1,41 @@
+package io.mosaic.model;
+
+import io.mosaic.device.Codec;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The size of one column: {@code size(c)} of Eq. 2, plus the real compressed sizes Mosaic already
+ * knows because the column is (or was) stored with that codec (Section 4.1: "Mosaic looks up the
+ * actual size instead of estimating it").
+ *
+ * @param bytes the uncompressed size
+ * @param storedBytes real compressed size per codec, when known; may be empty
+ */
+public record ColumnSize(ColumnRef column, long bytes, Map<Codec, Long> storedBytes) {
+  public ColumnSize {
+    Objects.requireNonNull(column, "column");
+    if (bytes < 0) {
+      throw new IllegalArgumentException("column " + column + " has a negative size: " + bytes);
+    }
+    storedBytes = Map.copyOf(storedBytes);
+    storedBytes.forEach(
+        (codec, stored) -> {
+          if (stored < 0) {
+            throw new IllegalArgumentException(
+                "column " + column + " has a negative " + codec.configName() + " size: " + stored);
+          }
+        });
+  }
+
+  /** A column whose compressed sizes are not known yet: the model estimates them (Eq. 2). */
+  public static ColumnSize uncompressed(ColumnRef column, long bytes) {
+    return new ColumnSize(column, bytes, Map.of());
+  }
+
+  /** The measured size of this column stored with {@code codec}, if known. */
+  public Optional<Long> stored(Codec codec) {
+    return Optional.ofNullable(storedBytes.get(codec));
+  }
+}

@@ -1,0 +1,222 @@
+package io.mosaic.model;
+
+import io.mosaic.device.Codec;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The scan cost model of paper Section 4.1 (Eq. 2-5): predicts how long a workload's table scans
+ * take, and what storage costs, under a placement. Pure arithmetic; strategies and the CLI share
+ * it, so every prediction Mosaic prints comes from here.
+ *
+ * @param devices the device pool, in the order reports list it
+ * @param sizes the size of every column that must be stored, scanned or not
+ */
+public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> sizes) {
+  private static final double BYTES_PER_GB = 1e9;
+
+  public CostModel {
+    devices = List.copyOf(devices);
+    if (devices.isEmpty()) {
+      throw new IllegalArgumentException("the cost model needs at least one device");
+    }
+    Map<String, DeviceProfile> byId = new LinkedHashMap<>();
+    for (DeviceProfile d : devices) {
+      if (byId.put(d.id(), d) != null) {
+        throw new IllegalArgumentException("device '" + d.id() + "' is listed twice");
+      }
+    }
+    sizes.forEach(
+        (column, size) -> {
+          if (!column.equals(size.column())) {
+            throw new IllegalArgumentException(
+                "size of " + size.column() + " given for column " + column);
+          }
+        });
+    sizes = Collections.unmodifiableSortedMap(new TreeMap<>(sizes));
+  }
+
+  public static CostModel of(List<DeviceProfile> devices, Collection<ColumnSize> sizes) {
+    return new CostModel(
+        devices, sizes.stream().collect(Collectors.toMap(ColumnSize::column, Function.identity())));
+  }
+
+  /** Every column that must be stored, in table.column order. */
+  public List<ColumnRef> columns() {
+    return List.copyOf(sizes.keySet());
+  }
+
+  public DeviceProfile device(String id) {
+    for (DeviceProfile d : devices) {
+      if (d.id().equals(id)) {
+        return d;
+      }
+    }
+    throw new IllegalArgumentException("unknown device '" + id + "'; devices: " + deviceIds());
+  }
+
+  public boolean hasDevice(String id) {
+    return devices.stream().anyMatch(d -> d.id().equals(id));
+  }
+
+  /** The size of a column the trace names; a clear error if the trace and the tables disagree. */
+  public ColumnSize size(ColumnRef column) {
+    ColumnSize size = sizes.get(column);
+    if (size == null) {
+      throw new IllegalArgumentException(
+          "trace names unknown column " + column + "; " + known(column));
+    }
+    return size;
+  }
+
+  /** Checks that every column the workload scans has a size. */
+  public void validate(Workload workload) {
+    for (DistinctScan scan : workload.scans()) {
+      scan.sortedColumns().forEach(this::size);
+    }
+  }
+
+  /**
+   * Bytes {@code column} takes on {@code device}: the real size when the column has been stored
+   * with the device's codec, else the estimate {@code size(c) / cr(d)} of Eq. 2 ({@code size(c)}
+   * itself for {@code none}).
+   */
+  public long storedBytes(DeviceProfile device, ColumnRef column) {
+    ColumnSize size = size(column);
+    return size.stored(device.codec())
+        .orElseGet(
+            () ->
+                device.codec() == Codec.NONE
+                    ? size.bytes()
+                    : Math.round(size.bytes() / device.ratio()));
+  }
+
+  /**
+   * Eq. 2, the seconds to scan {@code column} on {@code device}: {@code t_seek + size(c) / (cr(d) *
+   * t(d))}, written as {@code seek + max(stored / raw, size / effective)}. The first term is Eq. 2
+   * when reading is I/O-bound (with the real stored size when known); the second caps the rate by
+   * the measured decompression speed, since a device cannot deliver uncompressed data faster than
+   * the reader decompresses it (paper Figure 3d measures throughput per codec for this reason).
+   */
+  public double columnTime(DeviceProfile device, ColumnRef column) {
+    long uncompressed = size(column).bytes();
+    double io = device.raw().secondsFor(storedBytes(device, column));
+    double decompress = device.effective().secondsFor(uncompressed);
+    return device.seek().seconds() + Math.max(io, decompress);
+  }
+
+  /**
+   * Eq. 3: a scan's time is the slowest device's sum of column times, since columns on different
+   * devices are read in parallel.
+   */
+  public double scanTime(DistinctScan scan, Placement placement) {
+    Map<String, Double> perDevice = new LinkedHashMap<>();
+    for (ColumnRef column : scan.sortedColumns()) {
+      size(column);
+      DeviceProfile device = deviceOf(placement, column);
+      perDevice.merge(device.id(), columnTime(device, column), Double::sum);
+    }
+    return perDevice.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+  }
+
+  /** Eq. 4, weighted: {@code sum over distinct scans T of weight(T) * t(T)}. */
+  public double totalTime(Workload workload, Placement placement) {
+    double total = 0;
+    for (DistinctScan scan : workload.scans()) {
+      total += scan.weight() * scanTime(scan, placement);
+    }
+    return total;
+  }
+
+  /** Eq. 5, in cents: {@code sum over columns of cost(d) * size(c) / cr(d)}, prices per GB. */
+  public double cost(Placement placement) {
+    checkComplete(placement);
+    double cents = 0;
+    for (ColumnRef column : sizes.keySet()) {
+      DeviceProfile device = deviceOf(placement, column);
+      cents += device.costPerGb().cents() * storedBytes(device, column) / BYTES_PER_GB;
+    }
+    return cents;
+  }
+
+  /** Stored bytes per device (the left side of Eq. 7), every device listed in pool order. */
+  public Map<String, Long> usedBytes(Placement placement) {
+    checkComplete(placement);
+    Map<String, Long> used = new LinkedHashMap<>();
+    devices.forEach(d -> used.put(d.id(), 0L));
+    for (ColumnRef column : sizes.keySet()) {
+      DeviceProfile device = deviceOf(placement, column);
+      used.merge(device.id(), storedBytes(device, column), Math::addExact);
+    }
+    return used;
+  }
+
+  /** Everything the model says about a placement under a workload. */
+  public Prediction predict(Workload workload, Placement placement) {
+    checkComplete(placement);
+    List<Double> perScan = new ArrayList<>();
+    double total = 0;
+    for (DistinctScan scan : workload.scans()) {
+      double t = scanTime(scan, placement);
+      perScan.add(t);
+      total += scan.weight() * t;
+    }
+    return new Prediction(total, perScan, cost(placement), usedBytes(placement));
+  }
+
+  /** Eq. 6a: a placement must put every stored column on exactly one known device. */
+  public void checkComplete(Placement placement) {
+    for (ColumnRef column : sizes.keySet()) {
+      deviceOf(placement, column);
+    }
+    for (ColumnRef column : placement.deviceOf().keySet()) {
+      if (!sizes.containsKey(column)) {
+        throw new IllegalArgumentException(
+            "placement places unknown column " + column + "; " + known(column));
+      }
+    }
+  }
+
+  private DeviceProfile deviceOf(Placement placement, ColumnRef column) {
+    String id = placement.deviceOf().get(column);
+    if (id == null) {
+      throw new IllegalArgumentException("placement does not place column " + column);
+    }
+    if (!hasDevice(id)) {
+      throw new IllegalArgumentException(
+          "placement puts " + column + " on unknown device '" + id + "'; devices: " + deviceIds());
+    }
+    return device(id);
+  }
+
+  private String deviceIds() {
+    return devices.stream().map(DeviceProfile::id).collect(Collectors.joining(", "));
+  }
+
+  private String known(ColumnRef column) {
+    List<String> ofTable =
+        sizes.keySet().stream()
+            .filter(c -> c.table().equals(column.table()))
+            .map(ColumnRef::column)
+            .toList();
+    if (!ofTable.isEmpty()) {
+      return "known columns of " + column.table() + ": " + String.join(", ", ofTable);
+    }
+    TreeSet<String> tables = new TreeSet<>();
+    sizes.keySet().forEach(c -> tables.add(c.table()));
+    return "no table " + column.table() + " is known; tables: " + String.join(", ", tables);
+  }
+
+  @Override
+  public String toString() {
+    return "CostModel[" + devices.size() + " devices, " + sizes.size() + " columns]";
+  }
+}

@@ -1,0 +1,134 @@
+package io.mosaic.model;
+
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.CatalogDevice;
+import io.mosaic.device.Codec;
+import io.mosaic.device.Cost;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DeviceSpec;
+import io.mosaic.device.Latency;
+import java.util.Objects;
+
+/**
+ * What the cost model needs of one device: the 5-tuple {@code <t_seek, cr, t, capacity, cost>} of
+ * Eq. 1, for the codec the device stores its columns with.
+ *
+ * @param raw bytes per second coming off the device ({@code t} of Eq. 2)
+ * @param effective uncompressed bytes per second a reader gets after decompression; for an
+ *     I/O-bound device this is {@code cr * t}, a slow codec caps it lower (see {@link
+ *     CostModel#columnTime})
+ * @param ratio compression ratio {@code cr}: uncompressed / compressed size; 1 for {@code none}
+ * @param capacityBytes how much the device holds; {@link Long#MAX_VALUE} in budget mode, where
+ *     capacity is bought, not given (Section 3.4)
+ */
+public record DeviceProfile(
+    String id,
+    Codec codec,
+    Latency seek,
+    Bandwidth raw,
+    Bandwidth effective,
+    double ratio,
+    long capacityBytes,
+    Cost costPerGb) {
+
+  /** Default lz4 compression ratio when none was measured: a typical ratio on TPC-H columns. */
+  public static final double DEFAULT_LZ4_RATIO = 2.5;
+
+  /** Default zstd compression ratio when none was measured: a typical ratio on TPC-H columns. */
+  public static final double DEFAULT_ZSTD_RATIO = 4.5;
+
+  public DeviceProfile {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(codec, "codec");
+    Objects.requireNonNull(seek, "seek");
+    Objects.requireNonNull(raw, "raw");
+    Objects.requireNonNull(effective, "effective");
+    Objects.requireNonNull(costPerGb, "costPerGb");
+    if (!(ratio > 0) || Double.isInfinite(ratio)) {
+      throw new IllegalArgumentException(
+          "device '" + id + "': compression ratio must be a positive number, not " + ratio);
+    }
+    if (capacityBytes < 0) {
+      throw new IllegalArgumentException(
+          "device '" + id + "': capacity cannot be negative: " + capacityBytes);
+    }
+  }
+
+  /**
+   * An installed device (capacity mode): capacity, codec and price from {@code devices.toml}; raw
+   * throughput, seek time and the codec's effective throughput and ratio as calibration measured.
+   */
+  public static DeviceProfile installed(DeviceSpec spec, DeviceModel model) {
+    if (!spec.id().equals(model.deviceId())) {
+      throw new IllegalArgumentException(
+          "device model of '" + model.deviceId() + "' given for device '" + spec.id() + "'");
+    }
+    DeviceModel.CodecModel codec = model.codecs().get(spec.codec());
+    if (codec == null) {
+      if (spec.codec() != Codec.NONE) {
+        throw new IllegalArgumentException(
+            "device '"
+                + spec.id()
+                + "' stores "
+                + spec.codec().configName()
+                + " but its device model has no "
+                + spec.codec().configName()
+                + " throughput; run `mosaic calibrate`");
+      }
+      // Uncompressed data is read at the raw rate by definition.
+      codec = new DeviceModel.CodecModel(model.raw(), 1.0);
+    }
+    return new DeviceProfile(
+        spec.id(),
+        spec.codec(),
+        model.seek(),
+        model.raw(),
+        codec.effective(),
+        spec.codec() == Codec.NONE ? 1.0 : codec.ratio(),
+        spec.capacity().bytes(),
+        spec.costPerGb());
+  }
+
+  /**
+   * A device one could buy (budget mode): unbounded capacity, the catalogue's published read rate
+   * as raw throughput, and {@code effective = raw * ratio} (Eq. 2 assumes decompression keeps up).
+   *
+   * @param ratio the compression ratio of the device's codec on the user's data, e.g. measured by
+   *     calibration, or {@link #defaultRatio}
+   */
+  public static DeviceProfile catalog(CatalogDevice device, double ratio) {
+    double cr = device.codec() == Codec.NONE ? 1.0 : ratio;
+    return new DeviceProfile(
+        device.id(),
+        device.codec(),
+        device.seek(),
+        device.read(),
+        new Bandwidth(device.read().bytesPerSecond() * cr),
+        cr,
+        Long.MAX_VALUE,
+        device.costPerGb());
+  }
+
+  /** A catalogue device with the default ratio of its codec ({@link #defaultRatio}). */
+  public static DeviceProfile catalog(CatalogDevice device) {
+    return catalog(device, defaultRatio(device.codec()));
+  }
+
+  /**
+   * Compression ratio to assume when nothing was measured: 1 for none, {@value #DEFAULT_LZ4_RATIO}
+   * for lz4, {@value #DEFAULT_ZSTD_RATIO} for zstd. These are defaults, not measurements; prefer
+   * the ratios `mosaic calibrate` measures on a sample of the user's data.
+   */
+  public static double defaultRatio(Codec codec) {
+    return switch (codec) {
+      case NONE -> 1.0;
+      case LZ4 -> DEFAULT_LZ4_RATIO;
+      case ZSTD -> DEFAULT_ZSTD_RATIO;
+    };
+  }
+
+  /** Whether the device's capacity is bounded (installed) rather than bought (budget mode). */
+  public boolean boundedCapacity() {
+    return capacityBytes != Long.MAX_VALUE;
+  }
+}

@@ -1,0 +1,24 @@
+package io.mosaic.model;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the model predicts for a placement: Eq. 4's total scan time, each distinct scan's Eq. 3 time
+ * (unweighted, in the workload's order), Eq. 5's cost and the bytes each device would hold.
+ *
+ * @param costCents Eq. 5, in cents (prices are per GB = 1e9 bytes)
+ * @param bytesPerDevice stored (compressed) bytes per device id, every device listed, in pool order
+ */
+public record Prediction(
+    double totalSeconds,
+    List<Double> perScanSeconds,
+    double costCents,
+    Map<String, Long> bytesPerDevice) {
+  public Prediction {
+    perScanSeconds = List.copyOf(perScanSeconds);
+    bytesPerDevice = Collections.unmodifiableMap(new LinkedHashMap<>(bytesPerDevice));
+  }
+}

@@ -1,0 +1,160 @@
+package io.mosaic.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.Codec;
+import io.mosaic.device.Cost;
+import io.mosaic.device.Latency;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Eq. 2-5 on a hand-computed example: an lz4 SSD and an uncompressed HDD, three columns.
+ *
+ * <pre>
+ * ssd: seek 1 ms, raw 500 MB/s, effective 2000 MB/s (lz4 decompression), ratio 2.5, 60 ct/GB
+ * hdd: seek 10 ms, raw = effective 200 MB/s, no codec, 30 ct/GB
+ * t.a 1 GB; t.b 2 GB, stored by lz4 in 0.4 GB (real size, ratio 5); t.c 0.5 GB
+ * </pre>
+ */
+class CostModelTest {
+  private static final Offset<Double> EPS = within(1e-9);
+
+  static final ColumnRef A = new ColumnRef("t", "a");
+  static final ColumnRef B = new ColumnRef("t", "b");
+  static final ColumnRef C = new ColumnRef("t", "c");
+
+  static final DeviceProfile SSD =
+      new DeviceProfile(
+          "ssd",
+          Codec.LZ4,
+          Latency.ofMillis(1),
+          Bandwidth.ofMegabytesPerSecond(500),
+          Bandwidth.ofMegabytesPerSecond(2000),
+          2.5,
+          10_000_000_000L,
+          Cost.ofCents(60));
+  static final DeviceProfile HDD =
+      new DeviceProfile(
+          "hdd",
+          Codec.NONE,
+          Latency.ofMillis(10),
+          Bandwidth.ofMegabytesPerSecond(200),
+          Bandwidth.ofMegabytesPerSecond(200),
+          1.0,
+          100_000_000_000L,
+          Cost.ofCents(30));
+
+  static final CostModel MODEL =
+      CostModel.of(
+          List.of(SSD, HDD),
+          List.of(
+              ColumnSize.uncompressed(A, 1_000_000_000L),
+              new ColumnSize(B, 2_000_000_000L, Map.of(Codec.LZ4, 400_000_000L)),
+              ColumnSize.uncompressed(C, 500_000_000L)));
+
+  static final Placement PLACEMENT = new Placement(Map.of(A, "ssd", B, "ssd", C, "hdd"));
+
+  static final Workload WORKLOAD =
+      Workload.merging(
+          List.of(DistinctScan.of(3, A, B), DistinctScan.of(1, A, C), DistinctScan.of(2, B, C)));
+
+  @Test
+  void storedBytesUseTheRealCompressedSizeBeforeTheRatioEstimate() {
+    assertThat(MODEL.storedBytes(SSD, A)).isEqualTo(400_000_000L); // 1 GB / 2.5
+    assertThat(MODEL.storedBytes(SSD, B)).isEqualTo(400_000_000L); // real lz4 size, not 2 GB / 2.5
+    assertThat(MODEL.storedBytes(SSD, C)).isEqualTo(200_000_000L);
+    // An uncompressed device stores the uncompressed size, whatever lz4 achieved elsewhere.
+    assertThat(MODEL.storedBytes(HDD, B)).isEqualTo(2_000_000_000L);
+  }
+
+  @Test
+  void columnTimeIsEquationTwoCappedByDecompression() {
+    // a: I/O-bound, 0.001 + 0.4 GB / 0.5 GB/s (Eq. 2) > 1 GB / 2 GB/s decompressed.
+    assertThat(MODEL.columnTime(SSD, A)).isCloseTo(0.801, EPS);
+    // b: its real size makes I/O 0.8 s, but decompressing 2 GB at 2 GB/s takes 1 s.
+    assertThat(MODEL.columnTime(SSD, B)).isCloseTo(1.001, EPS);
+    assertThat(MODEL.columnTime(SSD, C)).isCloseTo(0.401, EPS);
+    assertThat(MODEL.columnTime(HDD, A)).isCloseTo(5.01, EPS);
+    assertThat(MODEL.columnTime(HDD, B)).isCloseTo(10.01, EPS);
+    assertThat(MODEL.columnTime(HDD, C)).isCloseTo(2.51, EPS);
+  }
+
+  @Test
+  void scanTimeIsTheSlowestDevicesSum() {
+    // Eq. 3: {a,b} both on ssd add up; {a,c} and {b,c} overlap ssd and hdd, hdd is slower.
+    assertThat(MODEL.scanTime(DistinctScan.of(1, A, B), PLACEMENT)).isCloseTo(1.802, EPS);
+    assertThat(MODEL.scanTime(DistinctScan.of(1, A, C), PLACEMENT)).isCloseTo(2.51, EPS);
+    assertThat(MODEL.scanTime(DistinctScan.of(1, B, C), PLACEMENT)).isCloseTo(2.51, EPS);
+  }
+
+  @Test
+  void predictionWeighsScansAndPricesStoredBytes() {
+    Prediction p = MODEL.predict(WORKLOAD, PLACEMENT);
+
+    assertThat(p.perScanSeconds())
+        .satisfiesExactly(
+            t -> assertThat(t).isCloseTo(1.802, EPS),
+            t -> assertThat(t).isCloseTo(2.51, EPS),
+            t -> assertThat(t).isCloseTo(2.51, EPS));
+    // Eq. 4: 3 * 1.802 + 1 * 2.51 + 2 * 2.51
+    assertThat(p.totalSeconds()).isCloseTo(12.936, EPS);
+    assertThat(MODEL.totalTime(WORKLOAD, PLACEMENT)).isCloseTo(12.936, EPS);
+    // Eq. 5: ssd 0.8 GB * 60 ct + hdd 0.5 GB * 30 ct
+    assertThat(p.costCents()).isCloseTo(63.0, EPS);
+    assertThat(p.bytesPerDevice())
+        .containsExactly(Map.entry("ssd", 800_000_000L), Map.entry("hdd", 500_000_000L));
+  }
+
+  @Test
+  void allOnOneDeviceAddsEveryColumn() {
+    Placement allHdd = new Placement(Map.of(A, "hdd", B, "hdd", C, "hdd"));
+
+    assertThat(MODEL.scanTime(DistinctScan.of(1, A, B, C), allHdd)).isCloseTo(17.53, EPS);
+    assertThat(MODEL.cost(allHdd)).isCloseTo(105.0, EPS);
+    assertThat(MODEL.usedBytes(allHdd))
+        .containsExactly(Map.entry("ssd", 0L), Map.entry("hdd", 3_500_000_000L));
+  }
+
+  @Test
+  void aScanOfAnUnknownColumnNamesTheKnownOnes() {
+    Workload bad = Workload.merging(List.of(DistinctScan.of(1, A, new ColumnRef("t", "x"))));
+
+    assertThatThrownBy(() -> MODEL.predict(bad, PLACEMENT))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("trace names unknown column t.x; known columns of t: a, b, c");
+    assertThatThrownBy(() -> MODEL.validate(bad))
+        .hasMessage("trace names unknown column t.x; known columns of t: a, b, c");
+    assertThatThrownBy(() -> MODEL.size(new ColumnRef("u", "x")))
+        .hasMessage("trace names unknown column u.x; no table u is known; tables: t");
+  }
+
+  @Test
+  void placementsMustPlaceEveryColumnOnAKnownDevice() {
+    Placement missing = new Placement(Map.of(A, "ssd", B, "ssd"));
+    Placement unknownDevice = new Placement(Map.of(A, "ssd", B, "ssd", C, "nvme"));
+
+    assertThatThrownBy(() -> MODEL.cost(missing))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("placement does not place column t.c");
+    assertThatThrownBy(() -> MODEL.scanTime(DistinctScan.of(1, A, C), missing))
+        .hasMessage("placement does not place column t.c");
+    assertThatThrownBy(() -> MODEL.predict(WORKLOAD, unknownDevice))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("placement puts t.c on unknown device 'nvme'; devices: ssd, hdd");
+  }
+
+  @Test
+  void workloadMergesEqualColumnSetsIntoWeights() {
+    Workload w = Workload.ofScans(List.of(Set.of(A, B), Set.of(C), Set.of(B, A)));
+
+    assertThat(w.scans()).containsExactly(DistinctScan.of(2, A, B), DistinctScan.of(1, C));
+    assertThat(w.totalWeight()).isEqualTo(3);
+  }
+}

@@ -1,0 +1,239 @@
+package io.mosaic.placement;
+
+import com.google.ortools.Loader;
+import com.google.ortools.modelbuilder.LinearExpr;
+import com.google.ortools.modelbuilder.LinearExprBuilder;
+import com.google.ortools.modelbuilder.ModelBuilder;
+import com.google.ortools.modelbuilder.ModelSolver;
+import com.google.ortools.modelbuilder.Variable;
+import io.mosaic.model.ColumnRef;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.DistinctScan;
+import io.mosaic.model.Placement;
+import io.mosaic.model.Workload;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * LOPT's mixed-integer program (paper Section 4.5), built once with OR-Tools' ModelBuilder so that
+ * solving it here and exporting it (MPS, LP) for another solver use exactly the same model.
+ *
+ * <pre>
+ * minimise   sum_T w_T z_T                                   (Eq. 4, weighted)
+ * subject to z_T >= sum_{c in T} I[d][c] t(d,c)   for all T, d (Eq. 3 as a linear max)
+ *            sum_d I[d][c] = 1                    for all c    (Eq. 6a)
+ *            I[d][c] in {0,1}                                  (Eq. 6b; [0,1] when relaxed)
+ *            capacity: sum_c I[d][c] stored(d,c) <= cap(d)     (Eq. 7, in GB)
+ *            budget:   sum_d,c I[d][c] cost(d) stored(d,c) <= budget (Eq. 8, in cents)
+ *            min/max bytes per device, pins (I fixed), y_d >= I[d][c] and sum_d y_d <= k,
+ *            no regression: z_T <= (1 + slack) t_T(reference) (Section 5.4)
+ * </pre>
+ *
+ * Every column of the model is placed, scanned or not: cold columns take capacity and cost too.
+ * Sizes are in GB and prices in cents so coefficients stay near 1 for the solver.
+ */
+public final class LoptFormulation {
+  private static final double BYTES_PER_GB = 1e9;
+  private static boolean nativesLoaded;
+
+  private final List<DeviceProfile> devices;
+  private final List<ColumnRef> columns;
+  private final Workload scans;
+  private final ModelBuilder builder;
+  private final Variable[][] place;
+  private final Variable[] scanTime;
+  private final List<Variable> variables = new ArrayList<>();
+  private final Set<String> names = new HashSet<>();
+
+  private LoptFormulation(PlacementProblem problem, boolean relaxed) {
+    loadNatives();
+    CostModel model = problem.model();
+    this.devices = model.devices();
+    this.columns = model.columns();
+    this.scans = problem.solveWorkload();
+    this.builder = new ModelBuilder();
+    builder.setName(relaxed ? "mosaic_lopt_lp_relaxation" : "mosaic_lopt");
+    int nd = devices.size();
+    int nc = columns.size();
+    Map<ColumnRef, Integer> index = new HashMap<>();
+    for (int c = 0; c < nc; c++) {
+      index.put(columns.get(c), c);
+    }
+
+    place = new Variable[nd][nc];
+    for (int d = 0; d < nd; d++) {
+      for (int c = 0; c < nc; c++) {
+        place[d][c] = binary(relaxed, "I_" + devices.get(d).id() + "_" + columns.get(c));
+      }
+    }
+    for (int c = 0; c < nc; c++) {
+      builder.addEquality(LinearExpr.sum(column(c)), 1.0).withName(unique("one_" + columns.get(c)));
+      String pinned = problem.pinnedDevice(columns.get(c));
+      for (int d = 0; pinned != null && d < nd; d++) {
+        boolean here = devices.get(d).id().equals(pinned);
+        place[d][c].setLowerBound(here ? 1 : 0);
+        place[d][c].setUpperBound(here ? 1 : 0);
+      }
+    }
+
+    List<DistinctScan> list = scans.scans();
+    scanTime = new Variable[list.size()];
+    LinearExprBuilder objective = LinearExpr.newBuilder();
+    for (int t = 0; t < list.size(); t++) {
+      scanTime[t] = variable(builder.newNumVar(0, Double.POSITIVE_INFINITY, unique("z_" + t)));
+      objective.addTerm(scanTime[t], list.get(t).weight());
+      for (int d = 0; d < nd; d++) {
+        LinearExprBuilder device = LinearExpr.newBuilder();
+        for (ColumnRef column : list.get(t).sortedColumns()) {
+          device.addTerm(place[d][index.get(column)], model.columnTime(devices.get(d), column));
+        }
+        device.addTerm(scanTime[t], -1);
+        builder.addLessOrEqual(device, 0).withName(unique("scan_" + t + "_" + devices.get(d).id()));
+      }
+    }
+    builder.minimize(objective);
+
+    for (int d = 0; d < nd; d++) {
+      DeviceProfile device = devices.get(d);
+      long limit = problem.limitBytes(device);
+      Long min = problem.options().minBytes().get(device.id());
+      if (limit == Long.MAX_VALUE && (min == null || min == 0)) {
+        continue;
+      }
+      LinearExprBuilder stored = LinearExpr.newBuilder();
+      for (int c = 0; c < nc; c++) {
+        stored.addTerm(place[d][c], model.storedBytes(device, columns.get(c)) / BYTES_PER_GB);
+      }
+      builder
+          .addLinearConstraint(
+              stored,
+              min == null ? Double.NEGATIVE_INFINITY : min / BYTES_PER_GB,
+              limit == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : limit / BYTES_PER_GB)
+          .withName(unique("capacity_" + device.id()));
+    }
+
+    if (problem.mode() instanceof PlacementMode.Budget budget) {
+      LinearExprBuilder cost = LinearExpr.newBuilder();
+      for (int d = 0; d < nd; d++) {
+        double centsPerByte = devices.get(d).costPerGb().cents() / BYTES_PER_GB;
+        for (int c = 0; c < nc; c++) {
+          cost.addTerm(
+              place[d][c], centsPerByte * model.storedBytes(devices.get(d), columns.get(c)));
+        }
+      }
+      builder.addLessOrEqual(cost, budget.budgetCents()).withName(unique("budget"));
+    }
+
+    Integer maxDevices = problem.options().maxDevices();
+    if (maxDevices != null && maxDevices < nd) {
+      Variable[] used = new Variable[nd];
+      for (int d = 0; d < nd; d++) {
+        used[d] = binary(relaxed, "y_" + devices.get(d).id());
+        for (int c = 0; c < nc; c++) {
+          builder
+              .addLessOrEqual(LinearExpr.newBuilder().add(place[d][c]).addTerm(used[d], -1), 0)
+              .withName(unique("uses_" + devices.get(d).id() + "_" + columns.get(c)));
+        }
+      }
+      builder.addLessOrEqual(LinearExpr.sum(used), maxDevices).withName(unique("max_devices"));
+    }
+
+    NoRegression noRegression = problem.options().noRegression();
+    if (noRegression != null) {
+      for (int t = 0; t < list.size(); t++) {
+        double reference = model.scanTime(list.get(t), noRegression.reference());
+        builder
+            .addLessOrEqual(scanTime[t], (1 + noRegression.slack()) * reference)
+            .withName(unique("no_regression_" + t));
+      }
+    }
+  }
+
+  /** The MIP of Section 4.5. */
+  public static LoptFormulation of(PlacementProblem problem) {
+    return new LoptFormulation(problem, false);
+  }
+
+  /** The same model with every {@code I} (and {@code y}) continuous in [0, 1]: its LP bound. */
+  public static LoptFormulation relaxation(PlacementProblem problem) {
+    return new LoptFormulation(problem, true);
+  }
+
+  /** Loads OR-Tools' native library, once per JVM. */
+  static synchronized void loadNatives() {
+    if (!nativesLoaded) {
+      Loader.loadNativeLibraries();
+      nativesLoaded = true;
+    }
+  }
+
+  public ModelBuilder model() {
+    return builder;
+  }
+
+  /** The names of all variables, as the exports spell them. */
+  public List<String> variableNames() {
+    return variables.stream().map(Variable::getName).toList();
+  }
+
+  /** The model in (free) MPS format, for Gurobi, HiGHS, CBC, ... */
+  public String exportMps() {
+    return builder.exportToMpsString(false);
+  }
+
+  /** The model in CPLEX LP format. */
+  public String exportLp() {
+    return builder.exportToLpString(false);
+  }
+
+  /** The placement a solved model describes: each column on its device with the largest I. */
+  Placement placement(ModelSolver solved) {
+    Map<ColumnRef, String> deviceOf = new HashMap<>();
+    for (int c = 0; c < columns.size(); c++) {
+      int best = 0;
+      for (int d = 1; d < devices.size(); d++) {
+        if (solved.getValue(place[d][c]) > solved.getValue(place[best][c])) {
+          best = d;
+        }
+      }
+      deviceOf.put(columns.get(c), devices.get(best).id());
+    }
+    return new Placement(deviceOf);
+  }
+
+  private Variable[] column(int c) {
+    Variable[] vars = new Variable[devices.size()];
+    for (int d = 0; d < vars.length; d++) {
+      vars[d] = place[d][c];
+    }
+    return vars;
+  }
+
+  private Variable binary(boolean relaxed, String name) {
+    String unique = unique(name);
+    return variable(relaxed ? builder.newNumVar(0, 1, unique) : builder.newBoolVar(unique));
+  }
+
+  private Variable variable(Variable v) {
+    variables.add(v);
+    return v;
+  }
+
+  /**
+   * A name both MPS and LP files accept: letters, digits, {@code _} and {@code .}, starting with a
+   * letter, unique in the model (a suffix resolves clashes that the cleaning creates).
+   */
+  private String unique(String name) {
+    String clean = name.replaceAll("[^A-Za-z0-9_.]", "_");
+    String candidate = clean;
+    for (int i = 2; !names.add(candidate); i++) {
+      candidate = clean + "_" + i;
+    }
+    return candidate;
+  }
+}

@@ -1,0 +1,190 @@
+package io.mosaic.placement;
+
+import com.google.ortools.modelbuilder.ModelSolver;
+import com.google.ortools.modelbuilder.SolveStatus;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.DistinctScan;
+import io.mosaic.model.Placement;
+import io.mosaic.model.Workload;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * LOPT (paper Section 4.5): the placement that minimises the model's total scan time (Eq. 4), found
+ * exactly by SCIP through OR-Tools (the paper used Gurobi). Reports the solver's bound and gap, and
+ * the bound of the LP relaxation, so a user can see how far from optimal a time-limited answer is.
+ */
+public final class LoptStrategy implements PlacementStrategy {
+  public static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(60);
+
+  // SCIP stops at its default 0 relative gap; a tight feasibility tolerance keeps capacities exact
+  // to about a byte (constraints are in GB), so the rounded placement never overfills a device.
+  private static final String SCIP_PARAMETERS = "limits/gap = 0\nnumerics/feastol = 1e-9\n";
+
+  private final Duration timeLimit;
+
+  public LoptStrategy() {
+    this(DEFAULT_TIME_LIMIT);
+  }
+
+  public LoptStrategy(Duration timeLimit) {
+    this.timeLimit = Objects.requireNonNull(timeLimit, "timeLimit");
+    if (timeLimit.isNegative() || timeLimit.isZero()) {
+      throw new IllegalArgumentException("time limit must be positive, not " + timeLimit);
+    }
+  }
+
+  @Override
+  public String name() {
+    return "LOPT";
+  }
+
+  @Override
+  public PlacementResult place(PlacementProblem problem) {
+    long start = System.nanoTime();
+    FeasibilityCheck.check(problem);
+    LoptFormulation mip = LoptFormulation.of(problem);
+    ModelSolver solver = solver("scip");
+    solver.setSolverSpecificParameters(SCIP_PARAMETERS);
+    SolveStatus status = solver.solve(mip.model());
+    if (status == SolveStatus.INFEASIBLE) {
+      throw new InfeasiblePlacementException(
+          "no placement satisfies all constraints together (" + constraints(problem) + ")");
+    }
+    if (!solver.hasSolution()
+        || (status != SolveStatus.OPTIMAL && status != SolveStatus.FEASIBLE)) {
+      throw new IllegalStateException(
+          "LOPT found no placement within its time limit of "
+              + timeLimit.toSeconds()
+              + " s (solver status "
+              + status
+              + "); raise the time limit, sample the scans, or use a heuristic strategy");
+    }
+    Placement placement = mip.placement(solver);
+    verify(problem, placement);
+
+    CostModel model = problem.model();
+    Workload solved = problem.solveWorkload();
+    double objective = model.totalTime(solved, placement);
+    boolean optimal = status == SolveStatus.OPTIMAL;
+    double bound = optimal ? Math.min(objective, solver.getBestObjectiveBound()) : bound(solver);
+    double lpBound = lpBound(problem);
+    return new PlacementResult(
+        placement,
+        model.predict(problem.workload(), placement),
+        objective,
+        bound,
+        optimal ? 0 : PlacementResult.relativeGap(objective, bound),
+        optimal,
+        Duration.ofNanos(System.nanoTime() - start),
+        name(),
+        lpBound,
+        PlacementResult.relativeGap(objective, lpBound));
+  }
+
+  /** The optimum of the LP relaxation: same model, continuous I (Glop; SCIP if absent). */
+  private double lpBound(PlacementProblem problem) {
+    LoptFormulation lp = LoptFormulation.relaxation(problem);
+    ModelSolver glop = new ModelSolver("glop");
+    ModelSolver solver = glop.solverIsSupported() ? glop : solver("scip");
+    solver.setTimeLimit(timeLimit);
+    SolveStatus status = solver.solve(lp.model());
+    return status == SolveStatus.OPTIMAL ? solver.getObjectiveValue() : Double.NaN;
+  }
+
+  private static double bound(ModelSolver solver) {
+    double bound = solver.getBestObjectiveBound();
+    return Double.isFinite(bound) ? bound : Double.NaN;
+  }
+
+  private ModelSolver solver(String name) {
+    LoptFormulation.loadNatives();
+    ModelSolver solver = new ModelSolver(name);
+    if (!solver.solverIsSupported()) {
+      throw new IllegalStateException(
+          "OR-Tools on this platform lacks the " + name + " solver; export the model instead");
+    }
+    solver.setTimeLimit(timeLimit);
+    return solver;
+  }
+
+  /**
+   * Re-checks the solver's placement with exact arithmetic, so numerical tolerance can never hand
+   * the user a placement that overfills a device or breaks a pin.
+   */
+  private static void verify(PlacementProblem problem, Placement placement) {
+    CostModel model = problem.model();
+    List<String> broken = new ArrayList<>();
+    problem
+        .options()
+        .pinned()
+        .forEach(
+            (column, device) -> {
+              if (!placement.on(device, column)) {
+                broken.add(column + " is pinned to '" + device + "'");
+              }
+            });
+    Map<String, Long> used = model.usedBytes(placement);
+    for (DeviceProfile d : model.devices()) {
+      long bytes = used.get(d.id());
+      if (bytes > problem.limitBytes(d)) {
+        broken.add("'" + d.id() + "' holds " + Numbers.bytes(problem.limitBytes(d)));
+      }
+      if (bytes < problem.options().minBytes().getOrDefault(d.id(), 0L)) {
+        broken.add("'" + d.id() + "' must hold at least its minimum");
+      }
+    }
+    if (problem.mode() instanceof PlacementMode.Budget b
+        && model.cost(placement) > b.budgetCents() * (1 + 1e-9) + 1e-9) {
+      broken.add("the budget is " + Numbers.cents(b.budgetCents()));
+    }
+    Integer maxDevices = problem.options().maxDevices();
+    if (maxDevices != null && placement.devicesUsed().size() > maxDevices) {
+      broken.add("at most " + maxDevices + " devices may be used");
+    }
+    NoRegression noRegression = problem.options().noRegression();
+    if (noRegression != null) {
+      for (DistinctScan scan : problem.solveWorkload().scans()) {
+        double limit = (1 + noRegression.slack()) * model.scanTime(scan, noRegression.reference());
+        if (model.scanTime(scan, placement) > limit * (1 + 1e-6) + 1e-9) {
+          broken.add("scan " + scan + " may take at most " + limit + " s");
+        }
+      }
+    }
+    if (!broken.isEmpty()) {
+      throw new IllegalStateException(
+          "the solver's placement breaks a constraint (numerical trouble?): "
+              + String.join("; ", broken));
+    }
+  }
+
+  /** The constraints in force, for the message when the solver proves there is no placement. */
+  private static String constraints(PlacementProblem problem) {
+    List<String> active = new ArrayList<>();
+    active.add(
+        problem.mode() instanceof PlacementMode.Budget b
+            ? "budget " + Numbers.cents(b.budgetCents())
+            : "device capacities");
+    PlacementOptions o = problem.options();
+    if (!o.pinned().isEmpty()) {
+      active.add(o.pinned().size() + " pinned columns");
+    }
+    if (!o.minBytes().isEmpty()) {
+      active.add("minimum bytes on " + String.join(", ", o.minBytes().keySet()));
+    }
+    if (!o.maxBytes().isEmpty()) {
+      active.add("maximum bytes on " + String.join(", ", o.maxBytes().keySet()));
+    }
+    if (o.maxDevices() != null) {
+      active.add("at most " + o.maxDevices() + " devices");
+    }
+    if (o.noRegression() != null) {
+      active.add("no scan slower than " + (1 + o.noRegression().slack()) + "x the reference");
+    }
+    return String.join(", ", active) + "; relax one of them";
+  }
+}
