@@ -1,0 +1,197 @@
+package io.mosaic.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mosaic.device.DevicePool;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input: each a clear error naming table, file and device; committed data is never lost. */
+class TableErrorsTest {
+  @TempDir Path dir;
+  private final BufferAllocator alloc = new RootAllocator();
+  private DevicePool pool;
+  private MosaicTable table;
+  private List<List<Object>> expected;
+
+  @BeforeEach
+  void writeOrders() throws IOException {
+    pool = TestPool.fourDevices(dir);
+    table =
+        MosaicTable.create(
+            dir.resolve("orders"),
+            pool,
+            TpchBatches.ORDERS,
+            TableRoundTripTest.spread(TpchBatches.ORDERS));
+    expected = new ArrayList<>();
+    try (TableWriter writer = table.newWriter()) {
+      TpchBatches.orders(
+          0.01,
+          4096,
+          alloc,
+          batch -> {
+            try {
+              writer.write(batch);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            expected.addAll(TableRoundTripTest.values(batch));
+          });
+      table.append(List.of(writer.finish()));
+    }
+  }
+
+  @AfterEach
+  void closeAllocator() {
+    alloc.close();
+  }
+
+  private Path segmentFile(String column) {
+    SegmentEntry s = table.latest().segmentsOf(column).get(0);
+    return pool.device(s.device()).resolve(s.path());
+  }
+
+  @Test
+  void unknownTableAndTableNamesThatEscape() {
+    assertThatThrownBy(() -> MosaicTable.open(dir.resolve("nope"), pool))
+        .isInstanceOf(TableNotFoundException.class)
+        .hasMessage(
+            "no Mosaic table at "
+                + dir.resolve("nope")
+                + " (no _manifests directory); check the"
+                + " path, or create the table first");
+    assertThatThrownBy(() -> MosaicTable.resolve(dir, "../etc"))
+        .hasMessageStartingWith("table name '../etc' is not allowed: use letters, digits");
+    assertThatThrownBy(() -> MosaicTable.resolve(dir, "a/b"))
+        .hasMessageContaining("without '/' or '..'");
+    assertThat(MosaicTable.resolve(dir, "lineitem_2")).isEqualTo(dir.resolve("lineitem_2"));
+    assertThatThrownBy(
+            () -> MosaicTable.create(dir.resolve("orders"), pool, TpchBatches.ORDERS, Map.of()))
+        .hasMessage("a Mosaic table already exists at " + dir.resolve("orders"));
+  }
+
+  @Test
+  void nestedAndUnsupportedTypesAreRefusedAtCreateTime() {
+    Field list =
+        new Field(
+            "tags",
+            FieldType.nullable(new ArrowType.List()),
+            List.of(Field.nullable("item", ArrowType.Utf8.INSTANCE)));
+    assertThatThrownBy(() -> TableSchema.fromArrow(new Schema(List.of(list))))
+        .hasMessageStartingWith("column 'tags' is nested (List); Mosaic stores flat columns only:");
+    Field unsigned = Field.nullable("u", new ArrowType.Int(32, false));
+    assertThatThrownBy(() -> TableSchema.fromArrow(new Schema(List.of(unsigned))))
+        .hasMessageStartingWith("column 'u' has type Int(32, false), which Mosaic cannot store;");
+  }
+
+  @Test
+  void schemaMismatchOnAppend() throws IOException {
+    TableSchema other = TpchBatches.schema("o_orderkey int64", "o_comment string");
+    try (TableWriter writer = table.newWriter();
+        var batch = org.apache.arrow.vector.VectorSchemaRoot.create(other.arrowSchema(), alloc)) {
+      batch.setRowCount(0);
+      assertThatThrownBy(() -> writer.write(batch))
+          .hasMessageStartingWith("schema mismatch writing to table orders: the batch has [");
+    }
+    assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(expected);
+  }
+
+  @Test
+  void missingSegmentAndMissingDeviceAreNamed() throws IOException {
+    Path file = segmentFile("o_comment");
+    Path moved = dir.resolve("aside.parquet");
+    Files.move(file, moved);
+    String device = table.latest().segmentsOf("o_comment").get(0).device();
+    assertThatThrownBy(() -> TableRoundTripTest.rows(table, table.latest(), alloc))
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessage(
+            "segment of column 'o_comment' of table orders is missing: "
+                + file
+                + " on device '"
+                + device
+                + "'");
+    Files.move(moved, file);
+    assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(expected);
+
+    Path root = pool.device("ssd").root();
+    Path aside = dir.resolve("ssd-unmounted");
+    Files.move(root, aside);
+    assertThatThrownBy(() -> TableRoundTripTest.rows(table, table.latest(), alloc))
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessageContaining("on device 'ssd' (the device directory itself is gone)");
+    Files.move(aside, root);
+    assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(expected);
+  }
+
+  @Test
+  void corruptSegmentFailsItsChecksum() throws IOException {
+    Path file = segmentFile("o_comment");
+    byte[] original = Files.readAllBytes(file);
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.seek(original.length / 3);
+      raf.write(~original[original.length / 3]);
+    }
+    assertThatThrownBy(() -> TableRoundTripTest.rows(table, table.latest(), alloc))
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessageContaining("of segment " + file + " (column 'o_comment', device '")
+        .hasMessageContaining("is corrupt");
+    // A byte copy (nvme and hdd are both zstd) checks the whole file's checksum: nothing moves.
+    Migrator migrator = new Migrator(table);
+    assertThatThrownBy(
+            () ->
+                migrator.apply(
+                    migrator.plan(Map.of("o_comment", "hdd")), new Migrator.Listener() {}))
+        .hasMessageContaining("fails its checksum");
+    assertThat(table.latest().segmentsOf("o_comment").get(0).device()).isEqualTo("nvme");
+    Files.write(file, original);
+    assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(expected);
+  }
+
+  @Test
+  void truncatedOrCorruptManifestIsNamedAndEarlierVersionsStayIntact() throws IOException {
+    long version = table.latest().version();
+    Path manifest = table.manifestFile(version);
+    byte[] good = Files.readAllBytes(manifest);
+
+    Files.write(manifest, java.util.Arrays.copyOf(good, good.length / 2));
+    assertThatThrownBy(() -> MosaicTable.open(table.root(), pool).latest())
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessage(
+            "manifest v"
+                + version
+                + " of table orders ("
+                + manifest
+                + ") is not a complete Mosaic"
+                + " manifest (truncated, or not written by Mosaic); the previous version is v"
+                + (version - 1));
+
+    byte[] flipped = good.clone();
+    int at = good.length / 2;
+    flipped[at] = (byte) (flipped[at] == '1' ? '2' : '1');
+    Files.write(manifest, flipped);
+    assertThatThrownBy(() -> table.latest())
+        .isInstanceOf(CorruptTableException.class)
+        .hasMessageContaining(manifest + ") is corrupt: checksum crc32c ");
+
+    assertThat(table.version(version - 1).version()).isEqualTo(version - 1);
+    Files.write(manifest, good);
+    assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(expected);
+  }
+}
