@@ -264,6 +264,9 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
           return of(Kind.TIMESTAMP);
         }
         break;
+      case INT96:
+        // Spark's default timestamp encoding: nanoseconds of the day and a Julian day number.
+        return of(Kind.TIMESTAMP);
       case FLOAT:
         return of(Kind.FLOAT);
       case DOUBLE:

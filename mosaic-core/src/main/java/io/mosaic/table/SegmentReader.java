@@ -28,7 +28,9 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReaderImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Reads row groups of one segment into Arrow vectors, through the device's I/O path. parquet-java
@@ -103,6 +105,15 @@ public final class SegmentReader implements AutoCloseable {
               + e.getMessage(),
           e);
     }
+    return decode(pages, descriptor, column, allocator);
+  }
+
+  /** Decodes one row group's pages of a one-column Parquet file into a new Arrow vector. */
+  static FieldVector decode(
+      PageReadStore pages,
+      ColumnDescriptor descriptor,
+      ColumnSpec column,
+      BufferAllocator allocator) {
     int rows = Math.toIntExact(pages.getRowCount());
     ColumnReaderImpl values =
         new ColumnReaderImpl(
@@ -120,7 +131,7 @@ public final class SegmentReader implements AutoCloseable {
       if (values.getCurrentDefinitionLevel() < maxDef) {
         vector.setNull(i);
       } else {
-        set(vector, i, values);
+        set(column, descriptor, vector, i, values);
       }
       values.consume();
     }
@@ -128,7 +139,12 @@ public final class SegmentReader implements AutoCloseable {
     return vector;
   }
 
-  private void set(FieldVector vector, int i, ColumnReaderImpl r) {
+  private static void set(
+      ColumnSpec column,
+      ColumnDescriptor descriptor,
+      FieldVector vector,
+      int i,
+      ColumnReaderImpl r) {
     switch (column.type().kind()) {
       case BOOLEAN -> ((BitVector) vector).setSafe(i, r.getBoolean() ? 1 : 0);
       case INT8 -> ((TinyIntVector) vector).setSafe(i, r.getInteger());
@@ -136,7 +152,13 @@ public final class SegmentReader implements AutoCloseable {
       case INT32 -> ((IntVector) vector).setSafe(i, r.getInteger());
       case DATE -> ((DateDayVector) vector).setSafe(i, r.getInteger());
       case INT64 -> ((BigIntVector) vector).setSafe(i, r.getLong());
-      case TIMESTAMP -> ((TimeStampMicroTZVector) vector).setSafe(i, r.getLong());
+      case TIMESTAMP ->
+          ((TimeStampMicroTZVector) vector)
+              .setSafe(
+                  i,
+                  descriptor.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96
+                      ? int96Micros(r.getBinary())
+                      : r.getLong());
       case FLOAT -> ((Float4Vector) vector).setSafe(i, r.getFloat());
       case DOUBLE -> ((Float8Vector) vector).setSafe(i, r.getDouble());
       case DECIMAL -> {
@@ -153,6 +175,16 @@ public final class SegmentReader implements AutoCloseable {
       case BINARY -> ((VarBinaryVector) vector).setSafe(i, r.getBinary().getBytes());
     }
   }
+
+  /** INT96: 8 bytes of nanoseconds in the day, then 4 bytes of Julian day, little-endian. */
+  private static long int96Micros(Binary value) {
+    java.nio.ByteBuffer b = value.toByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    long nanos = b.getLong();
+    long julianDay = Integer.toUnsignedLong(b.getInt());
+    return (julianDay - JULIAN_EPOCH_DAY) * 86_400_000_000L + nanos / 1000;
+  }
+
+  private static final long JULIAN_EPOCH_DAY = 2_440_588;
 
   @Override
   public void close() throws IOException {

@@ -33,6 +33,9 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
@@ -198,6 +201,26 @@ final class SegmentWriter implements AutoCloseable {
     store.close();
     pages.close();
     startGroup();
+  }
+
+  /**
+   * Appends a whole row group copied byte for byte from another Parquet file's column chunk (for
+   * import, when the chunk already has this segment's type and codec): no decoding, no
+   * re-compression, and its pages, statistics and indexes stay as they were.
+   */
+  void copyRowGroup(
+      SeekableInputStream from,
+      ColumnChunkMetaData chunk,
+      ColumnIndex columnIndex,
+      OffsetIndex offsetIndex,
+      long rows)
+      throws IOException {
+    if (rowsInGroup != 0) {
+      throw new IllegalStateException("a copied row group must start a new row group");
+    }
+    file.startBlock(rows);
+    file.appendColumnChunk(descriptor, from, chunk, null, columnIndex, offsetIndex);
+    file.endBlock();
   }
 
   /** Finishes the file (footer, fsync) and describes it, numbered from row group 0. */
