@@ -1,0 +1,76 @@
+package io.mosaic.table;
+
+import io.mosaic.device.DevicePool;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The writer and migration process that {@link CrashSafetyTest} kills: three appends (each its own
+ * task and commit), a migration of every column to another device and codec, and one more append.
+ * Run with {@code -Dmosaic.crash.at=N} it stops at its N-th crash point.
+ */
+public final class CrashWorkload {
+  static final TableSchema SCHEMA =
+      TpchBatches.schema("k int64", "v double", "s string", "d decimal(12,2)");
+  static final int BATCHES = 4;
+  static final int ROWS = 3000;
+
+  private CrashWorkload() {}
+
+  /** Batch {@code b}: deterministic rows, so any committed prefix can be checked. */
+  static void fill(VectorSchemaRoot root, int b) {
+    root.allocateNew();
+    for (int i = 0; i < ROWS; i++) {
+      long k = b * 100_000L + i;
+      ((BigIntVector) root.getVector(0)).setSafe(i, k);
+      ((Float8Vector) root.getVector(1)).setSafe(i, k / 7.0);
+      ((VarCharVector) root.getVector(2)).setSafe(i, ("row " + k).getBytes(StandardCharsets.UTF_8));
+      ((DecimalVector) root.getVector(3)).setSafe(i, BigDecimal.valueOf(k * 3, 2));
+    }
+    root.setRowCount(ROWS);
+  }
+
+  static Map<String, String> properties() {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put(MosaicTable.ROW_GROUP_ROWS, "2000");
+    for (int c = 0; c < SCHEMA.columns().size(); c++) {
+      props.put("column." + SCHEMA.columns().get(c).name() + ".device", TestPool.IDS[c]);
+    }
+    return props;
+  }
+
+  public static void main(String[] args) throws Exception {
+    DevicePool pool = DevicePool.load(Path.of(args[0]));
+    MosaicTable table = MosaicTable.open(Path.of(args[1]), pool);
+    try (BufferAllocator alloc = new RootAllocator()) {
+      for (int b = 0; b < BATCHES; b++) {
+        if (b == BATCHES - 1) {
+          Map<String, String> placement = new LinkedHashMap<>();
+          for (int c = 0; c < SCHEMA.columns().size(); c++) {
+            placement.put(SCHEMA.columns().get(c).name(), TestPool.IDS[(c + 1) % 4]);
+          }
+          Migrator migrator = new Migrator(table);
+          migrator.apply(migrator.plan(placement), new Migrator.Listener() {});
+        }
+        try (TableWriter writer = table.newWriter();
+            VectorSchemaRoot batch = VectorSchemaRoot.create(SCHEMA.arrowSchema(), alloc)) {
+          fill(batch, b);
+          writer.write(batch);
+          table.append(List.of(writer.finish()));
+        }
+      }
+    }
+    System.out.println("DONE " + CrashPoints.count());
+  }
+}
