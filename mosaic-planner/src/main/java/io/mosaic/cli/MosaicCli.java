@@ -1,6 +1,9 @@
 package io.mosaic.cli;
 
 import io.mosaic.device.DeviceConfigException;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.TableConflictException;
+import io.mosaic.table.TableNotFoundException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -16,7 +19,15 @@ import picocli.CommandLine.Command;
       "Mosaic: a budget-conscious storage engine for Spark and Trino.",
       "Places every column on the device that minimises scan time, and says what to buy."
     },
-    subcommands = {DevicesCommand.class, CalibrateCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      DevicesCommand.class,
+      CalibrateCommand.class,
+      TableCommand.class,
+      ImportCommand.class,
+      MigrateCommand.class,
+      GcCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class MosaicCli {
   /** Exit status of a command that failed on bad input (config, files, devices). */
   public static final int INPUT_ERROR = 1;
@@ -34,6 +45,9 @@ public final class MosaicCli {
         (ex, commandLine, parseResult) -> {
           if (ex instanceof DeviceConfigException
               || ex instanceof IllegalArgumentException
+              || ex instanceof TableNotFoundException
+              || ex instanceof CorruptTableException
+              || ex instanceof TableConflictException
               || ex instanceof IOException
               || ex instanceof UncheckedIOException) {
             commandLine

@@ -1,0 +1,153 @@
+package io.mosaic.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mosaic.device.ByteSize;
+import io.mosaic.table.Migrator;
+import io.mosaic.table.MosaicTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code mosaic migrate}: moves columns to devices online, recompressing per device. */
+@Command(
+    name = "migrate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Move columns to other devices while readers keep reading: each segment is copied (and"
+          + " recompressed with the target device's codec), verified, and committed per column; old"
+          + " files go once no reader pins them.",
+      "Give the placement with --set COLUMN=DEVICE (repeatable) or --plan FILE (JSON with a"
+          + " \"placement\" object of column -> device, as `mosaic place` writes)."
+    })
+final class MigrateCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin TableOptions options;
+
+  @Option(names = "--set", paramLabel = "COLUMN=DEVICE", description = "Place a column.")
+  Map<String, String> set = new LinkedHashMap<>();
+
+  @Option(names = "--plan", paramLabel = "FILE", description = "A placement plan (JSON).")
+  Path plan;
+
+  @Option(names = "--dry-run", description = "Print the moves and bytes, change nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    MosaicTable table = options.open();
+    Map<String, String> placement = new LinkedHashMap<>(set);
+    if (plan != null) {
+      placement.putAll(readPlan(plan, table.name()));
+    }
+    if (placement.isEmpty()) {
+      throw new IllegalArgumentException(
+          "nothing to place: give --set COLUMN=DEVICE or --plan FILE");
+    }
+    Migrator migrator = new Migrator(table);
+    Migrator.Plan moves = migrator.plan(placement);
+    out.print(moves.describe());
+    if (dryRun || moves.moves().isEmpty()) {
+      return 0;
+    }
+    migrator.checkSpace(moves);
+    ProgressListener progress = new ProgressListener(err, moves);
+    var result = migrator.apply(moves, progress);
+    out.printf(
+        Locale.ROOT,
+        "migrated %d segments of table %s in %.1f s; now at version %d%n",
+        moves.moves().size(),
+        table.name(),
+        progress.seconds(),
+        result.version());
+    return 0;
+  }
+
+  /** Reads {@code {"placement": {"column": "device", ...}}}; keys may be {@code table.column}. */
+  static Map<String, String> readPlan(Path file, String tableName) throws IOException {
+    JsonNode root;
+    try {
+      root = new ObjectMapper().readTree(file.toFile());
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "plan " + file + " is not valid JSON: " + e.getMessage(), e);
+    }
+    JsonNode placement = root == null ? null : root.get("placement");
+    if (placement == null || !placement.isObject()) {
+      throw new IllegalArgumentException(
+          "plan " + file + " has no \"placement\" object of column -> device");
+    }
+    Map<String, String> result = new LinkedHashMap<>();
+    placement
+        .properties()
+        .forEach(
+            e -> {
+              String key = e.getKey();
+              int dot = key.indexOf('.');
+              if (dot > 0 && !key.substring(0, dot).equals(tableName)) {
+                return; // another table's column
+              }
+              result.put(dot > 0 ? key.substring(dot + 1) : key, e.getValue().asText());
+            });
+    return result;
+  }
+
+  /** Bytes moved per device and an ETA, redrawn on one line. */
+  private static final class ProgressListener implements Migrator.Listener {
+    private final PrintWriter err;
+    private final long total;
+    private final Map<String, Long> perDevice = new LinkedHashMap<>();
+    private final long start = System.nanoTime();
+    private long done;
+    private long lastDraw;
+
+    ProgressListener(PrintWriter err, Migrator.Plan plan) {
+      this.err = err;
+      this.total = Math.max(1, plan.bytesToRead());
+    }
+
+    double seconds() {
+      return (System.nanoTime() - start) / 1e9;
+    }
+
+    @Override
+    public void copied(Migrator.Move move, long bytes) {
+      done += bytes;
+      perDevice.merge(move.toDevice(), bytes, Long::sum);
+      long now = System.nanoTime();
+      if (now - lastDraw > 500_000_000L) {
+        lastDraw = now;
+        double rate = done / Math.max(seconds(), 1e-3);
+        StringBuilder devices = new StringBuilder();
+        perDevice.forEach(
+            (d, b) -> devices.append(' ').append(d).append(' ').append(ByteSize.ofBytes(b)));
+        err.printf(
+            Locale.ROOT,
+            "moved %3d%% (%s of %s),%s, ETA %.0f s%n",
+            Math.min(100, 100 * done / total),
+            ByteSize.ofBytes(done),
+            ByteSize.ofBytes(total),
+            devices,
+            Math.max(0, (total - done) / Math.max(rate, 1)));
+        err.flush();
+      }
+    }
+
+    @Override
+    public void committed(String column, long version) {
+      err.printf("committed %s (v%d)%n", column, version);
+      err.flush();
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package io.mosaic.cli;
+
+import io.mosaic.device.ByteSize;
+import io.mosaic.table.ColumnSpec;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import java.io.PrintWriter;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code mosaic table}: a table's latest version and where each column lives. */
+@Command(
+    name = "table",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show a table's latest version: rows, row groups, and column -> device placement.")
+final class TableCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin TableOptions options;
+
+  @Override
+  public Integer call() {
+    MosaicTable table = options.open();
+    Manifest m = table.latest();
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf(
+        "table %s v%d (%s): %,d rows in %d row groups, versions kept: %s%n",
+        table.name(),
+        m.version(),
+        m.operation(),
+        m.rowCount(),
+        m.rowGroups().size(),
+        table.versions());
+    TextTable placement =
+        new TextTable("column", "type", "device", "codec", "segments", "stored", "raw");
+    for (ColumnSpec c : m.schema().columns()) {
+      Set<String> devices = new LinkedHashSet<>();
+      Set<String> codecs = new LinkedHashSet<>();
+      long stored = 0;
+      long raw = 0;
+      for (SegmentEntry s : m.segmentsOf(c.name())) {
+        devices.add(s.device());
+        codecs.add(s.codec().configName());
+        stored += s.fileBytes();
+        raw += s.uncompressedBytes();
+      }
+      placement.row(
+          c.name(),
+          c.type() + (c.nullable() ? "" : " not null"),
+          devices.isEmpty() ? "-" : String.join(",", devices),
+          codecs.isEmpty() ? "-" : String.join(",", codecs),
+          Integer.toString(m.segmentsOf(c.name()).size()),
+          ByteSize.ofBytes(stored).toString(),
+          ByteSize.ofBytes(raw).toString());
+    }
+    out.print(placement.render());
+    return 0;
+  }
+}

@@ -1,0 +1,158 @@
+package io.mosaic.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.trino.tpch.Order;
+import io.trino.tpch.OrderGenerator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The table commands end to end: import, table, migrate (dry and real), gc, and their errors. */
+class TableCommandsTest {
+  @TempDir Path dir;
+  private StringWriter out;
+  private StringWriter err;
+  private Path devices;
+  private Path table;
+
+  private int run(String... args) {
+    out = new StringWriter();
+    err = new StringWriter();
+    return MosaicCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  @BeforeEach
+  void poolAndParquet() throws IOException {
+    devices = dir.resolve("devices.toml");
+    Files.writeString(
+        devices,
+        """
+        [[device]]
+        id = "nvme"
+        path = "pool/nvme"
+        capacity = "1 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "125 ct"
+        metadata = true
+        emulate = { read = "2 GB/s" }
+
+        [[device]]
+        id = "hdd"
+        path = "pool/hdd"
+        capacity = "1 GB"
+        threads = 1
+        codec = "lz4"
+        cost_per_gb = "30 ct"
+        emulate = { read = "1 GB/s", seek = "1 ms" }
+        """);
+    table = dir.resolve("pool/nvme/orders");
+    MessageType schema =
+        MessageTypeParser.parseMessageType(
+            "message spark_schema { required int64 o_orderkey; required int64 o_custkey;"
+                + " required int32 o_orderdate (DATE); required binary o_comment (STRING); }");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    try (ParquetWriter<Group> writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(dir.resolve("orders.parquet")))
+            .withType(schema)
+            .withCompressionCodec(CompressionCodecName.ZSTD)
+            .build()) {
+      for (Order o : new OrderGenerator(0.01, 1, 1)) {
+        writer.write(
+            groups
+                .newGroup()
+                .append("o_orderkey", o.getOrderKey())
+                .append("o_custkey", o.getCustomerKey())
+                .append("o_orderdate", o.getOrderDate())
+                .append("o_comment", o.getComment()));
+      }
+    }
+  }
+
+  @Test
+  void importShowMigrateAndCollect() {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(
+            run(
+                concat(
+                    new String[] {"import", "--create"},
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString())
+        .contains(
+            "imported 15,000 rows from 1 files into orders v2: 4 column chunks copied, 0 re-encoded");
+    assertThat(err.toString()).contains("created table orders", "o_comment", "copied");
+
+    assertThat(run(concat(new String[] {"table"}, pool))).isZero();
+    assertThat(out.toString()).contains("table orders v2 (append): 15,000 rows in 1 row groups");
+    assertThat(out.toString()).containsPattern("o_comment\\s+string not null\\s+nvme\\s+zstd\\s+1");
+
+    assertThat(run(concat(new String[] {"migrate", "--set", "o_comment=hdd", "--dry-run"}, pool)))
+        .isZero();
+    assertThat(out.toString()).contains("o_comment", "nvme (zstd) -> hdd (lz4)", "into hdd: ~");
+    assertThat(run(concat(new String[] {"table"}, pool))).isZero();
+    assertThat(out.toString()).contains("v2 (append)");
+
+    assertThat(run(concat(new String[] {"migrate", "--set", "o_comment=hdd"}, pool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString()).contains("migrated 1 segments of table orders", "now at version 3");
+    assertThat(err.toString()).contains("committed o_comment (v3)");
+    assertThat(run(concat(new String[] {"table"}, pool))).isZero();
+    assertThat(out.toString()).containsPattern("o_comment\\s+string not null\\s+hdd\\s+lz4");
+
+    assertThat(run(concat(new String[] {"gc", "--grace", "PT0S"}, pool))).isZero();
+    assertThat(out.toString()).contains("gc of table orders: removed 2 old versions");
+  }
+
+  @Test
+  void errorsNameTheProblem() {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(run(concat(new String[] {"table"}, pool))).isOne();
+    assertThat(err.toString()).startsWith("mosaic table: no Mosaic table at " + table);
+
+    assertThat(
+            run(
+                concat(
+                    new String[] {"import", "--create"},
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .isZero();
+    assertThat(run(concat(new String[] {"migrate", "--set", "nope=hdd"}, pool))).isOne();
+    assertThat(err.toString())
+        .isEqualTo(
+            "mosaic migrate: unknown column 'nope'; the table has: o_orderkey, o_custkey,"
+                + " o_orderdate, o_comment\n");
+    assertThat(run(concat(new String[] {"migrate", "--set", "o_comment=ssd"}, pool))).isOne();
+    assertThat(err.toString()).contains("unknown device 'ssd'", "defines: nvme, hdd");
+    assertThat(
+            run(concat(new String[] {"import"}, pool, dir.resolve("missing.parquet").toString())))
+        .isOne();
+    assertThat(err.toString())
+        .contains("no such Parquet file or directory: " + dir.resolve("missing.parquet"));
+  }
+
+  private static String[] concat(String[] a, String[] b, String... c) {
+    String[] all = new String[a.length + b.length + c.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    System.arraycopy(c, 0, all, a.length + b.length, c.length);
+    return all;
+  }
+}
