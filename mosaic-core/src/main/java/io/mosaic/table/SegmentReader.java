@@ -38,6 +38,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * migration checks and tests; the scan retriever has its own.
  */
 public final class SegmentReader implements AutoCloseable {
+  private final String table;
   private final ColumnSpec column;
   private final SegmentEntry segment;
   private final Path file;
@@ -46,6 +47,7 @@ public final class SegmentReader implements AutoCloseable {
 
   public SegmentReader(MosaicTable table, ColumnSpec column, SegmentEntry segment)
       throws IOException {
+    this.table = table.name();
     this.column = column;
     this.segment = segment;
     Device device = table.pool().device(segment.device());
@@ -97,7 +99,9 @@ public final class SegmentReader implements AutoCloseable {
               + rowGroup
               + " of segment "
               + file
-              + " (column '"
+              + " (table "
+              + table
+              + ", column '"
               + column.name()
               + "', device '"
               + segment.device()

@@ -140,6 +140,74 @@ class ImportTest {
     assertThat(chunkBytes(segmentFile, 0, 0)).isEqualTo(chunkBytes(zstd, 0, 8));
   }
 
+  /** Writes rows as a Spark-like Parquet file (the table schema's own Parquet types). */
+  static void writeParquet(Path file, TableSchema schema, List<List<Object>> rows)
+      throws IOException {
+    MessageType type =
+        new MessageType(
+            "spark_schema",
+            schema.columns().stream()
+                .map(c -> c.type().parquetType(c.name(), c.nullable()))
+                .toList());
+    SimpleGroupFactory groups = new SimpleGroupFactory(type);
+    try (ParquetWriter<Group> writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(file))
+            .withType(type)
+            .withCompressionCodec(CompressionCodecName.ZSTD)
+            .withRowGroupSize(16L << 20)
+            .build()) {
+      for (List<Object> row : rows) {
+        Group g = groups.newGroup();
+        for (int c = 0; c < row.size(); c++) {
+          String name = schema.columns().get(c).name();
+          Object v = row.get(c);
+          if (v instanceof Long l) {
+            g.add(name, l);
+          } else if (v instanceof Integer i) {
+            g.add(name, i);
+          } else if (v instanceof BigDecimal d) {
+            g.add(name, d.unscaledValue().longValueExact());
+          } else {
+            g.add(name, (String) v);
+          }
+        }
+        writer.write(g);
+      }
+    }
+  }
+
+  @Test
+  void tpchSf01LineitemAndOrdersImportEqualRowByRow() throws IOException {
+    DevicePool pool = TestPool.fourDevices(dir);
+    for (TableSchema schema : List.of(TpchBatches.LINEITEM, TpchBatches.ORDERS)) {
+      List<List<Object>> expected = new ArrayList<>();
+      if (schema == TpchBatches.LINEITEM) {
+        TpchBatches.lineitem(
+            0.1,
+            0,
+            Long.MAX_VALUE,
+            8192,
+            alloc,
+            b -> expected.addAll(TableRoundTripTest.values(b)));
+      } else {
+        TpchBatches.orders(0.1, 8192, alloc, b -> expected.addAll(TableRoundTripTest.values(b)));
+      }
+      Path file = dir.resolve(schema.columns().get(0).name() + ".parquet");
+      writeParquet(file, schema, expected);
+      MosaicTable table =
+          MosaicTable.create(
+              dir.resolve("t-" + schema.columns().size()),
+              pool,
+              schema,
+              TableRoundTripTest.spread(schema));
+      ParquetImporter.Summary summary =
+          new ParquetImporter(table).importFiles(List.of(file), new ParquetImporter.Listener() {});
+      assertThat(summary.rows()).isEqualTo(schema == TpchBatches.LINEITEM ? 600_572 : 150_000);
+      assertThat(summary.copiedChunks()).isPositive();
+      TableRoundTripTest.assertRowsEqual(table, summary.manifest(), expected, alloc);
+    }
+  }
+
   private static byte[] chunkBytes(Path file, int block, int column) throws IOException {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
       ColumnChunkMetaData chunk = reader.getRowGroups().get(block).getColumns().get(column);

@@ -150,7 +150,7 @@ class TableErrorsTest {
     }
     assertThatThrownBy(() -> TableRoundTripTest.rows(table, table.latest(), alloc))
         .isInstanceOf(CorruptTableException.class)
-        .hasMessageContaining("of segment " + file + " (column 'o_comment', device '")
+        .hasMessageContaining("of segment " + file + " (table orders, column 'o_comment', device '")
         .hasMessageContaining("is corrupt");
     // A byte copy (nvme and hdd are both zstd) checks the whole file's checksum: nothing moves.
     Migrator migrator = new Migrator(table);
