@@ -33,7 +33,12 @@ public final class MosaicCli {
   public static final int INPUT_ERROR = 1;
 
   public static void main(String[] args) {
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    int status = run(args, out, err);
+    out.flush();
+    err.flush();
+    System.exit(status);
   }
 
   /** Runs a command line, printing to {@code out} and {@code err}; returns the exit status. */
