@@ -113,7 +113,7 @@ public final class SegmentReader implements AutoCloseable {
   }
 
   /** Decodes one row group's pages of a one-column Parquet file into a new Arrow vector. */
-  static FieldVector decode(
+  public static FieldVector decode(
       PageReadStore pages,
       ColumnDescriptor descriptor,
       ColumnSpec column,

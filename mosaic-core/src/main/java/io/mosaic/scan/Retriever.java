@@ -1,0 +1,88 @@
+package io.mosaic.scan;
+
+import io.mosaic.device.Device;
+import io.mosaic.device.DevicePool;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TablePin;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * The data retriever (paper Section 3.3, DESIGN section 5), one per device pool and process: every
+ * device has its own reader pool of exactly its {@code threads} threads (an HDD gets one, so its
+ * reads stay sequential), shared by all scans in FIFO order, and one decoding pool turns raw column
+ * chunks into Arrow vectors. Scans read the columns of a row group from their devices in parallel
+ * and deliver batches in row-group order.
+ */
+public final class Retriever implements AutoCloseable {
+  private final DevicePool pool;
+  private final Map<String, ExecutorService> readers = new LinkedHashMap<>();
+  private final ExecutorService decoders;
+  private final FooterCache footers = new FooterCache();
+  private final BufferAllocator allocator = new RootAllocator();
+
+  public Retriever(DevicePool pool) {
+    this(pool, Runtime.getRuntime().availableProcessors());
+  }
+
+  public Retriever(DevicePool pool, int decodeThreads) {
+    this.pool = pool;
+    for (Device d : pool.devices()) {
+      readers.put(
+          d.id(), Executors.newFixedThreadPool(d.spec().threads(), named("mosaic-read-" + d.id())));
+    }
+    this.decoders = Executors.newFixedThreadPool(decodeThreads, named("mosaic-decode"));
+  }
+
+  private static ThreadFactory named(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  public DevicePool pool() {
+    return pool;
+  }
+
+  /** Scans the latest version of {@code table} (pinned for the scan's lifetime). */
+  public Scan scan(MosaicTable table, ScanRequest request) {
+    return new Scan(this, table, table.pin(), true, request);
+  }
+
+  /** Scans a version the caller has pinned (engines pin once per query, then split). */
+  public Scan scan(MosaicTable table, TablePin pin, ScanRequest request) {
+    return new Scan(this, table, pin, false, request);
+  }
+
+  ExecutorService reader(String device) {
+    return readers.get(device);
+  }
+
+  ExecutorService decoders() {
+    return decoders;
+  }
+
+  FooterCache footers() {
+    return footers;
+  }
+
+  BufferAllocator allocator() {
+    return allocator;
+  }
+
+  @Override
+  public void close() {
+    readers.values().forEach(ExecutorService::shutdownNow);
+    decoders.shutdownNow();
+    allocator.close();
+  }
+}

@@ -1,0 +1,192 @@
+package io.mosaic.scan;
+
+import io.mosaic.table.ColumnSpec;
+import io.mosaic.table.ColumnType;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.RowGroupStats;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Decides from min/max/null statistics which row groups a predicate cannot rule out (DESIGN section
+ * 5). It only ever skips a row group the statistics prove empty of matches, so results stay exact;
+ * engines still apply the predicate to the rows.
+ */
+public final class RowGroupFilter {
+  private record Bound(ColumnPredicate predicate, ColumnSpec column, List<Object> values) {}
+
+  private final Manifest manifest;
+  private final List<Bound> terms = new ArrayList<>();
+
+  /** Binds {@code predicate} to the version's schema; unknown columns and bad types are errors. */
+  public RowGroupFilter(String table, Manifest manifest, Predicate predicate) {
+    this.manifest = manifest;
+    for (ColumnPredicate p : predicate.terms()) {
+      ColumnSpec column;
+      try {
+        column = manifest.schema().column(p.column());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "predicate on table " + table + ": " + e.getMessage(), e);
+      }
+      checkComparable(table, column, p);
+      List<Object> values = new ArrayList<>();
+      for (Object v : p.values()) {
+        values.add(v == null ? null : coerce(table, column, p, v));
+      }
+      terms.add(new Bound(p, column, values));
+    }
+  }
+
+  private static void checkComparable(String table, ColumnSpec column, ColumnPredicate p) {
+    ColumnType.Kind kind = column.type().kind();
+    boolean ordered = p.op() != ColumnPredicate.Op.EQ && p.op() != ColumnPredicate.Op.IN;
+    boolean nullTest =
+        p.op() == ColumnPredicate.Op.IS_NULL || p.op() == ColumnPredicate.Op.IS_NOT_NULL;
+    if (nullTest) {
+      return;
+    }
+    if (kind == ColumnType.Kind.BINARY || (kind == ColumnType.Kind.BOOLEAN && ordered)) {
+      throw new IllegalArgumentException(
+          "predicate '"
+              + p
+              + "' on table "
+              + table
+              + ": column "
+              + column.name()
+              + " is "
+              + column.type()
+              + ", which cannot be compared with "
+              + p.op().sql
+              + (kind == ColumnType.Kind.BOOLEAN ? "; use = or in" : "; only is null applies"));
+    }
+  }
+
+  /** Converts an engine's value to the type statistics are kept in (see RowGroupStats). */
+  private static Object coerce(String table, ColumnSpec column, ColumnPredicate p, Object v) {
+    try {
+      return switch (column.type().kind()) {
+        case BOOLEAN -> (Boolean) v;
+        case INT8, INT16, INT32, INT64 -> exactLong(v);
+        case DATE -> v instanceof LocalDate d ? d.toEpochDay() : exactLong(v);
+        case TIMESTAMP ->
+            v instanceof Instant i
+                ? i.getEpochSecond() * 1_000_000L + i.getNano() / 1000
+                : v instanceof LocalDateTime t
+                    ? coerce(table, column, p, t.toInstant(ZoneOffset.UTC))
+                    : exactLong(v);
+        case FLOAT, DOUBLE -> ((Number) v).doubleValue();
+        case DECIMAL -> v instanceof BigDecimal d ? d : new BigDecimal(v.toString());
+        case STRING -> (String) v;
+        case BINARY -> throw new ClassCastException();
+      };
+    } catch (ClassCastException | NumberFormatException | ArithmeticException e) {
+      throw new IllegalArgumentException(
+          "predicate '"
+              + p
+              + "' on table "
+              + table
+              + ": value "
+              + v
+              + " ("
+              + v.getClass().getSimpleName()
+              + ") does not fit column "
+              + column.name()
+              + " of type "
+              + column.type(),
+          e);
+    }
+  }
+
+  private static long exactLong(Object v) {
+    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue();
+    }
+    if (v instanceof BigDecimal d) {
+      return d.longValueExact();
+    }
+    throw new ClassCastException();
+  }
+
+  /** Row groups in {@code [from, to)} whose statistics do not rule the predicate out. */
+  public List<Integer> select(int from, int to) {
+    List<Integer> selected = new ArrayList<>();
+    for (int g = from; g < to; g++) {
+      if (mightMatch(g)) {
+        selected.add(g);
+      }
+    }
+    return selected;
+  }
+
+  public boolean mightMatch(int rowGroup) {
+    for (Bound t : terms) {
+      RowGroupStats s = stats(t.column(), rowGroup);
+      if (!mightMatch(t, s, manifest.rowGroups().get(rowGroup))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private RowGroupStats stats(ColumnSpec column, int rowGroup) {
+    var segment = manifest.segmentFor(column.name(), rowGroup);
+    return segment.stats().get(rowGroup - segment.firstRowGroup());
+  }
+
+  private static boolean mightMatch(Bound t, RowGroupStats s, long rows) {
+    boolean allNull = s.nulls() >= rows;
+    switch (t.predicate().op()) {
+      case IS_NULL:
+        return s.nulls() > 0;
+      case IS_NOT_NULL:
+        return !allNull;
+      default:
+        break;
+    }
+    if (allNull) {
+      return false; // comparisons with null are never true
+    }
+    if (s.min() == null || s.max() == null) {
+      return true; // no statistics: cannot rule out
+    }
+    Object min = s.min();
+    Object max = s.max();
+    List<Object> v = t.values();
+    return switch (t.predicate().op()) {
+      case EQ -> cmp(v.get(0), min) >= 0 && cmp(v.get(0), max) <= 0;
+      case LT -> cmp(min, v.get(0)) < 0;
+      case LE -> cmp(min, v.get(0)) <= 0;
+      case GT -> cmp(max, v.get(0)) > 0;
+      case GE -> cmp(max, v.get(0)) >= 0;
+      case BETWEEN -> cmp(max, v.get(0)) >= 0 && cmp(min, v.get(1)) <= 0;
+      case IN -> v.stream().anyMatch(x -> x != null && cmp(x, min) >= 0 && cmp(x, max) <= 0);
+      default -> true;
+    };
+  }
+
+  /** Compares like Parquet orders statistics: strings by unsigned UTF-8 bytes. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static int cmp(Object a, Object b) {
+    if (a instanceof String x && b instanceof String y) {
+      return Arrays.compareUnsigned(
+          x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8));
+    }
+    if (a instanceof BigDecimal x && b instanceof BigDecimal y) {
+      return x.compareTo(y);
+    }
+    if (a instanceof Number x
+        && b instanceof Number y
+        && (a instanceof Double || b instanceof Double)) {
+      return Double.compare(x.doubleValue(), y.doubleValue());
+    }
+    return ((Comparable) a).compareTo(b);
+  }
+}

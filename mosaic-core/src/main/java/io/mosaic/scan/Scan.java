@@ -1,0 +1,358 @@
+package io.mosaic.scan;
+
+import io.mosaic.device.Device;
+import io.mosaic.device.DeviceReadChannel;
+import io.mosaic.table.ColumnSpec;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import io.mosaic.table.SegmentReader;
+import io.mosaic.table.TablePin;
+import io.mosaic.trace.TraceLog;
+import io.mosaic.trace.TraceRecord;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+/**
+ * One table scan (paper Section 3.3): the chunks of the requested columns are read row group by row
+ * group, each from its device's reader pool, as far ahead of the consumer as the byte budget
+ * allows; decoded into Arrow vectors by the decoding pool; and handed out in row-group order, one
+ * {@link VectorSchemaRoot} per row group, valid until the next call or {@link #close()}. Closing
+ * stops reading promptly, releases every buffer and records the scan in the table's trace.
+ */
+public final class Scan implements AutoCloseable {
+  private final Retriever retriever;
+  private final MosaicTable table;
+  private final TablePin pin;
+  private final boolean ownsPin;
+  private final Manifest manifest;
+  private final ScanRequest request;
+  private final List<ColumnSpec> columns;
+  private final List<Integer> groups;
+  private final int skipped;
+  private final ByteBudget budget;
+  private final BufferAllocator allocator;
+  private final Slot[][] slots;
+  private final Map<String, Integer> inflight = new HashMap<>();
+  private final Map<String, Long> bytesPerDevice = new LinkedHashMap<>();
+  private final AtomicInteger running = new AtomicInteger();
+  private final long start = System.nanoTime();
+  private int scheduleGroup;
+  private int scheduleColumn;
+  private int cursor;
+  private VectorSchemaRoot current;
+  private volatile boolean closed;
+
+  /** One column chunk of one row group on its way from its device to the consumer. */
+  private static final class Slot {
+    final CompletableFuture<FieldVector> vector = new CompletableFuture<>();
+    final long bytes;
+    final String device;
+
+    Slot(long bytes, String device) {
+      this.bytes = bytes;
+      this.device = device;
+    }
+  }
+
+  Scan(Retriever retriever, MosaicTable table, TablePin pin, boolean ownsPin, ScanRequest request) {
+    this.retriever = retriever;
+    this.table = table;
+    this.pin = pin;
+    this.ownsPin = ownsPin;
+    this.manifest = pin.manifest();
+    this.request = request;
+    try {
+      this.columns = request.columns().stream().map(c -> column(c)).toList();
+      int total = manifest.rowGroups().size();
+      int to = request.toRowGroup() < 0 ? total : Math.min(request.toRowGroup(), total);
+      int from = Math.max(0, request.fromRowGroup());
+      this.groups =
+          new RowGroupFilter(table.name(), manifest, request.predicate()).select(from, to);
+      this.skipped = Math.max(0, to - from) - groups.size();
+    } catch (RuntimeException e) {
+      if (ownsPin) {
+        pin.close();
+      }
+      throw e;
+    }
+    this.budget = new ByteBudget(request.bufferBytes());
+    this.allocator =
+        retriever.allocator().newChildAllocator("scan-" + table.name(), 0, Long.MAX_VALUE);
+    this.slots = new Slot[groups.size()][columns.size()];
+  }
+
+  private ColumnSpec column(String name) {
+    try {
+      return manifest.schema().column(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "scan of table " + table.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Manifest manifest() {
+    return manifest;
+  }
+
+  /** The table row groups this scan reads, after skipping by statistics. */
+  public List<Integer> rowGroups() {
+    return groups;
+  }
+
+  public boolean hasNext() {
+    return !closed && cursor < groups.size();
+  }
+
+  /** The table row group of the batch last returned by {@link #next()}. */
+  public int rowGroup() {
+    return groups.get(cursor - 1);
+  }
+
+  /** The next row group's batch; valid until the next call or close. */
+  public VectorSchemaRoot next() {
+    if (!hasNext()) {
+      throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
+    }
+    releaseCurrent();
+    schedule();
+    List<FieldVector> vectors = new ArrayList<>();
+    try {
+      for (int c = 0; c < columns.size(); c++) {
+        vectors.add(slots[cursor][c].vector.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      vectors.forEach(FieldVector::close);
+      throw new CancellationException("scan of table " + table.name() + " interrupted");
+    } catch (ExecutionException e) {
+      vectors.forEach(FieldVector::close);
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new CorruptTableException(e.getCause().getMessage(), e.getCause());
+    }
+    current = new VectorSchemaRoot(vectors);
+    cursor++;
+    schedule();
+    return current;
+  }
+
+  private void releaseCurrent() {
+    if (current != null) {
+      current.close();
+      current = null;
+      for (Slot s : slots[cursor - 1]) {
+        budget.give(s.bytes);
+      }
+    }
+  }
+
+  /** Issues reads in row-group order while the budget and the devices' queues allow. */
+  private synchronized void schedule() {
+    while (!closed && scheduleGroup < groups.size()) {
+      int group = groups.get(scheduleGroup);
+      ColumnSpec column = columns.get(scheduleColumn);
+      SegmentEntry segment = manifest.segmentFor(column.name(), group);
+      Device device = table.pool().device(segment.device());
+      // A few reads queued per device keep it busy without letting one scan crowd out others.
+      if (inflight.getOrDefault(device.id(), 0) >= 2 * device.spec().threads()) {
+        return;
+      }
+      ParquetMetadata footer = retriever.footers().footer(table.name(), device, segment);
+      ColumnChunkMetaData chunk =
+          footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
+      if (!budget.tryTake(chunk.getTotalSize())) {
+        return;
+      }
+      Slot slot = new Slot(chunk.getTotalSize(), device.id());
+      slots[scheduleGroup][scheduleColumn] = slot;
+      inflight.merge(device.id(), 1, Integer::sum);
+      running.incrementAndGet();
+      retriever
+          .reader(device.id())
+          .execute(() -> read(slot, device, segment, footer, chunk, column, group));
+      if (++scheduleColumn == columns.size()) {
+        scheduleColumn = 0;
+        scheduleGroup++;
+      }
+    }
+  }
+
+  private void read(
+      Slot slot,
+      Device device,
+      SegmentEntry segment,
+      ParquetMetadata footer,
+      ColumnChunkMetaData chunk,
+      ColumnSpec column,
+      int group) {
+    Path file = device.resolve(segment.path());
+    byte[] bytes = new byte[Math.toIntExact(chunk.getTotalSize())];
+    try {
+      if (closed) {
+        throw new CancellationException("scan closed");
+      }
+      try (DeviceReadChannel ch = device.openForRead(file)) {
+        int n = ch.readFully(ByteBuffer.wrap(bytes), chunk.getStartingPos());
+        if (n != bytes.length) {
+          throw new IOException("segment file is shorter than its footer says");
+        }
+      }
+      synchronized (this) {
+        bytesPerDevice.merge(device.id(), (long) bytes.length, Long::sum);
+      }
+    } catch (IOException | RuntimeException e) {
+      fail(slot, device, e, column, group, file);
+      running.decrementAndGet();
+      return;
+    } finally {
+      synchronized (this) {
+        inflight.merge(device.id(), -1, Integer::sum);
+      }
+      schedule();
+    }
+    retriever
+        .decoders()
+        .execute(() -> decode(slot, device, segment, footer, chunk, bytes, column, group, file));
+  }
+
+  private void decode(
+      Slot slot,
+      Device device,
+      SegmentEntry segment,
+      ParquetMetadata footer,
+      ColumnChunkMetaData chunk,
+      byte[] bytes,
+      ColumnSpec column,
+      int group,
+      Path file) {
+    try {
+      if (closed) {
+        throw new CancellationException("scan closed");
+      }
+      ChunkInputFile in = new ChunkInputFile(segment.fileBytes(), chunk.getStartingPos(), bytes);
+      try (ParquetFileReader reader =
+          ParquetFileReader.open(
+              in,
+              footer,
+              ParquetReadOptions.builder().usePageChecksumVerification(true).build(),
+              in.newStream())) {
+        PageReadStore pages = reader.readRowGroup(group - segment.firstRowGroup());
+        FieldVector vector =
+            SegmentReader.decode(
+                pages, footer.getFileMetaData().getSchema().getColumns().get(0), column, allocator);
+        if (!slot.vector.complete(vector)) {
+          vector.close();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      fail(slot, device, e, column, group, file);
+    } finally {
+      running.decrementAndGet();
+    }
+  }
+
+  private void fail(
+      Slot slot, Device device, Exception e, ColumnSpec column, int group, Path file) {
+    if (e instanceof CancellationException || e instanceof CorruptTableException) {
+      slot.vector.completeExceptionally(e);
+    } else {
+      slot.vector.completeExceptionally(
+          new CorruptTableException(
+              "scan of table "
+                  + table.name()
+                  + " failed on column '"
+                  + column.name()
+                  + "', row group "
+                  + group
+                  + ", device '"
+                  + device.id()
+                  + "', file "
+                  + file
+                  + ": "
+                  + e.getMessage(),
+              e));
+    }
+  }
+
+  public ScanStats stats() {
+    synchronized (this) {
+      return new ScanStats(
+          groups.subList(0, Math.min(groups.size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0))),
+          skipped,
+          new LinkedHashMap<>(bytesPerDevice),
+          budget.peak(),
+          budget.limit(),
+          System.nanoTime() - start);
+    }
+  }
+
+  /** Stops reading, frees every buffer, and records the scan in the table's trace. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+    // Reads under way finish their chunk; queued ones see the flag and stop at once.
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (running.get() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    for (int g = cursor; g < slots.length; g++) {
+      for (Slot s : slots[g]) {
+        if (s != null) {
+          s.vector.cancel(false);
+          if (s.vector.isDone() && !s.vector.isCompletedExceptionally()) {
+            s.vector.join().close();
+          }
+        }
+      }
+    }
+    allocator.close();
+    ScanStats stats = stats();
+    new TraceLog(table.root())
+        .append(
+            new TraceRecord(
+                request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID(),
+                table.name(),
+                columns.stream().map(ColumnSpec::name).toList(),
+                stats.rowGroupsRead(),
+                stats.bytesPerDevice(),
+                stats.elapsedNanos() / 1_000_000,
+                Instant.now()));
+    if (ownsPin) {
+      pin.close();
+    }
+  }
+}

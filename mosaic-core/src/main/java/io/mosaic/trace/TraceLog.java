@@ -1,0 +1,159 @@
+package io.mosaic.trace;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A table's trace: {@code <table>/_trace/epoch-<n>/<host>-<pid>-<uuid>.jsonl}, one JSON line per
+ * scan. Each process appends only to its own file, so scans from several JVMs never interleave
+ * within a record; a new epoch starts after each placement (Section 3.4).
+ */
+public final class TraceLog {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern EPOCH = Pattern.compile("epoch-(\\d+)");
+  private static final String PROCESS =
+      host()
+          + "-"
+          + ProcessHandle.current().pid()
+          + "-"
+          + UUID.randomUUID().toString().substring(0, 8);
+
+  private final Path dir;
+
+  public TraceLog(Path tableRoot) {
+    this.dir = tableRoot.resolve("_trace");
+  }
+
+  private static String host() {
+    try {
+      return InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9_.-]", "_");
+    } catch (IOException e) {
+      return "host";
+    }
+  }
+
+  /** The current epoch (1 until a new one is started). */
+  public int epoch() {
+    int epoch = 1;
+    if (Files.isDirectory(dir)) {
+      try (Stream<Path> list = Files.list(dir)) {
+        for (Path p : list.toList()) {
+          Matcher m = EPOCH.matcher(p.getFileName().toString());
+          if (m.matches()) {
+            epoch = Math.max(epoch, Integer.parseInt(m.group(1)));
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the trace of " + dir.getParent(), e);
+      }
+    }
+    return epoch;
+  }
+
+  /** Starts a new epoch: later scans are recorded there. Returns its number. */
+  public int newEpoch() {
+    int next = epoch() + 1;
+    try {
+      Files.createDirectories(dir.resolve("epoch-" + next));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start a new trace epoch in " + dir, e);
+    }
+    return next;
+  }
+
+  /** Appends a record to this process's file of the current epoch, as one write. */
+  public synchronized void append(TraceRecord r) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("queryId", r.queryId());
+    o.put("table", r.table());
+    r.columns().forEach(o.putArray("columns")::add);
+    var groups = o.putArray("rowGroups");
+    r.rowGroups().forEach(groups::add);
+    ObjectNode bytes = o.putObject("bytesPerDevice");
+    r.bytesPerDevice().forEach(bytes::put);
+    o.put("elapsedMillis", r.elapsedMillis());
+    o.put("at", r.at().toString());
+    byte[] line = (o.toString() + "\n").getBytes(StandardCharsets.UTF_8);
+    Path file = dir.resolve("epoch-" + epoch()).resolve(PROCESS + ".jsonl");
+    try {
+      Files.createDirectories(file.getParent());
+      try (FileChannel ch =
+          FileChannel.open(
+              file,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.APPEND)) {
+        ByteBuffer buf = ByteBuffer.wrap(line);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot append to the trace " + file, e);
+    }
+  }
+
+  /** Every record of an epoch, from all processes' files; a torn last line is skipped. */
+  public List<TraceRecord> read(int epoch) {
+    List<TraceRecord> records = new ArrayList<>();
+    Path epochDir = dir.resolve("epoch-" + epoch);
+    if (!Files.isDirectory(epochDir)) {
+      return records;
+    }
+    try (Stream<Path> files = Files.list(epochDir)) {
+      for (Path f : files.sorted().toList()) {
+        for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+          if (line.isBlank()) {
+            continue;
+          }
+          try {
+            records.add(parse(JSON.readTree(line)));
+          } catch (IOException | RuntimeException e) {
+            // a line cut short by a crash: it was never a complete record
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the trace in " + epochDir, e);
+    }
+    return records;
+  }
+
+  private static TraceRecord parse(JsonNode n) {
+    List<String> columns = new ArrayList<>();
+    n.required("columns").forEach(c -> columns.add(c.asText()));
+    List<Integer> groups = new ArrayList<>();
+    n.required("rowGroups").forEach(g -> groups.add(g.asInt()));
+    Map<String, Long> bytes = new LinkedHashMap<>();
+    n.required("bytesPerDevice")
+        .properties()
+        .forEach(e -> bytes.put(e.getKey(), e.getValue().asLong()));
+    return new TraceRecord(
+        n.required("queryId").asText(),
+        n.required("table").asText(),
+        columns,
+        groups,
+        bytes,
+        n.required("elapsedMillis").asLong(),
+        Instant.parse(n.required("at").asText()));
+  }
+}

@@ -1,0 +1,262 @@
+package io.mosaic.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mosaic.device.DevicePool;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import io.mosaic.table.TableFixtures;
+import io.mosaic.trace.TraceLog;
+import io.mosaic.trace.TraceRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The retriever over TPC-H SF 0.1 on four emulated devices (issue: scan retriever). */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ScanTest {
+  private Path dir;
+  private DevicePool pool;
+  private Retriever retriever;
+  private MosaicTable lineitem;
+  private MosaicTable orders;
+  private List<List<Object>> lineitemRows;
+  private List<List<Object>> orderRows;
+
+  @BeforeAll
+  void writeTables(@TempDir Path tempDir) throws IOException {
+    dir = tempDir;
+    pool = TableFixtures.fourDevices(dir);
+    retriever = new Retriever(pool);
+    lineitemRows = new ArrayList<>();
+    // Sorted by ship date (column 10), so statistics can skip row groups.
+    lineitem = TableFixtures.lineitem(dir.resolve("lineitem"), pool, 0.1, lineitemRows, 10);
+    orderRows = new ArrayList<>();
+    orders = TableFixtures.orders(dir.resolve("orders"), pool, 0.1, orderRows);
+  }
+
+  @AfterAll
+  void close() {
+    retriever.close();
+  }
+
+  /** Reads everything a scan returns, as rows of the scanned columns. */
+  private static List<List<Object>> drain(Scan scan) {
+    List<List<Object>> rows = new ArrayList<>();
+    while (scan.hasNext()) {
+      rows.addAll(TableFixtures.values(scan.next()));
+    }
+    return rows;
+  }
+
+  /**
+   * Checks a scan column by column against the expected rows, without building row objects: the
+   * TPC-H scans cover 600k rows many times over.
+   */
+  private static void assertScan(
+      Scan scan, List<List<Object>> rows, List<Integer> index, String what) {
+    int at = 0;
+    long mismatches = 0;
+    String firstMismatch = null;
+    while (scan.hasNext()) {
+      VectorSchemaRoot batch = scan.next();
+      for (int c = 0; c < index.size(); c++) {
+        var vector = batch.getVector(c);
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          Object got = TableFixtures.plain(vector.getObject(i));
+          Object want = rows.get(at + i).get(index.get(c));
+          if (!java.util.Objects.equals(got, want)) {
+            mismatches++;
+            if (firstMismatch == null) {
+              firstMismatch =
+                  "row " + (at + i) + " column " + vector.getName() + ": " + got + " != " + want;
+            }
+          }
+        }
+      }
+      at += batch.getRowCount();
+    }
+    assertThat(firstMismatch).as(what).isNull();
+    assertThat(mismatches).isZero();
+    assertThat(at).as(what + ": rows").isEqualTo(rows.size());
+  }
+
+  private static List<List<Object>> project(List<List<Object>> rows, List<Integer> columns) {
+    return rows.stream().map(r -> columns.stream().map(r::get).toList()).toList();
+  }
+
+  /** The distinct column sets TPC-H's 22 queries scan, from the planner's shipped trace. */
+  private static Set<List<String>> tpchScans(String table) throws IOException {
+    // The trace lives with the planner (derived from Trino's plans, see docs/workloads.md).
+    Path trace = Path.of("../mosaic-planner/src/main/resources/io/mosaic/workloads/tpch.trace");
+    Set<List<String>> scans = new LinkedHashSet<>();
+    for (String line : Files.readAllLines(trace)) {
+      if (line.startsWith(table + ":")) {
+        scans.add(List.of(line.substring(table.length() + 1).split(",")));
+      }
+    }
+    return scans;
+  }
+
+  @Test
+  void everyColumnSubsetOfTheTpchQueriesReadsExactly() throws IOException {
+    for (MosaicTable table : List.of(lineitem, orders)) {
+      List<List<Object>> all = table == lineitem ? lineitemRows : orderRows;
+      Manifest m = table.latest();
+      Set<List<String>> scans = tpchScans(table.name());
+      assertThat(scans).as("TPC-H scans of %s", table.name()).hasSizeGreaterThan(3);
+      for (List<String> columns : scans) {
+        List<Integer> index = columns.stream().map(c -> m.schema().indexOf(c)).toList();
+        try (Scan scan =
+            retriever.scan(table, ScanRequest.of(columns).queryId("tpch-" + columns))) {
+          assertThat(drain(scan)).as("%s %s", table.name(), columns).isEqualTo(project(all, index));
+        }
+      }
+    }
+    List<TraceRecord> trace = new TraceLog(lineitem.root()).read(1);
+    TraceRecord first =
+        trace.stream().filter(r -> r.queryId().startsWith("tpch-[")).findFirst().orElseThrow();
+    assertThat(first.rowGroups()).hasSize(lineitem.latest().rowGroups().size());
+    assertThat(first.bytes()).isPositive();
+    assertThat(first.bytesPerDevice().keySet()).isSubsetOf(Set.of("nvme", "ssd", "raid", "hdd"));
+  }
+
+  @Test
+  void predicatesSkipRowGroupsOnTheSortedColumnAndResultsStayExact() {
+    LocalDate low = LocalDate.of(1995, 3, 1);
+    LocalDate high = LocalDate.of(1995, 6, 30);
+    List<String> columns = List.of("l_shipdate", "l_extendedprice", "l_orderkey");
+    Predicate p = Predicate.of(Predicate.between("l_shipdate", low, high));
+    try (Scan scan = retriever.scan(lineitem, ScanRequest.of(columns).where(p))) {
+      List<List<Object>> got = drain(scan);
+      ScanStats stats = scan.stats();
+      int total = lineitem.latest().rowGroups().size();
+      assertThat(stats.rowGroupsSkipped()).as("of %d row groups", total).isGreaterThan(total / 2);
+      // The engine filters rows; no matching row may have been lost by skipping.
+      List<List<Object>> matching =
+          got.stream().filter(r -> inRange((Integer) r.get(0), low, high)).toList();
+      List<List<Object>> expected =
+          project(lineitemRows, List.of(10, 5, 0)).stream()
+              .filter(r -> inRange((Integer) r.get(0), low, high))
+              .toList();
+      assertThat(matching).isEqualTo(expected).isNotEmpty();
+    }
+    try (Scan none =
+        retriever.scan(
+            lineitem,
+            ScanRequest.of(columns)
+                .where(Predicate.of(Predicate.lt("l_shipdate", LocalDate.of(1900, 1, 1)))))) {
+      assertThat(none.hasNext()).isFalse();
+    }
+  }
+
+  private static boolean inRange(int day, LocalDate low, LocalDate high) {
+    return day >= low.toEpochDay() && day <= high.toEpochDay();
+  }
+
+  @Test
+  void bufferedBytesNeverExceedTheLimit() {
+    Manifest m = lineitem.latest();
+    long largest =
+        m.segments().stream().mapToLong(SegmentEntry::compressedBytes).max().orElseThrow();
+    long limit = 2 * largest;
+    List<String> columns = m.schema().names();
+    try (Scan scan = retriever.scan(lineitem, ScanRequest.of(columns).buffer(limit))) {
+      assertThat(drain(scan)).hasSize(lineitemRows.size());
+      assertThat(scan.stats().peakBufferedBytes()).isPositive().isLessThanOrEqualTo(limit);
+    }
+  }
+
+  @Test
+  void closingMidwayStopsAndReleasesAndConcurrentScansStayCorrect() throws Exception {
+    List<String> columns = List.of("l_orderkey", "l_comment", "l_shipinstruct");
+    Scan early = retriever.scan(lineitem, ScanRequest.of(columns));
+    VectorSchemaRoot first = early.next();
+    assertThat(first.getRowCount()).isPositive();
+    early.close(); // would throw if any Arrow buffer were still held
+    assertThat(early.hasNext()).isFalse();
+
+    ExecutorService engines = Executors.newFixedThreadPool(3);
+    List<Future<List<List<Object>>>> scans = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      scans.add(
+          engines.submit(
+              () -> {
+                try (Scan s =
+                    retriever.scan(orders, ScanRequest.of(List.of("o_orderkey", "o_comment")))) {
+                  return drain(s);
+                }
+              }));
+    }
+    for (Future<List<List<Object>>> f : scans) {
+      assertThat(f.get()).isEqualTo(project(orderRows, List.of(0, 8)));
+    }
+    engines.shutdown();
+  }
+
+  @Test
+  void badRequestsAreNamedAndOtherScansKeepWorking() throws IOException {
+    assertThatThrownBy(() -> retriever.scan(orders, ScanRequest.of(List.of("o_nope"))))
+        .hasMessageStartingWith("scan of table orders: unknown column 'o_nope'; the table has:");
+    assertThatThrownBy(
+            () ->
+                retriever.scan(
+                    orders,
+                    ScanRequest.of(List.of("o_orderkey"))
+                        .where(Predicate.of(Predicate.gt("o_comment", 5)))))
+        .hasMessage(
+            "predicate 'o_comment > 5' on table orders: value 5 (Integer) does not fit column"
+                + " o_comment of type string");
+
+    SegmentEntry comments = orders.latest().segmentsOf("o_comment").get(0);
+    try (Scan warm = retriever.scan(orders, ScanRequest.of(List.of("o_comment")))) {
+      warm.next(); // caches the segment's footer in this retriever
+    }
+    Path file = pool.device(comments.device()).resolve(comments.path());
+    Path aside = dir.resolve("aside");
+    Files.move(file, aside);
+    try {
+      // A fresh retriever has no cached footer: the missing file is found at once.
+      try (Retriever fresh = new Retriever(pool)) {
+        assertThatThrownBy(() -> drain(fresh.scan(orders, ScanRequest.of(List.of("o_comment")))))
+            .isInstanceOf(CorruptTableException.class)
+            .hasMessage(
+                "segment "
+                    + file
+                    + " of column 'o_comment' of table orders on device '"
+                    + comments.device()
+                    + "' is missing");
+        try (Scan other = fresh.scan(orders, ScanRequest.of(List.of("o_orderkey")))) {
+          assertThat(drain(other)).isEqualTo(project(orderRows, List.of(0)));
+        }
+      }
+      // With its footer cached, the read itself fails, naming column, device and file.
+      try (Scan s = retriever.scan(orders, ScanRequest.of(List.of("o_comment")))) {
+        assertThatThrownBy(() -> drain(s))
+            .isInstanceOf(CorruptTableException.class)
+            .hasMessageContaining(
+                "scan of table orders failed on column 'o_comment', row group 0, device '")
+            .hasMessageContaining(file.toString());
+      }
+    } finally {
+      Files.move(aside, file);
+    }
+  }
+}
