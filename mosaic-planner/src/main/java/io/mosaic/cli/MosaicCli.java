@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       ImportCommand.class,
       MigrateCommand.class,
       GcCommand.class,
+      TraceCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class MosaicCli {

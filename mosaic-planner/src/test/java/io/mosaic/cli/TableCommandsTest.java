@@ -2,6 +2,11 @@ package io.mosaic.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mosaic.device.DevicePool;
+import io.mosaic.scan.Retriever;
+import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanRequest;
+import io.mosaic.table.MosaicTable;
 import io.trino.tpch.Order;
 import io.trino.tpch.OrderGenerator;
 import java.io.IOException;
@@ -9,6 +14,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -119,6 +125,31 @@ class TableCommandsTest {
 
     assertThat(run(concat(new String[] {"gc", "--grace", "PT0S"}, pool))).isZero();
     assertThat(out.toString()).contains("gc of table orders: removed 2 old versions");
+
+    // Two scans of one column set and one of another, through the retriever: the trace shows them.
+    DevicePool devicePool = DevicePool.load(devices);
+    MosaicTable t = MosaicTable.open(table, devicePool);
+    try (Retriever retriever = new Retriever(devicePool)) {
+      for (List<String> columns :
+          List.of(
+              List.of("o_orderkey", "o_comment"),
+              List.of("o_comment", "o_orderkey"),
+              List.of("o_orderdate"))) {
+        try (Scan scan = retriever.scan(t, ScanRequest.of(columns))) {
+          while (scan.hasNext()) {
+            scan.next();
+          }
+        }
+      }
+    }
+    assertThat(run(concat(new String[] {"trace"}, pool))).isZero();
+    assertThat(out.toString())
+        .contains("table orders, trace epoch 1: 3 scans, 2 distinct")
+        .containsPattern("2\\s+\\S+ \\S+\\s+\\d+ ms\\s+o_comment,o_orderkey");
+    assertThat(run(concat(new String[] {"trace", "--new-epoch"}, pool))).isZero();
+    assertThat(out.toString()).contains("trace epoch 2 started");
+    assertThat(run(concat(new String[] {"trace"}, pool))).isZero();
+    assertThat(out.toString()).contains("epoch 2: 0 scans");
   }
 
   @Test
