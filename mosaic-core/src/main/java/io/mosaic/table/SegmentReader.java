@@ -7,6 +7,8 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -26,7 +28,10 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReaderImpl;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -117,11 +122,27 @@ public final class SegmentReader implements AutoCloseable {
       PageReadStore pages,
       ColumnDescriptor descriptor,
       ColumnSpec column,
-      BufferAllocator allocator) {
+      BufferAllocator allocator)
+      throws IOException {
     int rows = Math.toIntExact(pages.getRowCount());
+    PageReader pageReader = pages.getPageReader(descriptor);
+    DictionaryPage dictionary = pageReader.readDictionaryPage();
+    List<DataPage> dataPages = new ArrayList<>();
+    for (DataPage p = pageReader.readPage(); p != null; p = pageReader.readPage()) {
+      dataPages.add(p);
+    }
+    FieldVector fast =
+        ChunkDecoder.tryDecode(column, descriptor, dictionary, dataPages, rows, allocator);
+    if (fast != null) {
+      return fast;
+    }
+    // Encodings the block decoder does not know: parquet-java's value-at-a-time reader.
     ColumnReaderImpl values =
         new ColumnReaderImpl(
-            descriptor, pages.getPageReader(descriptor), new PrimitiveConverter() {}, null);
+            descriptor,
+            new ListPageReader(dictionary, dataPages, pageReader.getTotalValueCount()),
+            new PrimitiveConverter() {},
+            null);
     FieldVector vector =
         new Field(
                 column.name(),
@@ -141,6 +162,34 @@ public final class SegmentReader implements AutoCloseable {
     }
     vector.setValueCount(rows);
     return vector;
+  }
+
+  /** Pages already read, served again in order. */
+  private static final class ListPageReader implements PageReader {
+    private final DictionaryPage dictionary;
+    private final java.util.Iterator<DataPage> pages;
+    private final long total;
+
+    ListPageReader(DictionaryPage dictionary, List<DataPage> pages, long total) {
+      this.dictionary = dictionary;
+      this.pages = pages.iterator();
+      this.total = total;
+    }
+
+    @Override
+    public DictionaryPage readDictionaryPage() {
+      return dictionary;
+    }
+
+    @Override
+    public long getTotalValueCount() {
+      return total;
+    }
+
+    @Override
+    public DataPage readPage() {
+      return pages.hasNext() ? pages.next() : null;
+    }
   }
 
   private static void set(

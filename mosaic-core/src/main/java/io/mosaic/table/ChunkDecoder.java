@@ -1,0 +1,391 @@
+package io.mosaic.table;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+/**
+ * Decodes a column chunk's pages (already decompressed by parquet-java) straight into an Arrow
+ * vector: plain values are copied in bulk or read from the page buffer, dictionary ids and
+ * definition levels are unpacked in blocks, and no object is allocated per value. It covers the
+ * encodings Spark and Mosaic write (v1 and v2 pages; PLAIN, PLAIN_DICTIONARY, RLE_DICTIONARY; RLE
+ * definition levels); {@link #tryDecode} returns null for anything else, and the caller falls back
+ * to parquet-java's value-at-a-time reader.
+ */
+final class ChunkDecoder {
+  private ChunkDecoder() {}
+
+  /** Whether the pages use only encodings this decoder reads (checked before any is read). */
+  static boolean supports(
+      ColumnSpec column, ColumnDescriptor d, DictionaryPage dict, List<DataPage> pages) {
+    PrimitiveTypeName physical = d.getPrimitiveType().getPrimitiveTypeName();
+    if (d.getMaxRepetitionLevel() > 0
+        || physical == PrimitiveTypeName.INT96
+        || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+      return false;
+    }
+    if (dict != null
+        && (physical == PrimitiveTypeName.BOOLEAN
+            || (dict.getEncoding() != Encoding.PLAIN
+                && dict.getEncoding() != Encoding.PLAIN_DICTIONARY))) {
+      return false;
+    }
+    for (DataPage p : pages) {
+      Encoding values;
+      if (p instanceof DataPageV1 v1) {
+        values = v1.getValueEncoding();
+        if (d.getMaxDefinitionLevel() > 0 && v1.getDlEncoding() != Encoding.RLE) {
+          return false;
+        }
+      } else if (p instanceof DataPageV2 v2) {
+        values = v2.getDataEncoding();
+      } else {
+        return false;
+      }
+      boolean dictionary = values == Encoding.PLAIN_DICTIONARY || values == Encoding.RLE_DICTIONARY;
+      if (!(values == Encoding.PLAIN || (dictionary && dict != null))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Decodes {@code rows} values, or returns null if {@link #supports} says no. */
+  static FieldVector tryDecode(
+      ColumnSpec column,
+      ColumnDescriptor d,
+      DictionaryPage dictPage,
+      List<DataPage> pages,
+      int rows,
+      BufferAllocator allocator)
+      throws IOException {
+    if (!supports(column, d, dictPage, pages)) {
+      return null;
+    }
+    FieldVector vector =
+        new Field(
+                column.name(),
+                new FieldType(column.nullable(), column.type().arrowType(), null),
+                null)
+            .createVector(allocator);
+    try {
+      vector.setInitialCapacity(rows);
+      vector.allocateNew();
+      Dictionary dict = dictPage == null ? null : new Dictionary(column, d, dictPage);
+      int row = 0;
+      for (DataPage p : pages) {
+        row = decodePage(column, d, p, dict, vector, row);
+      }
+      vector.setValueCount(rows);
+      return vector;
+    } catch (IOException | RuntimeException e) {
+      vector.close();
+      throw e;
+    }
+  }
+
+  private static int decodePage(
+      ColumnSpec column,
+      ColumnDescriptor d,
+      DataPage page,
+      Dictionary dict,
+      FieldVector vector,
+      int row)
+      throws IOException {
+    int n = page.getValueCount();
+    int[] defs = null;
+    ByteBuffer values;
+    Encoding encoding;
+    if (page instanceof DataPageV1 v1) {
+      ByteBuffer all = ByteBuffer.wrap(v1.getBytes().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+      if (d.getMaxDefinitionLevel() > 0) {
+        int length = all.getInt();
+        int end = all.position() + length;
+        defs = hybrid(all, end, 1, n);
+        all.position(end);
+      }
+      values = all.slice().order(ByteOrder.LITTLE_ENDIAN);
+      encoding = v1.getValueEncoding();
+    } else {
+      DataPageV2 v2 = (DataPageV2) page;
+      if (d.getMaxDefinitionLevel() > 0) {
+        ByteBuffer levels =
+            ByteBuffer.wrap(v2.getDefinitionLevels().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+        defs = hybrid(levels, levels.limit(), 1, n);
+      }
+      values = ByteBuffer.wrap(v2.getData().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+      encoding = v2.getDataEncoding();
+    }
+    int present = n;
+    if (defs != null) {
+      present = 0;
+      for (int i = 0; i < n; i++) {
+        present += defs[i];
+      }
+    }
+    int[] ids = null;
+    if (encoding != Encoding.PLAIN) {
+      int bitWidth = values.get() & 0xff;
+      ids = hybrid(values, values.limit(), bitWidth, present);
+    }
+    Sink sink =
+        new Sink(
+            column,
+            vector,
+            values,
+            ids,
+            dict,
+            d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT32);
+    if (defs == null) {
+      sink.bulk(row, n);
+    } else {
+      int k = 0;
+      for (int i = 0; i < n; i++) {
+        if (defs[i] == 1) {
+          sink.put(row + i, k++);
+        } else {
+          vector.setNull(row + i);
+        }
+      }
+    }
+    return row + n;
+  }
+
+  /**
+   * Parquet's RLE / bit-packed hybrid (used for definition levels and dictionary ids), unpacked
+   * into {@code n} ints.
+   */
+  static int[] hybrid(ByteBuffer in, int end, int bitWidth, int n) {
+    int[] out = new int[n];
+    int i = 0;
+    int width = (bitWidth + 7) / 8;
+    long mask = (1L << bitWidth) - 1;
+    while (i < n && in.position() < end) {
+      int header = unsignedVarInt(in);
+      if ((header & 1) == 0) {
+        int count = header >>> 1;
+        int value = 0;
+        for (int b = 0; b < width; b++) {
+          value |= (in.get() & 0xff) << (8 * b);
+        }
+        int stop = Math.min(n, i + count);
+        while (i < stop) {
+          out[i++] = value;
+        }
+      } else {
+        int count = (header >>> 1) * 8;
+        int start = in.position();
+        int p = start;
+        long acc = 0;
+        int bits = 0;
+        for (int j = 0; j < count; j++) {
+          while (bits < bitWidth) {
+            acc |= (long) (in.get(p++) & 0xff) << bits;
+            bits += 8;
+          }
+          int v = (int) (acc & mask);
+          acc >>>= bitWidth;
+          bits -= bitWidth;
+          if (i < n) {
+            out[i++] = v;
+          }
+        }
+        in.position(start + (header >>> 1) * bitWidth);
+      }
+    }
+    return out;
+  }
+
+  private static int unsignedVarInt(ByteBuffer in) {
+    int value = 0;
+    int shift = 0;
+    int b;
+    do {
+      b = in.get() & 0xff;
+      value |= (b & 0x7f) << shift;
+      shift += 7;
+    } while ((b & 0x80) != 0);
+    return value;
+  }
+
+  /** A dictionary page decoded once into primitive arrays (or offsets into its bytes). */
+  private static final class Dictionary {
+    final long[] longs;
+    final double[] doubles;
+    final byte[] bytes;
+    final int[] offsets;
+    final int[] lengths;
+
+    Dictionary(ColumnSpec column, ColumnDescriptor d, DictionaryPage page) throws IOException {
+      int size = page.getDictionarySize();
+      ByteBuffer in = ByteBuffer.wrap(page.getBytes().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+      PrimitiveTypeName physical = d.getPrimitiveType().getPrimitiveTypeName();
+      long[] l = null;
+      double[] f = null;
+      int[] off = null;
+      int[] len = null;
+      switch (physical) {
+        case INT32 -> {
+          l = new long[size];
+          for (int i = 0; i < size; i++) {
+            l[i] = in.getInt();
+          }
+        }
+        case INT64 -> {
+          l = new long[size];
+          for (int i = 0; i < size; i++) {
+            l[i] = in.getLong();
+          }
+        }
+        case FLOAT -> {
+          f = new double[size];
+          for (int i = 0; i < size; i++) {
+            f[i] = in.getFloat();
+          }
+        }
+        case DOUBLE -> {
+          f = new double[size];
+          for (int i = 0; i < size; i++) {
+            f[i] = in.getDouble();
+          }
+        }
+        case BINARY -> {
+          off = new int[size];
+          len = new int[size];
+          for (int i = 0; i < size; i++) {
+            len[i] = in.getInt();
+            off[i] = in.position();
+            in.position(in.position() + len[i]);
+          }
+        }
+        default -> throw new IllegalStateException("no dictionary for " + physical);
+      }
+      this.longs = l;
+      this.doubles = f;
+      this.bytes = in.array();
+      this.offsets = off;
+      this.lengths = len;
+    }
+  }
+
+  /** Writes the k-th present value of a page to a vector index, by column kind. */
+  private static final class Sink {
+    private final ColumnType.Kind kind;
+    private final FieldVector vector;
+    private final ArrowBuf data;
+    private final ArrowBuf validity;
+    private final ByteBuffer values;
+    private final int[] ids;
+    private final Dictionary dict;
+    private final int width;
+    private final boolean int32;
+    private int binaryPosition;
+
+    Sink(
+        ColumnSpec column,
+        FieldVector vector,
+        ByteBuffer values,
+        int[] ids,
+        Dictionary dict,
+        boolean int32) {
+      this.kind = column.type().kind();
+      this.vector = vector;
+      this.values = values;
+      this.ids = ids;
+      this.dict = dict;
+      this.int32 = int32;
+      this.data = vector.getDataBuffer();
+      this.validity = vector.getValidityBuffer();
+      this.width =
+          switch (kind) {
+            case INT32, DATE, FLOAT -> 4;
+            case INT64, TIMESTAMP, DOUBLE -> 8;
+            default -> 0;
+          };
+    }
+
+    /** {@code n} present values into indexes {@code [row, row + n)}. */
+    void bulk(int row, int n) {
+      if (ids == null && width > 0) {
+        // Plain fixed-width values are laid out as Arrow lays them out: one copy.
+        data.setBytes(
+            (long) row * width,
+            values.array(),
+            values.arrayOffset() + values.position(),
+            (long) n * width);
+        for (int i = row; i < row + n; i++) {
+          BitVectorHelper.setBit(validity, i);
+        }
+        return;
+      }
+      for (int k = 0; k < n; k++) {
+        put(row + k, k);
+      }
+    }
+
+    void put(int index, int k) {
+      switch (kind) {
+        case BOOLEAN -> {
+          int bit = (values.get(values.position() + (k >>> 3)) >>> (k & 7)) & 1;
+          BitVectorHelper.setValidityBit(data, index, bit);
+        }
+        case INT8 -> data.setByte(index, (byte) intValue(k));
+        case INT16 -> data.setShort((long) index * 2, (short) intValue(k));
+        case INT32, DATE -> data.setInt((long) index * 4, intValue(k));
+        case INT64, TIMESTAMP -> data.setLong((long) index * 8, longValue(k));
+        case FLOAT ->
+            data.setFloat(
+                (long) index * 4,
+                ids == null
+                    ? values.getFloat(values.position() + 4 * k)
+                    : (float) dict.doubles[ids[k]]);
+        case DOUBLE ->
+            data.setDouble(
+                (long) index * 8,
+                ids == null ? values.getDouble(values.position() + 8 * k) : dict.doubles[ids[k]]);
+        case DECIMAL -> {
+          long unscaled = int32 ? intValue(k) : longValue(k);
+          data.setLong((long) index * 16, unscaled);
+          data.setLong((long) index * 16 + 8, unscaled < 0 ? -1L : 0L);
+        }
+        case STRING, BINARY -> {
+          BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
+          if (ids == null) {
+            int p = values.position() + binaryPosition;
+            int len = values.getInt(p);
+            v.setSafe(index, values.array(), values.arrayOffset() + p + 4, len);
+            binaryPosition += 4 + len;
+          } else {
+            int id = ids[k];
+            v.setSafe(index, dict.bytes, dict.offsets[id], dict.lengths[id]);
+          }
+          return;
+        }
+      }
+      BitVectorHelper.setBit(validity, index);
+    }
+
+    private int intValue(int k) {
+      return ids == null ? values.getInt(values.position() + 4 * k) : (int) dict.longs[ids[k]];
+    }
+
+    private long longValue(int k) {
+      return ids == null ? values.getLong(values.position() + 8 * k) : dict.longs[ids[k]];
+    }
+  }
+}
