@@ -11,21 +11,24 @@ import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.DataPageV1;
 import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Decodes a column chunk's pages (already decompressed by parquet-java) straight into an Arrow
- * vector: plain values are copied in bulk or read from the page buffer, dictionary ids and
- * definition levels are unpacked in blocks, and no object is allocated per value. It covers the
- * encodings Spark and Mosaic write (v1 and v2 pages; PLAIN, PLAIN_DICTIONARY, RLE_DICTIONARY; RLE
- * definition levels); {@link #tryDecode} returns null for anything else, and the caller falls back
- * to parquet-java's value-at-a-time reader.
+ * Decodes a column chunk's pages (decompressed by parquet-java) straight into an Arrow vector:
+ * plain fixed-width values are copied in one piece, other values are read from the page buffer, and
+ * dictionary ids and definition levels are unpacked by parquet-java's hybrid decoder into int
+ * arrays first; no object is allocated per value. It covers the encodings Spark and Mosaic write
+ * (v1 and v2 pages; PLAIN, PLAIN_DICTIONARY, RLE_DICTIONARY; RLE definition levels); {@link
+ * #tryDecode} returns null for anything else, and the caller falls back to parquet-java's
+ * value-at-a-time reader.
  */
 final class ChunkDecoder {
   private ChunkDecoder() {}
@@ -167,60 +170,20 @@ final class ChunkDecoder {
   }
 
   /**
-   * Parquet's RLE / bit-packed hybrid (used for definition levels and dictionary ids), unpacked
-   * into {@code n} ints.
+   * Parquet's RLE / bit-packed hybrid (definition levels, dictionary ids), unpacked into {@code n}
+   * ints by parquet-java's own decoder; {@code in} is left after the encoded bytes it used.
    */
-  static int[] hybrid(ByteBuffer in, int end, int bitWidth, int n) {
+  static int[] hybrid(ByteBuffer in, int end, int bitWidth, int n) throws IOException {
+    ByteBuffer encoded = in.duplicate();
+    encoded.limit(end);
+    RunLengthBitPackingHybridDecoder decoder =
+        new RunLengthBitPackingHybridDecoder(bitWidth, ByteBufferInputStream.wrap(encoded));
     int[] out = new int[n];
-    int i = 0;
-    int width = (bitWidth + 7) / 8;
-    long mask = (1L << bitWidth) - 1;
-    while (i < n && in.position() < end) {
-      int header = unsignedVarInt(in);
-      if ((header & 1) == 0) {
-        int count = header >>> 1;
-        int value = 0;
-        for (int b = 0; b < width; b++) {
-          value |= (in.get() & 0xff) << (8 * b);
-        }
-        int stop = Math.min(n, i + count);
-        while (i < stop) {
-          out[i++] = value;
-        }
-      } else {
-        int count = (header >>> 1) * 8;
-        int start = in.position();
-        int p = start;
-        long acc = 0;
-        int bits = 0;
-        for (int j = 0; j < count; j++) {
-          while (bits < bitWidth) {
-            acc |= (long) (in.get(p++) & 0xff) << bits;
-            bits += 8;
-          }
-          int v = (int) (acc & mask);
-          acc >>>= bitWidth;
-          bits -= bitWidth;
-          if (i < n) {
-            out[i++] = v;
-          }
-        }
-        in.position(start + (header >>> 1) * bitWidth);
-      }
+    for (int i = 0; i < n; i++) {
+      out[i] = decoder.readInt();
     }
+    in.position(end);
     return out;
-  }
-
-  private static int unsignedVarInt(ByteBuffer in) {
-    int value = 0;
-    int shift = 0;
-    int b;
-    do {
-      b = in.get() & 0xff;
-      value |= (b & 0x7f) << shift;
-      shift += 7;
-    } while ((b & 0x80) != 0);
-    return value;
   }
 
   /** A dictionary page decoded once into primitive arrays (or offsets into its bytes). */
@@ -232,52 +195,57 @@ final class ChunkDecoder {
     final int[] lengths;
 
     Dictionary(ColumnSpec column, ColumnDescriptor d, DictionaryPage page) throws IOException {
-      int size = page.getDictionarySize();
-      ByteBuffer in = ByteBuffer.wrap(page.getBytes().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+      // parquet-java decodes the dictionary page; its entries are copied once into arrays.
+      org.apache.parquet.column.Dictionary decoded = page.decode(d);
+      int size = decoded.getMaxId() + 1;
       PrimitiveTypeName physical = d.getPrimitiveType().getPrimitiveTypeName();
       long[] l = null;
       double[] f = null;
+      byte[] b = null;
       int[] off = null;
       int[] len = null;
       switch (physical) {
         case INT32 -> {
           l = new long[size];
           for (int i = 0; i < size; i++) {
-            l[i] = in.getInt();
+            l[i] = decoded.decodeToInt(i);
           }
         }
         case INT64 -> {
           l = new long[size];
           for (int i = 0; i < size; i++) {
-            l[i] = in.getLong();
+            l[i] = decoded.decodeToLong(i);
           }
         }
         case FLOAT -> {
           f = new double[size];
           for (int i = 0; i < size; i++) {
-            f[i] = in.getFloat();
+            f[i] = decoded.decodeToFloat(i);
           }
         }
         case DOUBLE -> {
           f = new double[size];
           for (int i = 0; i < size; i++) {
-            f[i] = in.getDouble();
+            f[i] = decoded.decodeToDouble(i);
           }
         }
         case BINARY -> {
           off = new int[size];
           len = new int[size];
+          java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
           for (int i = 0; i < size; i++) {
-            len[i] = in.getInt();
-            off[i] = in.position();
-            in.position(in.position() + len[i]);
+            byte[] entry = decoded.decodeToBinary(i).getBytes();
+            off[i] = all.size();
+            len[i] = entry.length;
+            all.write(entry, 0, entry.length);
           }
+          b = all.toByteArray();
         }
         default -> throw new IllegalStateException("no dictionary for " + physical);
       }
       this.longs = l;
       this.doubles = f;
-      this.bytes = in.array();
+      this.bytes = b;
       this.offsets = off;
       this.lengths = len;
     }

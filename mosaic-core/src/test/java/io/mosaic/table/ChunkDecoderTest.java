@@ -29,7 +29,7 @@ class ChunkDecoderTest {
   @TempDir Path dir;
 
   @Test
-  void hybridDecodesRleRunsAndBitPackedGroups() {
+  void hybridDecodesRleRunsAndBitPackedGroups() throws IOException {
     // RLE run: header (5 << 1) = 10, value 3 (1 byte for width 2); then one bit-packed group of
     // 8 values of width 2: header (1 << 1) | 1 = 3, values 0,1,2,3,0,1,2,3 in 2 bytes: 0xE4 0xE4.
     ByteBuffer in =
