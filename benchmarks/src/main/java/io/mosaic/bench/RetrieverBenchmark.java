@@ -42,12 +42,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *   <li>one column on one device throttled at {@code X} MB/s: delivered throughput (bytes off the
  *       device per second of scan) as a share of {@code X};
  *   <li>four columns on four devices throttled in the ratio of the paper's Table 1 (2100 : 410 :
- *       320 : 230, scaled by 1/10): measured scan time against the prediction of Eq. 3, computed
- *       by Mosaic's own cost model from the segments' real sizes.
+ *       320 : 230, scaled by 1/10): measured scan time against the prediction of Eq. 3, computed by
+ *       Mosaic's own cost model from the segments' real sizes.
  * </ol>
  *
- * Columns hold seeded random longs in codec {@code none}, so bytes on the device are what the
- * model counts. Run: {@code benchmarks/bench RetrieverBenchmark [WORK_DIR]}.
+ * Columns hold seeded random longs in codec {@code none}, so bytes on the device are what the model
+ * counts. Run: {@code benchmarks/bench RetrieverBenchmark [WORK_DIR]}.
  */
 public final class RetrieverBenchmark {
   private static final int RUNS = 3;
@@ -55,27 +55,35 @@ public final class RetrieverBenchmark {
   private RetrieverBenchmark() {}
 
   public static void main(String[] args) throws IOException {
-    Path work = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("mosaic-retriever-bench");
+    Path work =
+        args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("mosaic-retriever-bench");
     singleColumn(work.resolve("single"), 100);
     singleColumn(work.resolve("single400"), 400);
     fourDevices(work.resolve("four"));
   }
 
-  private static DevicePool pool(Path dir, String[] ids, int[] mbps, int[] threads) throws IOException {
+  private static DevicePool pool(Path dir, String[] ids, int[] mbps, int[] threads)
+      throws IOException {
     Files.createDirectories(dir);
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < ids.length; i++) {
-      sb.append("[[device]]\nid = \"").append(ids[i]).append("\"\npath = \"").append(ids[i])
-          .append("\"\ncapacity = \"100 GB\"\nthreads = ").append(threads[i])
+      sb.append("[[device]]\nid = \"")
+          .append(ids[i])
+          .append("\"\npath = \"")
+          .append(ids[i])
+          .append("\"\ncapacity = \"100 GB\"\nthreads = ")
+          .append(threads[i])
           .append("\ncodec = \"none\"\ncost_per_gb = \"1 ct\"\nemulate = { read = \"")
-          .append(mbps[i]).append(" MB/s\" }\n\n");
+          .append(mbps[i])
+          .append(" MB/s\" }\n\n");
     }
     Files.writeString(dir.resolve("devices.toml"), sb);
     return DevicePool.load(dir.resolve("devices.toml"));
   }
 
   /** A table of {@code columns.length} random long columns, column i on device i. */
-  private static MosaicTable table(Path dir, DevicePool pool, String[] devices, long rows) throws IOException {
+  private static MosaicTable table(Path dir, DevicePool pool, String[] devices, long rows)
+      throws IOException {
     List<ColumnSpec> specs = new ArrayList<>();
     Map<String, String> props = new HashMap<>();
     for (int i = 0; i < devices.length; i++) {
@@ -122,14 +130,22 @@ public final class RetrieverBenchmark {
     DevicePool pool = pool(dir, new String[] {"d"}, new int[] {mbps}, new int[] {2});
     MosaicTable table = table(dir, pool, new String[] {"d"}, 24L << 20);
     try (Retriever retriever = new Retriever(pool)) {
-      System.out.printf(Locale.ROOT, "%n1 column on 1 device at %d MB/s (%d MB):%n", mbps, table.latest().segments().get(0).fileBytes() / 1_000_000);
+      System.out.printf(
+          Locale.ROOT,
+          "%n1 column on 1 device at %d MB/s (%d MB):%n",
+          mbps,
+          table.latest().segments().get(0).fileBytes() / 1_000_000);
+      scan(retriever, table, List.of("c0")); // warm-up: JIT-compiles the read and decode paths
       for (int run = 1; run <= RUNS; run++) {
         double[] r = scan(retriever, table, List.of("c0"));
         double delivered = r[1] / 1e6 / r[0];
         System.out.printf(
             Locale.ROOT,
             "  run %d: %.2f s, delivered %.1f MB/s = %.1f%% of the throttle%n",
-            run, r[0], delivered, 100 * delivered / mbps);
+            run,
+            r[0],
+            delivered,
+            100 * delivered / mbps);
       }
     }
   }
@@ -146,8 +162,15 @@ public final class RetrieverBenchmark {
       Device d = pool.device(ids[i]);
       Bandwidth rate = d.spec().emulation().orElseThrow().read();
       devices.add(
-          new DeviceProfile(ids[i], Codec.NONE, d.spec().emulation().orElseThrow().seek(), rate, rate, 1.0,
-              d.spec().capacity().bytes(), Cost.ofCents(1)));
+          new DeviceProfile(
+              ids[i],
+              Codec.NONE,
+              d.spec().emulation().orElseThrow().seek(),
+              rate,
+              rate,
+              1.0,
+              d.spec().capacity().bytes(),
+              Cost.ofCents(1)));
     }
     List<ColumnSize> sizes = new ArrayList<>();
     Map<ColumnRef, String> placement = new HashMap<>();
@@ -161,7 +184,10 @@ public final class RetrieverBenchmark {
     }
     CostModel model = CostModel.of(devices, sizes);
     double predicted =
-        model.predict(Workload.merging(List.of(DistinctScan.of(1, refs.toArray(new ColumnRef[0])))), new Placement(placement))
+        model
+            .predict(
+                Workload.merging(List.of(DistinctScan.of(1, refs.toArray(new ColumnRef[0])))),
+                new Placement(placement))
             .totalSeconds();
     try (Retriever retriever = new Retriever(pool)) {
       System.out.printf(
@@ -169,12 +195,16 @@ public final class RetrieverBenchmark {
           "%n4 columns (%d MB each) on 4 devices at 210 : 41 : 32 : 23 MB/s; Eq. 3 predicts %.2f s:%n",
           sizes.get(0).bytes() / 1_000_000,
           predicted);
+      scan(retriever, table, List.of("c0", "c1", "c2", "c3")); // warm-up
       for (int run = 1; run <= RUNS; run++) {
         double[] r = scan(retriever, table, List.of("c0", "c1", "c2", "c3"));
         System.out.printf(
             Locale.ROOT,
             "  run %d: measured %.2f s = %.1f%% of the prediction (%+.1f%%)%n",
-            run, r[0], 100 * r[0] / predicted, 100 * (r[0] - predicted) / predicted);
+            run,
+            r[0],
+            100 * r[0] / predicted,
+            100 * (r[0] - predicted) / predicted);
       }
     }
   }
