@@ -80,15 +80,8 @@ final class ChunkDecoder {
     if (!supports(column, d, dictPage, pages)) {
       return null;
     }
-    FieldVector vector =
-        new Field(
-                column.name(),
-                new FieldType(column.nullable(), column.type().arrowType(), null),
-                null)
-            .createVector(allocator);
+    FieldVector vector = newVector(column, rows, allocator);
     try {
-      vector.setInitialCapacity(rows);
-      vector.allocateNew();
       Dictionary dict = dictPage == null ? null : new Dictionary(column, d, dictPage);
       int row = 0;
       for (DataPage p : pages) {
@@ -100,6 +93,19 @@ final class ChunkDecoder {
       vector.close();
       throw e;
     }
+  }
+
+  /** An empty vector of the column's Arrow type, allocated for {@code rows} values. */
+  static FieldVector newVector(ColumnSpec column, int rows, BufferAllocator allocator) {
+    FieldVector vector =
+        new Field(
+                column.name(),
+                new FieldType(column.nullable(), column.type().arrowType(), null),
+                null)
+            .createVector(allocator);
+    vector.setInitialCapacity(rows);
+    vector.allocateNew();
+    return vector;
   }
 
   private static int decodePage(

@@ -23,8 +23,6 @@ import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReaderImpl;
@@ -143,14 +141,7 @@ public final class SegmentReader implements AutoCloseable {
             new ListPageReader(dictionary, dataPages, pageReader.getTotalValueCount()),
             new PrimitiveConverter() {},
             null);
-    FieldVector vector =
-        new Field(
-                column.name(),
-                new FieldType(column.nullable(), column.type().arrowType(), null),
-                null)
-            .createVector(allocator);
-    vector.setInitialCapacity(rows);
-    vector.allocateNew();
+    FieldVector vector = ChunkDecoder.newVector(column, rows, allocator);
     int maxDef = descriptor.getMaxDefinitionLevel();
     for (int i = 0; i < rows; i++) {
       if (values.getCurrentDefinitionLevel() < maxDef) {

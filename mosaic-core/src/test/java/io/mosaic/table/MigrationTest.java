@@ -7,7 +7,6 @@ import io.mosaic.device.Codec;
 import io.mosaic.device.DeviceFullException;
 import io.mosaic.device.DevicePool;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,28 +37,7 @@ class MigrationTest {
   }
 
   private MosaicTable orders(DevicePool pool, List<List<Object>> expected) throws IOException {
-    MosaicTable table =
-        MosaicTable.create(
-            dir.resolve("orders"),
-            pool,
-            TpchBatches.ORDERS,
-            TableRoundTripTest.spread(TpchBatches.ORDERS));
-    try (TableWriter writer = table.newWriter()) {
-      TpchBatches.orders(
-          0.05,
-          8192,
-          alloc,
-          batch -> {
-            try {
-              writer.write(batch);
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-            expected.addAll(TableRoundTripTest.values(batch));
-          });
-      table.append(List.of(writer.finish()));
-    }
-    return table;
+    return TableFixtures.orders(dir.resolve("orders"), pool, 0.05, expected);
   }
 
   private static Map<String, String> everyColumnTo(

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mosaic.device.DevicePool;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,28 +33,8 @@ class TableErrorsTest {
   @BeforeEach
   void writeOrders() throws IOException {
     pool = TestPool.fourDevices(dir);
-    table =
-        MosaicTable.create(
-            dir.resolve("orders"),
-            pool,
-            TpchBatches.ORDERS,
-            TableRoundTripTest.spread(TpchBatches.ORDERS));
     expected = new ArrayList<>();
-    try (TableWriter writer = table.newWriter()) {
-      TpchBatches.orders(
-          0.01,
-          4096,
-          alloc,
-          batch -> {
-            try {
-              writer.write(batch);
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-            expected.addAll(TableRoundTripTest.values(batch));
-          });
-      table.append(List.of(writer.finish()));
-    }
+    table = TableFixtures.orders(dir.resolve("orders"), pool, 0.01, expected);
   }
 
   @AfterEach
