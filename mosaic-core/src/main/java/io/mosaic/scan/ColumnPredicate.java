@@ -7,7 +7,8 @@ import java.util.List;
  * Values are given as engines have them (numbers, BigDecimal, String, LocalDate, Instant, ...) and
  * converted to the column's type when the predicate is bound to a table ({@link RowGroupFilter}).
  */
-public record ColumnPredicate(String column, Op op, List<Object> values) {
+public record ColumnPredicate(String column, Op op, List<Object> values)
+    implements java.io.Serializable {
   public enum Op {
     EQ("="),
     LT("<"),
@@ -27,7 +28,7 @@ public record ColumnPredicate(String column, Op op, List<Object> values) {
   }
 
   public ColumnPredicate {
-    values = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(values));
+    values = new java.util.ArrayList<>(values);
     int expected =
         switch (op) {
           case IS_NULL, IS_NOT_NULL -> 0;

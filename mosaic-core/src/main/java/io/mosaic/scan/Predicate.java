@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A conjunction of simple column conditions; {@link #ALL} is no condition. */
-public record Predicate(List<ColumnPredicate> terms) {
+public record Predicate(List<ColumnPredicate> terms) implements java.io.Serializable {
   public static final Predicate ALL = new Predicate(List.of());
 
   public Predicate {

@@ -153,6 +153,8 @@ public final class Scan implements AutoCloseable {
           : new CorruptTableException(e.getCause().getMessage(), e.getCause());
     }
     current = new VectorSchemaRoot(vectors);
+    // A scan of no columns (count(*)) still delivers each row group's row count.
+    current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(cursor))));
     cursor++;
     schedule();
     return current;
@@ -170,7 +172,7 @@ public final class Scan implements AutoCloseable {
 
   /** Issues reads in row-group order while the budget and the devices' queues allow. */
   private synchronized void schedule() {
-    while (!closed && scheduleGroup < groups.size()) {
+    while (!closed && !columns.isEmpty() && scheduleGroup < groups.size()) {
       int group = groups.get(scheduleGroup);
       ColumnSpec column = columns.get(scheduleColumn);
       SegmentEntry segment = manifest.segmentFor(column.name(), group);
@@ -341,7 +343,8 @@ public final class Scan implements AutoCloseable {
     }
     allocator.close();
     ScanStats stats = stats();
-    new TraceLog(table.root())
+    if (request.record()) {
+      new TraceLog(table.root())
         .append(
             new TraceRecord(
                 request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID(),
@@ -351,6 +354,7 @@ public final class Scan implements AutoCloseable {
                 stats.bytesPerDevice(),
                 stats.elapsedNanos() / 1_000_000,
                 Instant.now()));
+    }
     if (ownsPin) {
       pin.close();
     }

@@ -1,5 +1,6 @@
 package io.mosaic.scan;
 
+import io.mosaic.trace.TraceLog;
 import java.util.List;
 
 /**
@@ -13,7 +14,8 @@ public record ScanRequest(
     int fromRowGroup,
     int toRowGroup,
     String queryId,
-    long bufferBytes) {
+    long bufferBytes,
+    boolean record) {
 
   public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
 
@@ -25,22 +27,30 @@ public record ScanRequest(
   }
 
   public static ScanRequest of(List<String> columns) {
-    return new ScanRequest(columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES);
+    return new ScanRequest(columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES, true);
   }
 
   public ScanRequest where(Predicate p) {
-    return new ScanRequest(columns, p, fromRowGroup, toRowGroup, queryId, bufferBytes);
+    return new ScanRequest(columns, p, fromRowGroup, toRowGroup, queryId, bufferBytes, record);
   }
 
   public ScanRequest rowGroups(int from, int to) {
-    return new ScanRequest(columns, predicate, from, to, queryId, bufferBytes);
+    return new ScanRequest(columns, predicate, from, to, queryId, bufferBytes, record);
   }
 
   public ScanRequest queryId(String id) {
-    return new ScanRequest(columns, predicate, fromRowGroup, toRowGroup, id, bufferBytes);
+    return new ScanRequest(columns, predicate, fromRowGroup, toRowGroup, id, bufferBytes, record);
+  }
+
+  /**
+   * Whether the scan is recorded in the trace when closed; an engine that splits one table scan
+   * into many partitions records it once itself ({@link TraceLog}).
+   */
+  public ScanRequest recorded(boolean on) {
+    return new ScanRequest(columns, predicate, fromRowGroup, toRowGroup, queryId, bufferBytes, on);
   }
 
   public ScanRequest buffer(long bytes) {
-    return new ScanRequest(columns, predicate, fromRowGroup, toRowGroup, queryId, bytes);
+    return new ScanRequest(columns, predicate, fromRowGroup, toRowGroup, queryId, bytes, record);
   }
 }

@@ -218,6 +218,17 @@ public final class MosaicTable {
     }
   }
 
+  /** Pins a given version (an executor reading the version its driver planned). */
+  public TablePin pin(long version) {
+    TablePin pin = TablePin.create(root.resolve(PINS), version, UUID.randomUUID().toString());
+    try {
+      return pin.withManifest(version(version));
+    } catch (RuntimeException e) {
+      pin.close();
+      throw e;
+    }
+  }
+
   /** Versions pinned by live readers (in this or another process). */
   public Set<Long> pinnedVersions() {
     Set<Long> versions = new HashSet<>();

@@ -1,0 +1,90 @@
+package io.mosaic.spark;
+
+import io.mosaic.scan.Retriever;
+import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanRequest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TablePin;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * Columnar reads on executors: each task scans its split through the executor's retriever and hands
+ * Spark the retriever's Arrow vectors as a {@link ColumnarBatch}, without copying.
+ */
+final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
+  /** One retriever (device reader pools, decoding pool) per pool and executor JVM. */
+  private static final Map<String, Retriever> RETRIEVERS = new ConcurrentHashMap<>();
+
+  @Override
+  public boolean supportColumnarReads(InputPartition partition) {
+    return true;
+  }
+
+  @Override
+  public PartitionReader<InternalRow> createReader(InputPartition partition) {
+    throw new UnsupportedOperationException("Mosaic reads are columnar");
+  }
+
+  @Override
+  public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition input) {
+    MosaicInputPartition p = (MosaicInputPartition) input;
+    Retriever retriever =
+        RETRIEVERS.computeIfAbsent(p.options().devices(), d -> new Retriever(p.options().pool()));
+    MosaicTable table = MosaicTable.open(p.options().rootPath(), p.options().pool());
+    TablePin pin = table.pin(p.version());
+    Scan scan;
+    try {
+      scan =
+          retriever.scan(
+              table,
+              pin,
+              ScanRequest.of(p.columns())
+                  .where(p.predicate())
+                  .rowGroups(p.from(), p.to())
+                  .recorded(false));
+    } catch (RuntimeException e) {
+      pin.close();
+      throw e;
+    }
+    return new PartitionReader<>() {
+      private ColumnarBatch batch;
+
+      @Override
+      public boolean next() {
+        if (!scan.hasNext()) {
+          return false;
+        }
+        VectorSchemaRoot root = scan.next();
+        ColumnVector[] vectors = new ColumnVector[root.getFieldVectors().size()];
+        for (int i = 0; i < vectors.length; i++) {
+          vectors[i] = new ArrowColumnVector(root.getVector(i));
+        }
+        batch = new ColumnarBatch(vectors, root.getRowCount());
+        return true;
+      }
+
+      @Override
+      public ColumnarBatch get() {
+        return batch;
+      }
+
+      @Override
+      public void close() {
+        try {
+          scan.close();
+        } finally {
+          pin.close();
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,163 @@
+package io.mosaic.spark;
+
+import io.mosaic.scan.Predicate;
+import io.mosaic.scan.RowGroupFilter;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import io.mosaic.trace.TraceLog;
+import io.mosaic.trace.TraceRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.spark.SparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * One Spark scan of a Mosaic table version: splits its row groups into input partitions of about
+ * {@value #SPLIT_BYTES} bytes of the requested columns, and records the scan once in the table's
+ * trace, with Spark's execution id.
+ */
+final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
+  static final long SPLIT_BYTES = 128L << 20;
+
+  private final MosaicOptions options;
+  private final MosaicTable table;
+  private final Manifest manifest;
+  private final StructType schema;
+  private final Predicate predicate;
+  private InputPartition[] partitions;
+
+  MosaicScan(MosaicOptions options, MosaicTable table, StructType schema, Predicate predicate) {
+    this.options = options;
+    this.table = table;
+    this.manifest = table.latest();
+    this.schema = schema;
+    this.predicate = predicate;
+  }
+
+  private List<String> columns() {
+    return Arrays.stream(schema.fields()).map(StructField::name).toList();
+  }
+
+  @Override
+  public StructType readSchema() {
+    return schema;
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  /** Bytes row group {@code g} of the requested columns takes (a segment's share). */
+  private Map<String, Long> bytes(int g) {
+    Map<String, Long> perDevice = new LinkedHashMap<>();
+    for (String c : columns()) {
+      SegmentEntry s = manifest.segmentFor(c, g);
+      perDevice.merge(s.device(), s.compressedBytes() / s.rowGroupCount(), Long::sum);
+    }
+    return perDevice;
+  }
+
+  @Override
+  public synchronized InputPartition[] planInputPartitions() {
+    if (partitions != null) {
+      return partitions;
+    }
+    List<Integer> groups =
+        new RowGroupFilter(table.name(), manifest, predicate)
+            .select(0, manifest.rowGroups().size());
+    List<InputPartition> splits = new ArrayList<>();
+    Map<String, Long> planned = new LinkedHashMap<>();
+    int start = -1;
+    int last = -1;
+    long size = 0;
+    for (int g : groups) {
+      if (start >= 0 && (g != last + 1 || size >= SPLIT_BYTES)) {
+        splits.add(
+            new MosaicInputPartition(
+                options, manifest.version(), columns(), predicate, start, last + 1));
+        start = -1;
+        size = 0;
+      }
+      if (start < 0) {
+        start = g;
+      }
+      last = g;
+      for (Map.Entry<String, Long> e : bytes(g).entrySet()) {
+        size += e.getValue();
+        planned.merge(e.getKey(), e.getValue(), Long::sum);
+      }
+    }
+    if (start >= 0) {
+      splits.add(
+          new MosaicInputPartition(
+              options, manifest.version(), columns(), predicate, start, last + 1));
+    }
+    partitions = splits.toArray(new InputPartition[0]);
+    new TraceLog(table.root())
+        .append(
+            new TraceRecord(queryId(), table.name(), columns(), groups, planned, 0, Instant.now()));
+    return partitions;
+  }
+
+  private static String queryId() {
+    String id = null;
+    SparkSession session = SparkSession.getActiveSession().getOrElse(() -> null);
+    if (session != null) {
+      SparkContext sc = session.sparkContext();
+      id = sc.getLocalProperty("spark.sql.execution.id");
+    }
+    return id != null ? "spark-execution-" + id : "spark-" + UUID.randomUUID();
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new MosaicPartitionReaderFactory();
+  }
+
+  @Override
+  public Statistics estimateStatistics() {
+    long rows = manifest.rowCount();
+    long bytes = 0;
+    for (String c : columns()) {
+      bytes += manifest.segmentsOf(c).stream().mapToLong(SegmentEntry::uncompressedBytes).sum();
+    }
+    long size = bytes;
+    return new Statistics() {
+      @Override
+      public java.util.OptionalLong sizeInBytes() {
+        return java.util.OptionalLong.of(size);
+      }
+
+      @Override
+      public java.util.OptionalLong numRows() {
+        return java.util.OptionalLong.of(rows);
+      }
+    };
+  }
+
+  @Override
+  public String description() {
+    return "MosaicScan "
+        + table.name()
+        + " v"
+        + manifest.version()
+        + " "
+        + columns()
+        + (predicate.terms().isEmpty() ? "" : " where " + predicate);
+  }
+}

@@ -1,0 +1,77 @@
+package io.mosaic.spark;
+
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TableSchema;
+import io.mosaic.table.WriteResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.SupportsTruncate;
+import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Writes (DESIGN section 6): every task writes its own segments, and the driver commits all tasks'
+ * results in one new table version; an aborted job commits nothing (its files go with gc). {@code
+ * mode("overwrite")} truncates: the new version holds only the job's rows.
+ */
+final class MosaicWriteBuilder implements WriteBuilder, SupportsTruncate {
+  private final MosaicOptions options;
+  private final StructType schema;
+  private boolean truncate;
+
+  MosaicWriteBuilder(MosaicOptions options, StructType schema) {
+    this.options = options;
+    this.schema = schema;
+  }
+
+  @Override
+  public WriteBuilder truncate() {
+    truncate = true;
+    return this;
+  }
+
+  @Override
+  public Write build() {
+    TableSchema tableSchema = SparkTypes.fromSpark(schema);
+    MosaicTable table =
+        MosaicTable.exists(options.rootPath())
+            ? MosaicTable.open(options.rootPath(), options.pool())
+            : MosaicTable.create(options.rootPath(), options.pool(), tableSchema, Map.of());
+    boolean overwrite = truncate;
+    return new Write() {
+      @Override
+      public BatchWrite toBatch() {
+        return new BatchWrite() {
+          @Override
+          public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+            return new MosaicDataWriterFactory(options, tableSchema);
+          }
+
+          @Override
+          public void commit(WriterCommitMessage[] messages) {
+            List<WriteResult> results = new ArrayList<>();
+            for (WriterCommitMessage m : messages) {
+              results.add(((MosaicDataWriterFactory.Committed) m).result());
+            }
+            if (overwrite) {
+              table.overwrite(results);
+            } else {
+              table.append(results);
+            }
+          }
+
+          @Override
+          public void abort(WriterCommitMessage[] messages) {
+            // Nothing was committed; the tasks' segments are unreferenced and gc removes them.
+          }
+        };
+      }
+    };
+  }
+}

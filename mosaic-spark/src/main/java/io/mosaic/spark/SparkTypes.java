@@ -1,0 +1,99 @@
+package io.mosaic.spark;
+
+import io.mosaic.table.ColumnSpec;
+import io.mosaic.table.ColumnType;
+import io.mosaic.table.TableSchema;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampType;
+
+/** Mosaic column types as Spark SQL types, and back. */
+final class SparkTypes {
+  private SparkTypes() {}
+
+  static StructType toSpark(TableSchema schema) {
+    List<StructField> fields = new ArrayList<>();
+    for (ColumnSpec c : schema.columns()) {
+      fields.add(DataTypes.createStructField(c.name(), toSpark(c.type()), c.nullable()));
+    }
+    return DataTypes.createStructType(fields);
+  }
+
+  static DataType toSpark(ColumnType type) {
+    return switch (type.kind()) {
+      case BOOLEAN -> DataTypes.BooleanType;
+      case INT8 -> DataTypes.ByteType;
+      case INT16 -> DataTypes.ShortType;
+      case INT32 -> DataTypes.IntegerType;
+      case INT64 -> DataTypes.LongType;
+      case FLOAT -> DataTypes.FloatType;
+      case DOUBLE -> DataTypes.DoubleType;
+      case DECIMAL -> DataTypes.createDecimalType(type.precision(), type.scale());
+      case DATE -> DataTypes.DateType;
+      case TIMESTAMP -> DataTypes.TimestampType;
+      case STRING -> DataTypes.StringType;
+      case BINARY -> DataTypes.BinaryType;
+    };
+  }
+
+  static TableSchema fromSpark(StructType schema) {
+    List<ColumnSpec> columns = new ArrayList<>();
+    for (StructField f : schema.fields()) {
+      columns.add(new ColumnSpec(f.name(), fromSpark(f.name(), f.dataType()), f.nullable()));
+    }
+    return new TableSchema(columns);
+  }
+
+  static ColumnType fromSpark(String column, DataType t) {
+    ColumnType.Kind kind;
+    if (t instanceof BooleanType) {
+      kind = ColumnType.Kind.BOOLEAN;
+    } else if (t instanceof ByteType) {
+      kind = ColumnType.Kind.INT8;
+    } else if (t instanceof ShortType) {
+      kind = ColumnType.Kind.INT16;
+    } else if (t instanceof IntegerType) {
+      kind = ColumnType.Kind.INT32;
+    } else if (t instanceof LongType) {
+      kind = ColumnType.Kind.INT64;
+    } else if (t instanceof FloatType) {
+      kind = ColumnType.Kind.FLOAT;
+    } else if (t instanceof DoubleType) {
+      kind = ColumnType.Kind.DOUBLE;
+    } else if (t instanceof DecimalType d) {
+      return ColumnType.decimal(d.precision(), d.scale());
+    } else if (t instanceof DateType) {
+      kind = ColumnType.Kind.DATE;
+    } else if (t instanceof TimestampType) {
+      kind = ColumnType.Kind.TIMESTAMP;
+    } else if (t instanceof StringType) {
+      kind = ColumnType.Kind.STRING;
+    } else if (t instanceof BinaryType) {
+      kind = ColumnType.Kind.BINARY;
+    } else {
+      throw new IllegalArgumentException(
+          "column '"
+              + column
+              + "' has Spark type "
+              + t.simpleString()
+              + ", which Mosaic cannot store; supported: "
+              + ColumnType.SUPPORTED);
+    }
+    return ColumnType.of(kind);
+  }
+}

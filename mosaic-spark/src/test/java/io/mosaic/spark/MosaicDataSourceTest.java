@@ -1,0 +1,158 @@
+package io.mosaic.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mosaic.trace.TraceLog;
+import io.trino.tpch.Order;
+import io.trino.tpch.OrderGenerator;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Date;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code spark.read.format("mosaic")} and {@code df.write.format("mosaic")} on a local Spark. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MosaicDataSourceTest {
+  private Path dir;
+  private SparkSession spark;
+  private Dataset<Row> orders;
+
+  static final StructType ORDERS =
+      new StructType()
+          .add("o_orderkey", DataTypes.LongType, false)
+          .add("o_custkey", DataTypes.LongType, false)
+          .add("o_orderstatus", DataTypes.StringType, true)
+          .add("o_totalprice", DataTypes.createDecimalType(12, 2), false)
+          .add("o_orderdate", DataTypes.DateType, false)
+          .add("o_comment", DataTypes.StringType, true);
+
+  @BeforeAll
+  void start(@TempDir Path tempDir) throws IOException {
+    dir = tempDir;
+    Path devices = dir.resolve("devices.toml");
+    Files.writeString(
+        devices,
+        """
+        [[device]]
+        id = "nvme"
+        path = "pool/nvme"
+        capacity = "10 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "125 ct"
+        metadata = true
+        emulate = { read = "2 GB/s" }
+
+        [[device]]
+        id = "hdd"
+        path = "pool/hdd"
+        capacity = "10 GB"
+        threads = 1
+        codec = "lz4"
+        cost_per_gb = "30 ct"
+        emulate = { read = "1 GB/s" }
+        """);
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("mosaic-source")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.mosaic.devices", devices.toString())
+            .getOrCreate();
+    List<Row> rows = new ArrayList<>();
+    for (Order o : new OrderGenerator(0.01, 1, 1)) {
+      rows.add(
+          RowFactory.create(
+              o.getOrderKey(),
+              o.getCustomerKey(),
+              o.getOrderKey() % 10 == 0 ? null : String.valueOf(o.getOrderStatus()),
+              BigDecimal.valueOf(o.getTotalPriceInCents(), 2),
+              Date.valueOf(LocalDate.ofEpochDay(o.getOrderDate())),
+              o.getComment()));
+    }
+    orders = spark.createDataFrame(rows, ORDERS).repartition(3);
+  }
+
+  @AfterAll
+  void stop() {
+    spark.stop();
+  }
+
+  private String table(String name) {
+    return dir.resolve("pool/nvme").resolve(name).toString();
+  }
+
+  @Test
+  void writeFromTasksThenReadBackEqual() {
+    orders.write().format("mosaic").mode("append").save(table("orders"));
+    Dataset<Row> back = spark.read().format("mosaic").load(table("orders"));
+    assertThat(back.schema()).isEqualTo(ORDERS);
+    assertThat(back.count()).isEqualTo(15_000);
+    assertThat(back.exceptAll(orders).count()).isZero();
+    assertThat(orders.exceptAll(back).count()).isZero();
+
+    // Append again, then overwrite: the table holds what the last job wrote.
+    orders.limit(100).write().format("mosaic").mode("append").save(table("orders"));
+    assertThat(spark.read().format("mosaic").load(table("orders")).count()).isEqualTo(15_100);
+    orders.limit(7).write().format("mosaic").mode("overwrite").save(table("orders"));
+    assertThat(spark.read().format("mosaic").load(table("orders")).count()).isEqualTo(7);
+  }
+
+  @Test
+  void pushedFiltersSkipAndResultsDoNotChange() {
+    orders.orderBy("o_orderdate").write().format("mosaic").mode("append").save(table("sorted"));
+    Dataset<Row> mosaic =
+        spark
+            .read()
+            .format("mosaic")
+            .load(table("sorted"))
+            .filter(col("o_orderdate").lt(lit(Date.valueOf("1993-01-01"))))
+            .select("o_orderkey", "o_totalprice");
+    String plan = mosaic.queryExecution().executedPlan().toString();
+    assertThat(plan)
+        .contains("MosaicScan sorted", "[o_orderkey, o_totalprice, o_orderdate]", "o_orderdate <");
+    Dataset<Row> expected =
+        orders
+            .filter(col("o_orderdate").lt(lit(Date.valueOf("1993-01-01"))))
+            .select("o_orderkey", "o_totalprice");
+    assertThat(mosaic.count()).isEqualTo(expected.count()).isPositive();
+    assertThat(mosaic.exceptAll(expected).count()).isZero();
+    // A filter Mosaic cannot use (a function of a column) goes back to Spark, never an error.
+    assertThat(
+            spark
+                .read()
+                .format("mosaic")
+                .load(table("sorted"))
+                .filter(col("o_comment").startsWith("carefully"))
+                .count())
+        .isEqualTo(orders.filter(col("o_comment").startsWith("carefully")).count());
+    // Every scan is in the trace, with Spark's execution id.
+    assertThat(new TraceLog(Path.of(table("sorted"))).read(1))
+        .anySatisfy(r -> assertThat(r.queryId()).startsWith("spark-execution-"));
+  }
+
+  @Test
+  void missingPoolOrTableIsAClearError() {
+    assertThatThrownBy(() -> spark.read().format("mosaic").load(table("nope")).count())
+        .hasMessageContaining("no Mosaic table at " + table("nope"));
+  }
+}
