@@ -28,7 +28,7 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
 
   @Override
   public String name() {
-    return "mosaic." + options.rootPath().getFileName();
+    return options.rootPath().getFileName().toString();
   }
 
   @Override

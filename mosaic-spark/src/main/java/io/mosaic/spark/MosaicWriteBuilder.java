@@ -38,11 +38,13 @@ final class MosaicWriteBuilder implements WriteBuilder, SupportsTruncate {
 
   @Override
   public Write build() {
-    TableSchema tableSchema = SparkTypes.fromSpark(schema);
     MosaicTable table =
         MosaicTable.exists(options.rootPath())
             ? MosaicTable.open(options.rootPath(), options.pool())
-            : MosaicTable.create(options.rootPath(), options.pool(), tableSchema, Map.of());
+            : MosaicTable.create(
+                options.rootPath(), options.pool(), SparkTypes.fromSpark(schema), Map.of());
+    // Batches take the table's schema: a NOT NULL column of the query may fill a nullable one.
+    TableSchema tableSchema = table.latest().schema();
     boolean overwrite = truncate;
     return new Write() {
       @Override

@@ -77,6 +77,10 @@ class MosaicDataSourceTest {
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "2")
             .config("spark.mosaic.devices", devices.toString())
+            .config("spark.sql.catalog.mosaic", MosaicCatalog.class.getName())
+            .config("spark.sql.catalog.mosaic.devices", devices.toString())
+            .config(
+                "spark.sql.catalog.mosaic.warehouse", dir.resolve("pool/nvme/warehouse").toString())
             .getOrCreate();
     List<Row> rows = new ArrayList<>();
     for (Order o : new OrderGenerator(0.01, 1, 1)) {
@@ -148,6 +152,28 @@ class MosaicDataSourceTest {
     // Every scan is in the trace, with Spark's execution id.
     assertThat(new TraceLog(Path.of(table("sorted"))).read(1))
         .anySatisfy(r -> assertThat(r.queryId()).startsWith("spark-execution-"));
+  }
+
+  @Test
+  void sqlCatalogCreatesInsertsSelectsAndDrops() {
+    spark.sql("CREATE NAMESPACE mosaic.tpch");
+    spark.sql("CREATE TABLE mosaic.tpch.t (k BIGINT, s STRING)");
+    spark.sql("INSERT INTO mosaic.tpch.t VALUES (1, 'a'), (2, 'b'), (3, NULL)");
+    assertThat(spark.sql("SELECT sum(k), count(s) FROM mosaic.tpch.t").first())
+        .isEqualTo(RowFactory.create(6L, 2L));
+    orders.createOrReplaceTempView("orders_view");
+    spark.sql("CREATE TABLE mosaic.tpch.o AS SELECT o_orderkey, o_totalprice FROM orders_view");
+    assertThat(spark.sql("SELECT count(*) FROM mosaic.tpch.o").first().getLong(0))
+        .isEqualTo(15_000);
+    assertThat(spark.sql("SHOW TABLES IN mosaic.tpch").collectAsList())
+        .extracting(r -> r.getString(1))
+        .containsExactly("o", "t");
+    spark.sql("DROP TABLE mosaic.tpch.t");
+    assertThat(spark.sql("SHOW TABLES IN mosaic.tpch").collectAsList())
+        .extracting(r -> r.getString(1))
+        .containsExactly("o");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM mosaic.tpch.t").collect())
+        .hasMessageContaining("TABLE_OR_VIEW_NOT_FOUND");
   }
 
   @Test

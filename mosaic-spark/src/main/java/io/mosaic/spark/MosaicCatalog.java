@@ -1,0 +1,236 @@
+package io.mosaic.spark;
+
+import io.mosaic.device.Device;
+import io.mosaic.device.DevicePool;
+import io.mosaic.table.MosaicTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.NamespaceChange;
+import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A Spark SQL catalog of Mosaic tables: {@code
+ * spark.sql.catalog.mosaic=io.mosaic.spark.MosaicCatalog} with {@code .devices} (the pool's
+ * devices.toml) and {@code .warehouse} (a directory, normally on the metadata device). A namespace
+ * is a directory of the warehouse, a table a directory in it.
+ */
+public final class MosaicCatalog implements TableCatalog, SupportsNamespaces {
+  private String name;
+  private String devices;
+  private Path warehouse;
+
+  @Override
+  public void initialize(String name, CaseInsensitiveStringMap options) {
+    this.name = name;
+    this.devices = options.get("devices");
+    String dir = options.get("warehouse");
+    if (devices == null || dir == null) {
+      throw new IllegalArgumentException(
+          "catalog "
+              + name
+              + " needs spark.sql.catalog."
+              + name
+              + ".devices (the pool's"
+              + " devices.toml) and spark.sql.catalog."
+              + name
+              + ".warehouse (a directory)");
+    }
+    this.warehouse = Path.of(dir);
+    try {
+      Files.createDirectories(warehouse);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create warehouse " + warehouse, e);
+    }
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  private Path namespace(String[] namespace) throws NoSuchNamespaceException {
+    Path dir = warehouse;
+    for (String part : namespace) {
+      dir = MosaicTable.resolve(dir, part);
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new NoSuchNamespaceException(namespace);
+    }
+    return dir;
+  }
+
+  private Path location(Identifier ident) throws NoSuchNamespaceException {
+    return MosaicTable.resolve(namespace(ident.namespace()), ident.name());
+  }
+
+  private MosaicOptions options(Path root) {
+    return new MosaicOptions(root.toString(), devices);
+  }
+
+  @Override
+  public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
+    List<Identifier> tables = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(namespace(namespace))) {
+      dirs.filter(MosaicTable::exists)
+          .sorted()
+          .forEach(d -> tables.add(Identifier.of(namespace, d.getFileName().toString())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tables.toArray(new Identifier[0]);
+  }
+
+  @Override
+  public Table loadTable(Identifier ident) throws NoSuchTableException {
+    try {
+      Path root = location(ident);
+      if (!MosaicTable.exists(root)) {
+        throw new NoSuchTableException(ident);
+      }
+      return new MosaicSparkTable(options(root), null);
+    } catch (NoSuchNamespaceException e) {
+      throw new NoSuchTableException(ident);
+    }
+  }
+
+  @Override
+  public Table createTable(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    if (partitions.length > 0) {
+      throw new IllegalArgumentException(
+          "Mosaic tables are not partitioned (placement is per column): drop PARTITIONED BY");
+    }
+    Path root = location(ident);
+    if (MosaicTable.exists(root)) {
+      throw new TableAlreadyExistsException(ident);
+    }
+    MosaicOptions o = options(root);
+    MosaicTable.create(root, o.pool(), SparkTypes.fromSpark(schema), Map.of());
+    return new MosaicSparkTable(o, schema);
+  }
+
+  @Override
+  public Table alterTable(Identifier ident, TableChange... changes) {
+    throw new UnsupportedOperationException("ALTER TABLE is not supported by Mosaic tables yet");
+  }
+
+  /** Drops the table: its metadata directory and its segments on every device. */
+  @Override
+  public boolean dropTable(Identifier ident) {
+    try {
+      Path root = location(ident);
+      if (!MosaicTable.exists(root)) {
+        return false;
+      }
+      DevicePool pool = options(root).pool();
+      String tableId = MosaicTable.open(root, pool).latest().tableId();
+      for (Device d : pool.devices()) {
+        deleteTree(d.root().resolve(tableId));
+      }
+      deleteTree(root);
+      return true;
+    } catch (NoSuchNamespaceException e) {
+      return false;
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir, e);
+    }
+  }
+
+  @Override
+  public void renameTable(Identifier from, Identifier to) {
+    throw new UnsupportedOperationException("RENAME TABLE is not supported by Mosaic tables yet");
+  }
+
+  @Override
+  public String[][] listNamespaces() {
+    List<String[]> namespaces = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(warehouse)) {
+      dirs.filter(Files::isDirectory)
+          .filter(d -> !MosaicTable.exists(d))
+          .sorted()
+          .forEach(d -> namespaces.add(new String[] {d.getFileName().toString()}));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return namespaces.toArray(new String[0][]);
+  }
+
+  @Override
+  public String[][] listNamespaces(String[] namespace) throws NoSuchNamespaceException {
+    namespace(namespace);
+    return new String[0][];
+  }
+
+  @Override
+  public Map<String, String> loadNamespaceMetadata(String[] namespace)
+      throws NoSuchNamespaceException {
+    namespace(namespace);
+    return Map.of();
+  }
+
+  @Override
+  public void createNamespace(String[] namespace, Map<String, String> metadata)
+      throws NamespaceAlreadyExistsException {
+    Path dir = warehouse;
+    for (String part : namespace) {
+      dir = MosaicTable.resolve(dir, part);
+    }
+    if (Files.isDirectory(dir)) {
+      throw new NamespaceAlreadyExistsException(namespace);
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create namespace " + dir, e);
+    }
+  }
+
+  @Override
+  public void alterNamespace(String[] namespace, NamespaceChange... changes) {
+    throw new UnsupportedOperationException("ALTER NAMESPACE is not supported by Mosaic");
+  }
+
+  @Override
+  public boolean dropNamespace(String[] namespace, boolean cascade)
+      throws NoSuchNamespaceException {
+    Path dir = namespace(namespace);
+    if (!cascade && listTables(namespace).length > 0) {
+      throw new IllegalStateException("namespace " + String.join(".", namespace) + " is not empty");
+    }
+    for (Identifier t : listTables(namespace)) {
+      dropTable(t);
+    }
+    deleteTree(dir);
+    return true;
+  }
+}
