@@ -345,15 +345,15 @@ public final class Scan implements AutoCloseable {
     ScanStats stats = stats();
     if (request.record()) {
       new TraceLog(table.root())
-        .append(
-            new TraceRecord(
-                request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID(),
-                table.name(),
-                columns.stream().map(ColumnSpec::name).toList(),
-                stats.rowGroupsRead(),
-                stats.bytesPerDevice(),
-                stats.elapsedNanos() / 1_000_000,
-                Instant.now()));
+          .append(
+              new TraceRecord(
+                  request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID(),
+                  table.name(),
+                  columns.stream().map(ColumnSpec::name).toList(),
+                  stats.rowGroupsRead(),
+                  stats.bytesPerDevice(),
+                  stats.elapsedNanos() / 1_000_000,
+                  Instant.now()));
     }
     if (ownsPin) {
       pin.close();

@@ -1,10 +1,10 @@
 package io.mosaic.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mosaic.device.ByteSize;
 import io.mosaic.table.Migrator;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.trace.TraceLog;
+import io.mosaic.workload.PlacementFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
       "Move columns to other devices while readers keep reading: each segment is copied (and"
           + " recompressed with the target device's codec), verified, and committed per column; old"
           + " files go once no reader pins them.",
-      "Give the placement with --set COLUMN=DEVICE (repeatable) or --plan FILE (JSON with a"
-          + " \"placement\" object of column -> device, as `mosaic place` writes)."
+      "Give the placement with --set COLUMN=DEVICE (repeatable) or --plan FILE (the placement CSV"
+          + " `mosaic place --plan` writes). A migration starts a new trace epoch (Section 3.4)."
     })
 final class MigrateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -64,42 +64,33 @@ final class MigrateCommand implements Callable<Integer> {
     migrator.checkSpace(moves);
     ProgressListener progress = new ProgressListener(err, moves);
     var result = migrator.apply(moves, progress);
+    int epoch = new TraceLog(table.root()).newEpoch();
     out.printf(
         Locale.ROOT,
-        "migrated %d segments of table %s in %.1f s; now at version %d%n",
+        "migrated %d segments of table %s in %.1f s; now at version %d, trace epoch %d%n",
         moves.moves().size(),
         table.name(),
         progress.seconds(),
-        result.version());
+        result.version(),
+        epoch);
     return 0;
   }
 
-  /** Reads {@code {"placement": {"column": "device", ...}}}; keys may be {@code table.column}. */
-  static Map<String, String> readPlan(Path file, String tableName) throws IOException {
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(file.toFile());
-    } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "plan " + file + " is not valid JSON: " + e.getMessage(), e);
-    }
-    JsonNode placement = root == null ? null : root.get("placement");
-    if (placement == null || !placement.isObject()) {
-      throw new IllegalArgumentException(
-          "plan " + file + " has no \"placement\" object of column -> device");
-    }
+  /** The plan's columns of this table (a placement CSV, as `mosaic place --plan` writes it). */
+  static Map<String, String> readPlan(Path file, String tableName) {
     Map<String, String> result = new LinkedHashMap<>();
-    placement
-        .properties()
+    PlacementFile.read(file)
+        .deviceOf()
         .forEach(
-            e -> {
-              String key = e.getKey();
-              int dot = key.indexOf('.');
-              if (dot > 0 && !key.substring(0, dot).equals(tableName)) {
-                return; // another table's column
+            (column, device) -> {
+              if (column.table().equals(tableName)) {
+                result.put(column.column(), device);
               }
-              result.put(dot > 0 ? key.substring(dot + 1) : key, e.getValue().asText());
             });
+    if (result.isEmpty()) {
+      throw new IllegalArgumentException(
+          "plan " + file + " places no column of table " + tableName);
+    }
     return result;
   }
 

@@ -1,6 +1,7 @@
 package io.mosaic.cli;
 
 import io.mosaic.device.DeviceConfigException;
+import io.mosaic.placement.InfeasiblePlacementException;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.TableConflictException;
 import io.mosaic.table.TableNotFoundException;
@@ -27,6 +28,11 @@ import picocli.CommandLine.Command;
       MigrateCommand.class,
       GcCommand.class,
       TraceCommand.class,
+      PlaceCommand.class,
+      RecommendCommand.class,
+      PredictCommand.class,
+      ExportMipCommand.class,
+      ImportSolutionCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class MosaicCli {
@@ -44,7 +50,15 @@ public final class MosaicCli {
 
   /** Runs a command line, printing to {@code out} and {@code err}; returns the exit status. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cli = new CommandLine(new MosaicCli());
+    return configure(new CommandLine(new MosaicCli()), out, err).execute(args);
+  }
+
+  /**
+   * Output streams and error handling for a command: a problem the user can fix (bad input, a
+   * missing or damaged file, an impossible placement) prints one line and exits {@link
+   * #INPUT_ERROR}; anything else is a bug and keeps its stack trace.
+   */
+  static CommandLine configure(CommandLine cli, PrintWriter out, PrintWriter err) {
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler(
@@ -54,6 +68,7 @@ public final class MosaicCli {
               || ex instanceof TableNotFoundException
               || ex instanceof CorruptTableException
               || ex instanceof TableConflictException
+              || ex instanceof InfeasiblePlacementException
               || ex instanceof IOException
               || ex instanceof UncheckedIOException) {
             commandLine
@@ -63,7 +78,7 @@ public final class MosaicCli {
           }
           throw ex;
         });
-    return cli.execute(args);
+    return cli;
   }
 
   static final class Version implements CommandLine.IVersionProvider {

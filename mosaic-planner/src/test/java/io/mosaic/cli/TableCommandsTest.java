@@ -120,6 +120,7 @@ class TableCommandsTest {
         .isZero();
     assertThat(out.toString()).contains("migrated 1 segments of table orders", "now at version 3");
     assertThat(err.toString()).contains("committed o_comment (v3)");
+    assertThat(out.toString()).contains("trace epoch 2"); // a migration starts a new epoch
     assertThat(run(concat(new String[] {"table"}, pool))).isZero();
     assertThat(out.toString()).containsPattern("o_comment\\s+string not null\\s+hdd\\s+lz4");
 
@@ -144,12 +145,74 @@ class TableCommandsTest {
     }
     assertThat(run(concat(new String[] {"trace"}, pool))).isZero();
     assertThat(out.toString())
-        .contains("table orders, trace epoch 1: 3 scans, 2 distinct")
+        .contains("table orders, trace epoch 2: 3 scans, 2 distinct")
         .containsPattern("2\\s+\\S+ \\S+\\s+\\d+ ms\\s+o_comment,o_orderkey");
     assertThat(run(concat(new String[] {"trace", "--new-epoch"}, pool))).isZero();
-    assertThat(out.toString()).contains("trace epoch 2 started");
+    assertThat(out.toString()).contains("trace epoch 3 started");
     assertThat(run(concat(new String[] {"trace"}, pool))).isZero();
-    assertThat(out.toString()).contains("epoch 2: 0 scans");
+    assertThat(out.toString()).contains("epoch 3: 0 scans");
+  }
+
+  @Test
+  void placeFromTheTraceThenMigrateThePlan() throws IOException {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(
+            run(
+                concat(
+                    new String[] {"import", "--create"},
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .isZero();
+    DevicePool devicePool = DevicePool.load(devices);
+    MosaicTable t = MosaicTable.open(table, devicePool);
+    try (Retriever retriever = new Retriever(devicePool)) {
+      for (List<String> columns :
+          List.of(
+              List.of("o_orderkey", "o_comment"),
+              List.of("o_orderkey", "o_comment"),
+              List.of("o_orderkey", "o_comment"),
+              List.of("o_orderdate", "o_custkey"))) {
+        try (Scan scan = retriever.scan(t, ScanRequest.of(columns))) {
+          while (scan.hasNext()) {
+            scan.next();
+          }
+        }
+      }
+    }
+    assertThat(run(concat(new String[] {"place"}, pool))).isOne();
+    assertThat(err.toString())
+        .contains("no usable device model", "run `mosaic calibrate --devices");
+
+    assertThat(run("calibrate", "--devices", devices.toString(), "--sample-size", "2 MiB"))
+        .isZero();
+    Path plan = dir.resolve("plan.csv");
+    Path json = dir.resolve("plan.json");
+    assertThat(
+            run(
+                concat(
+                    new String[] {"place", "--plan", plan.toString(), "--json", json.toString()},
+                    pool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString())
+        .contains("LOPT: 2 distinct scans; predicted scan time", "Wrote " + plan)
+        .containsPattern("orders\\.o_comment\\s+nvme\\s+(nvme|hdd)");
+    assertThat(Files.readString(plan))
+        .startsWith("table,column,device\n")
+        .contains("orders,o_comment,");
+    assertThat(Files.readString(json))
+        .contains("\"predictedSecondsAfter\"", "\"orders.o_orderkey\"");
+
+    assertThat(run(concat(new String[] {"migrate", "--plan", plan.toString()}, pool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString()).containsPattern("(nothing to move|trace epoch 2)");
+    // After a placement the next one waits for new scans (a new epoch), unless nothing moved.
+    if (out.toString().contains("trace epoch 2")) {
+      assertThat(run(concat(new String[] {"place"}, pool))).isOne();
+      assertThat(err.toString()).contains("no scans recorded in the current trace epoch");
+    }
+    assertThat(run(concat(new String[] {"place", "--strategy", "fastest"}, pool))).isOne();
   }
 
   @Test

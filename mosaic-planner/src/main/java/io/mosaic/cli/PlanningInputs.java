@@ -1,0 +1,143 @@
+package io.mosaic.cli;
+
+import io.mosaic.device.CatalogDevice;
+import io.mosaic.device.DeviceCatalog;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DeviceModelFile;
+import io.mosaic.device.DevicePool;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.Workload;
+import io.mosaic.placement.PlacementMode;
+import io.mosaic.placement.PlacementOptions;
+import io.mosaic.placement.PlacementProblem;
+import io.mosaic.workload.ColumnSizes;
+import io.mosaic.workload.TraceFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Option;
+
+/**
+ * The inputs every planning command shares (picocli mixin): the devices (a catalogue to buy from,
+ * or an installed, calibrated pool), the trace and the column sizes, turned into the cost model of
+ * Section 4.1 and the workload of Eq. 4.
+ */
+final class PlanningInputs {
+  static final class Devices {
+    @Option(
+        names = "--catalog",
+        paramLabel = "NAME|FILE",
+        description =
+            "Devices one could buy (budget mode): built-in table1 (paper Table 1) or ebs, or a"
+                + " catalogue file.")
+    String catalog;
+
+    @Option(
+        names = "--devices",
+        paramLabel = "FILE",
+        description = "Installed devices (capacity mode): a devices.toml, calibrated.")
+    Path devices;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Devices source;
+
+  @Option(
+      names = "--model",
+      paramLabel = "FILE",
+      description =
+          "With --devices: the device model `mosaic calibrate` wrote (default: on the metadata"
+              + " device).")
+  Path model;
+
+  @Option(
+      names = "--trace",
+      required = true,
+      paramLabel = "NAME|FILE",
+      description = "Workload trace (paper Figure 3b): built-in tpch, or a trace file.")
+  String trace;
+
+  @Option(
+      names = "--sizes",
+      required = true,
+      paramLabel = "NAME|FILE",
+      description =
+          "Column sizes: built-in tpch-sf1, tpch-sf10, tpch-sf30, tpch-sf100, or a CSV"
+              + " table,column,bytes,zstd_bytes,lz4_bytes.")
+  String sizes;
+
+  private ColumnSizes loadedSizes;
+
+  boolean catalogMode() {
+    return source.catalog != null;
+  }
+
+  ColumnSizes sizes() {
+    if (loadedSizes == null) {
+      loadedSizes = ColumnSizes.load(sizes);
+    }
+    return loadedSizes;
+  }
+
+  Workload workload() {
+    return TraceFile.load(trace);
+  }
+
+  CostModel costModel() {
+    List<DeviceProfile> profiles = new ArrayList<>();
+    if (catalogMode()) {
+      for (CatalogDevice d : DeviceCatalog.load(source.catalog)) {
+        profiles.add(DeviceProfile.catalog(d, sizes().ratio(d.codec())));
+      }
+    } else {
+      DevicePool pool = DevicePool.load(source.devices);
+      Path modelFile = model != null ? model : pool.modelFile();
+      if (!Files.exists(modelFile)) {
+        throw new IllegalArgumentException(
+            "no device model at "
+                + modelFile
+                + "; run `mosaic calibrate --devices "
+                + source.devices
+                + "` first, or give --model");
+      }
+      Map<String, DeviceModel> models;
+      try {
+        models = DeviceModelFile.read(modelFile);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read device model " + modelFile, e);
+      }
+      pool.devices()
+          .forEach(
+              d -> {
+                DeviceModel m = models.get(d.id());
+                if (m == null) {
+                  throw new IllegalArgumentException(
+                      "device model "
+                          + modelFile
+                          + " has no entry for device '"
+                          + d.id()
+                          + "'; run `mosaic calibrate --devices "
+                          + source.devices
+                          + " --device "
+                          + d.id()
+                          + "`");
+                }
+                profiles.add(DeviceProfile.installed(d.spec(), m));
+              });
+    }
+    return CostModel.of(profiles, sizes().columns());
+  }
+
+  /** Capacity mode on installed devices; budget mode with a budget; else unbounded purchase. */
+  PlacementProblem problem(CostModel model, Workload workload, Double budgetCents) {
+    PlacementMode mode =
+        budgetCents == null ? PlacementMode.CAPACITY : PlacementMode.budget(budgetCents);
+    return new PlacementProblem(model, workload, mode, PlacementOptions.defaults());
+  }
+}

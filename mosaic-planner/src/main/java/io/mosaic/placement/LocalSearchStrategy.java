@@ -1,0 +1,141 @@
+package io.mosaic.placement;
+
+import com.google.ortools.modelbuilder.ModelSolver;
+import com.google.ortools.modelbuilder.SolveStatus;
+import io.mosaic.model.ColumnRef;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.Placement;
+import io.mosaic.placement.local.LocalSearch;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * LOPT's objective (Eq. 4 under Eq. 6-8) searched heuristically with OptaPlanner: a construction
+ * heuristic, then late-acceptance local search, for instances too large for the exact MIP (Section
+ * 5.5 shows the exact path's time growing with scans, tables and devices). Reports the gap against
+ * the LP relaxation's bound, the only bound a heuristic has.
+ *
+ * <p>Supports capacity and budget mode, per-device maximum bytes and pinned columns; the other LOPT
+ * options (minimum bytes, device count, no-regression) need the exact path.
+ */
+public final class LocalSearchStrategy implements PlacementStrategy {
+  private final Duration timeLimit;
+  private final Duration unimprovedLimit;
+  private final long seed;
+
+  /**
+   * @param timeLimit the longest the search may run
+   * @param unimprovedLimit stop earlier when the best score has not improved for this long
+   * @param seed the random seed: the same seed and limits give the same moves
+   */
+  public LocalSearchStrategy(Duration timeLimit, Duration unimprovedLimit, long seed) {
+    this.timeLimit = Objects.requireNonNull(timeLimit, "timeLimit");
+    this.unimprovedLimit = Objects.requireNonNull(unimprovedLimit, "unimprovedLimit");
+    if (timeLimit.isNegative() || timeLimit.isZero()) {
+      throw new IllegalArgumentException("time limit must be positive, not " + timeLimit);
+    }
+    this.seed = seed;
+  }
+
+  public LocalSearchStrategy() {
+    this(Duration.ofSeconds(30), Duration.ofSeconds(3), 0);
+  }
+
+  @Override
+  public String name() {
+    return "OptaPlanner local search";
+  }
+
+  @Override
+  public PlacementResult place(PlacementProblem problem) {
+    long start = System.nanoTime();
+    PlacementOptions o = problem.options();
+    if (!o.minBytes().isEmpty() || o.maxDevices() != null || o.noRegression() != null) {
+      throw new IllegalArgumentException(
+          name()
+              + " supports capacities, budgets, maximum bytes and pins; for minimum bytes, a"
+              + " device count or a no-regression bound use LOPT");
+    }
+    FeasibilityCheck.check(problem);
+    CostModel model = problem.model();
+    List<ColumnRef> columns = model.columns();
+    Integer[] seedDevice = new Integer[columns.size()];
+    if (problem.budgetMode()) {
+      // Start from the cheapest placement, which the feasibility check proved within budget.
+      for (int c = 0; c < columns.size(); c++) {
+        seedDevice[c] = cheapest(problem, columns.get(c));
+      }
+    }
+    Placement placement =
+        LocalSearch.solve(problem, columns, seedDevice, timeLimit, unimprovedLimit, seed);
+    if (!feasible(problem, placement)) {
+      throw new InfeasiblePlacementException(
+          name()
+              + " found no placement within the constraints in "
+              + timeLimit.toSeconds()
+              + " s; try LOPT, which proves whether one exists");
+    }
+    double objective = model.totalTime(problem.solveWorkload(), placement);
+    double lpBound = lpBound(problem);
+    double gap = PlacementResult.relativeGap(objective, lpBound);
+    return new PlacementResult(
+        placement,
+        model.predict(problem.workload(), placement),
+        objective,
+        lpBound,
+        gap,
+        false,
+        Duration.ofNanos(System.nanoTime() - start),
+        name(),
+        lpBound,
+        gap);
+  }
+
+  private static int cheapest(PlacementProblem problem, ColumnRef column) {
+    CostModel model = problem.model();
+    String pinned = problem.pinnedDevice(column);
+    int best = -1;
+    double bestCents = Double.POSITIVE_INFINITY;
+    for (int d = 0; d < model.devices().size(); d++) {
+      DeviceProfile device = model.devices().get(d);
+      if (pinned != null && !pinned.equals(device.id())) {
+        continue;
+      }
+      double cents = device.costPerGb().cents() * model.storedBytes(device, column);
+      if (cents < bestCents) {
+        bestCents = cents;
+        best = d;
+      }
+    }
+    return best;
+  }
+
+  private static boolean feasible(PlacementProblem problem, Placement placement) {
+    CostModel model = problem.model();
+    var used = model.usedBytes(placement);
+    for (DeviceProfile d : model.devices()) {
+      if (used.get(d.id()) > problem.limitBytes(d)) {
+        return false;
+      }
+    }
+    for (var pin : problem.options().pinned().entrySet()) {
+      if (!placement.on(pin.getValue(), pin.getKey())) {
+        return false;
+      }
+    }
+    return !(problem.mode() instanceof PlacementMode.Budget b)
+        || model.cost(placement) <= b.budgetCents() * (1 + 1e-9) + 1e-9;
+  }
+
+  /** The LP relaxation's optimum (continuous I), a lower bound on any placement's Eq. 4. */
+  private double lpBound(PlacementProblem problem) {
+    LoptFormulation lp = LoptFormulation.relaxation(problem);
+    ModelSolver glop = new ModelSolver("glop");
+    ModelSolver solver = glop.solverIsSupported() ? glop : new ModelSolver("scip");
+    solver.setTimeLimit(timeLimit);
+    SolveStatus status = solver.solve(lp.model());
+    return status == SolveStatus.OPTIMAL ? solver.getObjectiveValue() : Double.NaN;
+  }
+}

@@ -1,0 +1,90 @@
+package io.mosaic.placement.local;
+
+import io.mosaic.model.ColumnRef;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.DistinctScan;
+import io.mosaic.placement.PlacementMode;
+import io.mosaic.placement.PlacementProblem;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The problem's numbers precomputed as arrays, so a score is a few array sums: {@code t(d,c)} of
+ * Eq. 2, stored bytes and cents per column and device, each scan's column indexes and weight, and
+ * the limits of Eq. 7 and Eq. 8.
+ */
+public final class ScoreTables {
+  /**
+   * Score units: the soft score counts nanoseconds of Eq. 4, the hard score bytes or cents/1000.
+   */
+  static final double NANOS = 1e9;
+
+  final double[][] time; // [device][column]
+  final long[][] bytes; // [device][column]
+  final double[][] cents; // [device][column]
+  final int[][] scans; // [scan] -> column indexes
+  final long[] weights; // [scan]
+  final long[] limit; // [device] bytes, Long.MAX_VALUE if none
+  final double budget; // cents, +inf if none
+
+  ScoreTables(PlacementProblem problem, List<ColumnRef> columns) {
+    CostModel model = problem.model();
+    List<DeviceProfile> devices = model.devices();
+    int nd = devices.size();
+    int nc = columns.size();
+    Map<ColumnRef, Integer> index = new HashMap<>();
+    for (int c = 0; c < nc; c++) {
+      index.put(columns.get(c), c);
+    }
+    time = new double[nd][nc];
+    bytes = new long[nd][nc];
+    cents = new double[nd][nc];
+    limit = new long[nd];
+    for (int d = 0; d < nd; d++) {
+      DeviceProfile device = devices.get(d);
+      limit[d] = problem.limitBytes(device);
+      for (int c = 0; c < nc; c++) {
+        ColumnRef column = columns.get(c);
+        time[d][c] = model.columnTime(device, column);
+        bytes[d][c] = model.storedBytes(device, column);
+        cents[d][c] = device.costPerGb().cents() * bytes[d][c] / 1e9;
+      }
+    }
+    List<DistinctScan> list = problem.solveWorkload().scans();
+    scans = new int[list.size()][];
+    weights = new long[list.size()];
+    for (int t = 0; t < list.size(); t++) {
+      scans[t] = list.get(t).sortedColumns().stream().mapToInt(index::get).toArray();
+      weights[t] = list.get(t).weight();
+    }
+    budget =
+        problem.mode() instanceof PlacementMode.Budget b
+            ? b.budgetCents()
+            : Double.POSITIVE_INFINITY;
+  }
+
+  int devices() {
+    return limit.length;
+  }
+
+  /** Eq. 4 in seconds for device indexes {@code at[c]}; columns at -1 are not placed yet. */
+  double totalSeconds(int[] at) {
+    double total = 0;
+    double[] perDevice = new double[devices()];
+    for (int t = 0; t < scans.length; t++) {
+      java.util.Arrays.fill(perDevice, 0);
+      double max = 0;
+      for (int c : scans[t]) {
+        if (at[c] < 0) {
+          continue;
+        }
+        perDevice[at[c]] += time[at[c]][c];
+        max = Math.max(max, perDevice[at[c]]);
+      }
+      total += weights[t] * max;
+    }
+    return total;
+  }
+}

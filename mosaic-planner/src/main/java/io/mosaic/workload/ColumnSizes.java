@@ -1,0 +1,231 @@
+package io.mosaic.workload;
+
+import io.mosaic.device.Codec;
+import io.mosaic.model.ColumnRef;
+import io.mosaic.model.ColumnSize;
+import io.mosaic.model.DeviceProfile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The size of every column of the tables being placed: {@code size(c)} of Eq. 2 and, where
+ * measured, the real compressed size per codec (Section 4.1). Stored as CSV:
+ *
+ * <pre>
+ * # comments
+ * table,column,bytes,zstd_bytes,lz4_bytes
+ * lineitem,l_orderkey,26794543,9581532,16026005
+ * </pre>
+ *
+ * {@code bytes} is the size stored without compression; an empty {@code zstd_bytes} or {@code
+ * lz4_bytes} means "not measured", and the model then estimates it from the device's ratio.
+ *
+ * @param columns in file order
+ */
+public record ColumnSizes(List<ColumnSize> columns) {
+  /** Built-in sizes: TPC-H measured at SF 1, and SF 10, 30, 100 scaled from it. */
+  public static final List<String> BUILT_IN =
+      List.of("tpch-sf1", "tpch-sf10", "tpch-sf30", "tpch-sf100");
+
+  /** TPC-H tables whose size does not grow with the scale factor (spec clause 4.2.5). */
+  public static final Set<String> TPCH_FIXED_TABLES = Set.of("nation", "region");
+
+  static final String HEADER = "table,column,bytes,zstd_bytes,lz4_bytes";
+  private static final Pattern TPCH = Pattern.compile("tpch-sf(\\d+)");
+
+  public ColumnSizes {
+    columns = List.copyOf(columns);
+  }
+
+  /**
+   * Built-in sizes ({@link #BUILT_IN}, or any {@code tpch-sfN}) or a sizes file.
+   *
+   * @throws IllegalArgumentException if the file is missing or malformed
+   */
+  public static ColumnSizes load(String nameOrPath) {
+    Matcher tpch = TPCH.matcher(nameOrPath);
+    if (tpch.matches()) {
+      ColumnSizes sf1 = parse(TraceFile.resource("tpch-sf1.sizes.csv"), "built-in tpch-sf1");
+      return sf1.scaled(Integer.parseInt(tpch.group(1)), TPCH_FIXED_TABLES);
+    }
+    Path file = Path.of(nameOrPath);
+    try {
+      return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException(
+          "sizes file "
+              + file
+              + " does not exist; give a CSV with header "
+              + HEADER
+              + " or a built-in: "
+              + String.join(", ", BUILT_IN));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read sizes file " + file, e);
+    }
+  }
+
+  /** Parses sizes CSV; {@code source} names it in error messages. */
+  public static ColumnSizes parse(String text, String source) {
+    List<ColumnSize> sizes = new ArrayList<>();
+    Map<ColumnRef, Integer> seen = new LinkedHashMap<>();
+    boolean header = false;
+    String[] lines = text.split("\r?\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i].strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      if (!header) {
+        if (!line.replace(" ", "").equals(HEADER)) {
+          throw error(source, i, "expected the header \"" + HEADER + "\", not \"" + line + "\"");
+        }
+        header = true;
+        continue;
+      }
+      String[] f = line.split(",", -1);
+      if (f.length != 5) {
+        throw error(
+            source,
+            i,
+            "expected 5 fields ("
+                + HEADER
+                + "), found "
+                + f.length
+                + "; leave a codec's field empty if it was not measured");
+      }
+      ColumnRef column;
+      try {
+        column = new ColumnRef(f[0].strip(), f[1].strip());
+      } catch (IllegalArgumentException e) {
+        throw error(source, i, e.getMessage());
+      }
+      Integer first = seen.putIfAbsent(column, i + 1);
+      if (first != null) {
+        throw error(
+            source, i, "column " + column + " is listed twice (first on line " + first + ")");
+      }
+      long bytes = number(f[2], "bytes", source, i, false);
+      Map<Codec, Long> stored = new EnumMap<>(Codec.class);
+      long zstd = number(f[3], "zstd_bytes", source, i, true);
+      long lz4 = number(f[4], "lz4_bytes", source, i, true);
+      if (zstd >= 0) {
+        stored.put(Codec.ZSTD, zstd);
+      }
+      if (lz4 >= 0) {
+        stored.put(Codec.LZ4, lz4);
+      }
+      stored.put(Codec.NONE, bytes);
+      sizes.add(new ColumnSize(column, bytes, stored));
+    }
+    if (sizes.isEmpty()) {
+      throw new IllegalArgumentException(
+          source
+              + " lists no columns; after the header \""
+              + HEADER
+              + "\" give one line per column");
+    }
+    return new ColumnSizes(sizes);
+  }
+
+  /** The CSV form, readable by {@link #parse}. */
+  public String format() {
+    StringBuilder out = new StringBuilder(HEADER).append('\n');
+    for (ColumnSize s : columns) {
+      out.append(s.column().table())
+          .append(',')
+          .append(s.column().column())
+          .append(',')
+          .append(s.bytes())
+          .append(',')
+          .append(s.stored(Codec.ZSTD).map(String::valueOf).orElse(""))
+          .append(',')
+          .append(s.stored(Codec.LZ4).map(String::valueOf).orElse(""))
+          .append('\n');
+    }
+    return out.toString();
+  }
+
+  /**
+   * Every size times {@code factor}, except the columns of {@code fixedTables}: a data set whose
+   * tables grow linearly with the scale factor (TPC-H: all but nation and region).
+   */
+  public ColumnSizes scaled(double factor, Set<String> fixedTables) {
+    if (!(factor > 0) || Double.isInfinite(factor)) {
+      throw new IllegalArgumentException("scale factor must be positive, not " + factor);
+    }
+    return new ColumnSizes(
+        columns.stream()
+            .map(
+                s -> {
+                  double f = fixedTables.contains(s.column().table()) ? 1 : factor;
+                  Map<Codec, Long> stored = new EnumMap<>(Codec.class);
+                  s.storedBytes().forEach((codec, b) -> stored.put(codec, Math.round(b * f)));
+                  return new ColumnSize(s.column(), Math.round(s.bytes() * f), stored);
+                })
+            .toList());
+  }
+
+  /**
+   * The codec's compression ratio measured on these very columns (total bytes / total stored
+   * bytes), so a catalogue device's decompressed rate matches the data (Eq. 2's {@code cr}); the
+   * default ratio of {@link DeviceProfile#defaultRatio} if some column's size for it is unknown.
+   */
+  public double ratio(Codec codec) {
+    long raw = 0;
+    long stored = 0;
+    for (ColumnSize s : columns) {
+      if (s.stored(codec).isEmpty()) {
+        return DeviceProfile.defaultRatio(codec);
+      }
+      raw += s.bytes();
+      stored += s.stored(codec).get();
+    }
+    return stored == 0 ? DeviceProfile.defaultRatio(codec) : (double) raw / stored;
+  }
+
+  /** Total bytes stored without compression. */
+  public long totalBytes() {
+    return columns.stream().mapToLong(ColumnSize::bytes).sum();
+  }
+
+  private static long number(String field, String name, String source, int i, boolean optional) {
+    String text = field.strip();
+    if (text.isEmpty() && optional) {
+      return -1;
+    }
+    try {
+      long value = Long.parseLong(text);
+      if (value >= 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw error(
+        source,
+        i,
+        String.format(
+            Locale.ROOT,
+            "%s must be a whole number of bytes >= 0%s, not \"%s\"",
+            name,
+            optional ? " or empty" : "",
+            text));
+  }
+
+  private static IllegalArgumentException error(String source, int index, String problem) {
+    return new IllegalArgumentException(source + ":" + (index + 1) + ": " + problem);
+  }
+}
