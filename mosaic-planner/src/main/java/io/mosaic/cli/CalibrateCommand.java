@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,12 +37,7 @@ import picocli.CommandLine.Spec;
 final class CalibrateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--devices",
-      required = true,
-      paramLabel = "FILE",
-      description = "The pool's devices.toml.")
-  Path devices;
+  @Mixin PoolOption poolOption;
 
   @Option(
       names = "--model",
@@ -82,7 +78,7 @@ final class CalibrateCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    DevicePool pool = DevicePool.load(devices);
+    DevicePool pool = poolOption.load();
     Path modelFile = model != null ? model : pool.modelFile();
     List<Device> targets =
         only.isEmpty() ? pool.devices() : only.stream().map(pool::device).toList();
@@ -109,7 +105,7 @@ final class CalibrateCommand implements Callable<Integer> {
         "Device model (Mosaic paper, Figure 3d), written by `mosaic calibrate` at "
             + Instant.now()
             + "\nfor "
-            + devices.toAbsolutePath()
+            + poolOption.devices.toAbsolutePath()
             + "; sample: "
             + ByteSize.ofBytes(bytes)
             + " of TPC-H lineitem.");

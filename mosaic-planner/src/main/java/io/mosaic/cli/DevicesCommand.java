@@ -3,10 +3,9 @@ package io.mosaic.cli;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.device.DeviceSpec;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /** Validates {@code devices.toml} and shows the pool as Mosaic understands it. */
@@ -17,16 +16,11 @@ import picocli.CommandLine.Spec;
 final class DevicesCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Option(
-      names = "--devices",
-      required = true,
-      paramLabel = "FILE",
-      description = "The pool's devices.toml.")
-  Path devices;
+  @Mixin PoolOption poolOption;
 
   @Override
   public Integer call() {
-    DevicePool pool = DevicePool.load(devices);
+    DevicePool pool = poolOption.load();
     TextTable table =
         new TextTable("id", "name", "path", "capacity", "threads", "codec", "cost/GB", "emulated");
     for (Device device : pool.devices()) {

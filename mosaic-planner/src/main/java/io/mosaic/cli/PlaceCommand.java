@@ -46,6 +46,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -68,12 +69,7 @@ import picocli.CommandLine.Spec;
 final class PlaceCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--devices",
-      required = true,
-      paramLabel = "FILE",
-      description = "The pool's devices.toml.")
-  Path devices;
+  @Mixin PoolOption poolOption;
 
   @Option(
       names = "--table",
@@ -105,7 +101,7 @@ final class PlaceCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
-    DevicePool pool = DevicePool.load(devices);
+    DevicePool pool = poolOption.load();
     CostModel model = CostModel.of(profiles(pool), sizes(pool));
     Workload workload = workload(pool);
     Placement current = currentPlacement(pool);

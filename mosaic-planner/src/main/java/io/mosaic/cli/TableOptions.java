@@ -3,16 +3,12 @@ package io.mosaic.cli;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;
 import java.nio.file.Path;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options every table command shares: the device pool and the table's root directory. */
 final class TableOptions {
-  @Option(
-      names = "--devices",
-      required = true,
-      paramLabel = "FILE",
-      description = "The pool's devices.toml.")
-  Path devices;
+  @Mixin PoolOption poolOption;
 
   @Option(
       names = "--table",
@@ -22,7 +18,7 @@ final class TableOptions {
   Path table;
 
   DevicePool pool() {
-    return DevicePool.load(devices);
+    return poolOption.load();
   }
 
   MosaicTable open() {
