@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       "Places every column on the device that minimises scan time, and says what to buy."
     },
     subcommands = {
+      DemoCommand.class,
       DevicesCommand.class,
       CalibrateCommand.class,
       TableCommand.class,

@@ -4,17 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mosaic.device.ByteSize;
-import io.mosaic.device.Codec;
-import io.mosaic.device.Device;
-import io.mosaic.device.DeviceConfigException;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
 import io.mosaic.model.ColumnRef;
-import io.mosaic.model.ColumnSize;
 import io.mosaic.model.CostModel;
-import io.mosaic.model.DeviceProfile;
-import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Prediction;
 import io.mosaic.model.Workload;
@@ -24,12 +16,7 @@ import io.mosaic.placement.LoptStrategy;
 import io.mosaic.placement.PlacementProblem;
 import io.mosaic.placement.PlacementResult;
 import io.mosaic.placement.PlacementStrategy;
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
-import io.mosaic.trace.TraceLog;
-import io.mosaic.trace.TraceRecord;
 import io.mosaic.workload.PlacementFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -37,13 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -102,9 +85,13 @@ final class PlaceCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     DevicePool pool = poolOption.load();
-    CostModel model = CostModel.of(profiles(pool), sizes(pool));
-    Workload workload = workload(pool);
-    Placement current = currentPlacement(pool);
+    List<MosaicTable> open = new ArrayList<>();
+    for (Path t : tables) {
+      open.add(MosaicTable.open(t, pool));
+    }
+    CostModel model = CostModel.of(InstalledPool.profiles(pool), InstalledPool.sizes(open));
+    Workload workload = InstalledPool.workload(open);
+    Placement current = InstalledPool.currentPlacement(pool, open);
     PlacementResult result = strategy().place(PlacementProblem.capacity(model, workload));
     Prediction before = model.predict(workload, current);
     Prediction after = result.prediction();
@@ -169,107 +156,5 @@ final class PlaceCommand implements Callable<Integer> {
           throw new IllegalArgumentException(
               "--strategy " + strategy + ": unknown; use lopt, hot-column or hot-table");
     };
-  }
-
-  private static List<DeviceProfile> profiles(DevicePool pool) throws IOException {
-    Map<String, DeviceModel> models;
-    try {
-      models = DeviceModelFile.read(pool.modelFile());
-    } catch (DeviceConfigException e) {
-      throw new IllegalArgumentException(
-          "no usable device model for "
-              + pool.configFile()
-              + ": "
-              + e.getMessage().strip()
-              + "; run `mosaic calibrate --devices "
-              + pool.configFile()
-              + "` first",
-          e);
-    }
-    List<DeviceProfile> profiles = new ArrayList<>();
-    for (Device d : pool.devices()) {
-      DeviceModel m = models.get(d.id());
-      if (m == null) {
-        throw new IllegalArgumentException(
-            "device '"
-                + d.id()
-                + "' has no entry in "
-                + pool.modelFile()
-                + "; run `mosaic calibrate --devices "
-                + pool.configFile()
-                + " --device "
-                + d.id()
-                + "`");
-      }
-      profiles.add(DeviceProfile.installed(d.spec(), m));
-    }
-    return profiles;
-  }
-
-  private List<MosaicTable> open(DevicePool pool) {
-    List<MosaicTable> open = new ArrayList<>();
-    for (Path t : tables) {
-      open.add(MosaicTable.open(t, pool));
-    }
-    return open;
-  }
-
-  /** Real sizes: uncompressed bytes, and the stored bytes of a codec all its segments use. */
-  private List<ColumnSize> sizes(DevicePool pool) {
-    List<ColumnSize> sizes = new ArrayList<>();
-    for (MosaicTable table : open(pool)) {
-      Manifest m = table.latest();
-      for (ColumnSpec c : m.schema().columns()) {
-        List<SegmentEntry> segments = m.segmentsOf(c.name());
-        long raw = segments.stream().mapToLong(SegmentEntry::uncompressedBytes).sum();
-        Set<Codec> codecs = new LinkedHashSet<>();
-        segments.forEach(s -> codecs.add(s.codec()));
-        Map<Codec, Long> stored = new EnumMap<>(Codec.class);
-        if (codecs.size() == 1) {
-          stored.put(
-              codecs.iterator().next(),
-              segments.stream().mapToLong(SegmentEntry::compressedBytes).sum());
-        }
-        sizes.add(new ColumnSize(new ColumnRef(table.name(), c.name()), Math.max(raw, 1), stored));
-      }
-    }
-    return sizes;
-  }
-
-  private Workload workload(DevicePool pool) {
-    List<DistinctScan> scans = new ArrayList<>();
-    for (MosaicTable table : open(pool)) {
-      TraceLog log = new TraceLog(table.root());
-      for (TraceRecord r : log.read(log.epoch())) {
-        Set<ColumnRef> columns = new LinkedHashSet<>();
-        r.columns().forEach(c -> columns.add(new ColumnRef(table.name(), c)));
-        if (!columns.isEmpty()) {
-          scans.add(new DistinctScan(columns, 1));
-        }
-      }
-    }
-    if (scans.isEmpty()) {
-      throw new IllegalArgumentException(
-          "no scans recorded in the current trace epoch of "
-              + tables
-              + "; run the workload first (every scan is recorded), then place");
-    }
-    return Workload.merging(scans);
-  }
-
-  private Placement currentPlacement(DevicePool pool) {
-    Map<ColumnRef, String> now = new LinkedHashMap<>();
-    for (MosaicTable table : open(pool)) {
-      Manifest m = table.latest();
-      for (ColumnSpec c : m.schema().columns()) {
-        List<SegmentEntry> segments = m.segmentsOf(c.name());
-        String device =
-            segments.isEmpty()
-                ? pool.devices().get(0).id()
-                : segments.get(segments.size() - 1).device();
-        now.put(new ColumnRef(table.name(), c.name()), device);
-      }
-    }
-    return new Placement(now);
   }
 }

@@ -1,0 +1,133 @@
+package io.mosaic.cli;
+
+import io.mosaic.device.Codec;
+import io.mosaic.device.Device;
+import io.mosaic.device.DeviceConfigException;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DeviceModelFile;
+import io.mosaic.device.DevicePool;
+import io.mosaic.model.ColumnRef;
+import io.mosaic.model.ColumnSize;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.DistinctScan;
+import io.mosaic.model.Placement;
+import io.mosaic.model.Workload;
+import io.mosaic.table.ColumnSpec;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import io.mosaic.trace.TraceLog;
+import io.mosaic.trace.TraceRecord;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The cost model's inputs read off an installed pool and its tables (capacity mode, paper Section
+ * 3.4): calibrated devices, real column sizes, the recorded trace, the current placement.
+ */
+final class InstalledPool {
+  private InstalledPool() {}
+
+  /** The pool's devices with their calibrated models (Eq. 1), or what to run to get them. */
+  static List<DeviceProfile> profiles(DevicePool pool) throws IOException {
+    Map<String, DeviceModel> models;
+    try {
+      models = DeviceModelFile.read(pool.modelFile());
+    } catch (DeviceConfigException e) {
+      throw new IllegalArgumentException(
+          "no usable device model for "
+              + pool.configFile()
+              + ": "
+              + e.getMessage().strip()
+              + "; run `mosaic calibrate --devices "
+              + pool.configFile()
+              + "` first",
+          e);
+    }
+    List<DeviceProfile> profiles = new ArrayList<>();
+    for (Device d : pool.devices()) {
+      DeviceModel m = models.get(d.id());
+      if (m == null) {
+        throw new IllegalArgumentException(
+            "device '"
+                + d.id()
+                + "' has no entry in "
+                + pool.modelFile()
+                + "; run `mosaic calibrate --devices "
+                + pool.configFile()
+                + " --device "
+                + d.id()
+                + "`");
+      }
+      profiles.add(DeviceProfile.installed(d.spec(), m));
+    }
+    return profiles;
+  }
+
+  /** Real sizes: uncompressed bytes, and the stored bytes of a codec all its segments use. */
+  static List<ColumnSize> sizes(List<MosaicTable> tables) {
+    List<ColumnSize> sizes = new ArrayList<>();
+    for (MosaicTable table : tables) {
+      Manifest m = table.latest();
+      for (ColumnSpec c : m.schema().columns()) {
+        List<SegmentEntry> segments = m.segmentsOf(c.name());
+        long raw = segments.stream().mapToLong(SegmentEntry::uncompressedBytes).sum();
+        Set<Codec> codecs = new LinkedHashSet<>();
+        segments.forEach(s -> codecs.add(s.codec()));
+        Map<Codec, Long> stored = new EnumMap<>(Codec.class);
+        if (codecs.size() == 1) {
+          stored.put(
+              codecs.iterator().next(),
+              segments.stream().mapToLong(SegmentEntry::compressedBytes).sum());
+        }
+        sizes.add(new ColumnSize(new ColumnRef(table.name(), c.name()), Math.max(raw, 1), stored));
+      }
+    }
+    return sizes;
+  }
+
+  /** The scans recorded in the tables' current trace epochs. */
+  static Workload workload(List<MosaicTable> tables) {
+    List<DistinctScan> scans = new ArrayList<>();
+    for (MosaicTable table : tables) {
+      TraceLog log = new TraceLog(table.root());
+      for (TraceRecord r : log.read(log.epoch())) {
+        Set<ColumnRef> columns = new LinkedHashSet<>();
+        r.columns().forEach(c -> columns.add(new ColumnRef(table.name(), c)));
+        if (!columns.isEmpty()) {
+          scans.add(new DistinctScan(columns, 1));
+        }
+      }
+    }
+    if (scans.isEmpty()) {
+      throw new IllegalArgumentException(
+          "no scans recorded in the current trace epoch of "
+              + tables
+              + "; run the workload first (every scan is recorded), then place");
+    }
+    return Workload.merging(scans);
+  }
+
+  /** Where each column lives now (its last segment's device). */
+  static Placement currentPlacement(DevicePool pool, List<MosaicTable> tables) {
+    Map<ColumnRef, String> now = new LinkedHashMap<>();
+    for (MosaicTable table : tables) {
+      Manifest m = table.latest();
+      for (ColumnSpec c : m.schema().columns()) {
+        List<SegmentEntry> segments = m.segmentsOf(c.name());
+        String device =
+            segments.isEmpty()
+                ? pool.devices().get(0).id()
+                : segments.get(segments.size() - 1).device();
+        now.put(new ColumnRef(table.name(), c.name()), device);
+      }
+    }
+    return new Placement(now);
+  }
+}
