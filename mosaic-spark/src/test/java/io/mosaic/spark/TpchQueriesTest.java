@@ -84,9 +84,12 @@ class TpchQueriesTest {
         assertThat(mosaic).as("TPC-H q%d", q).isEqualTo(parquet);
         checked++;
         withRows += parquet.isEmpty() ? 0 : 1;
+        System.out.println("TPC-H q" + q + ": " + parquet.size() + " rows");
       }
       assertThat(checked).isEqualTo(22);
-      assertThat(withRows).as("queries with a non-empty answer at SF 0.01").isGreaterThanOrEqualTo(20);
+      assertThat(withRows)
+          .as("queries with a non-empty answer at SF 0.01")
+          .isGreaterThanOrEqualTo(20);
     } finally {
       spark.stop();
     }
