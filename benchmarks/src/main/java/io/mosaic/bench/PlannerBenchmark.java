@@ -23,13 +23,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Planner figures of issue 5: LOPT's solve time on the shipped TPC-H trace with the four devices of
- * paper Table 1 (Table 3's "opt" column), and the predicted budget curves of Figure 5 for TPC-H at
- * SF 30 and 100 (CSV and SVG).
+ * Planner figures of issue 5: LOPT's solve time on the shipped TPC-H and TPC-DS traces with the
+ * four devices of paper Table 1 (Table 3's "opt" column), and the predicted budget curves of Figure
+ * 5 at SF 30 and 100 (CSV and SVG).
  *
  * <p>Each solve is also run with OptaPlanner local search ({@link LocalSearchStrategy}) for
- * comparison. Usage: {@code benchmarks/bench PlannerBenchmark OUT_DIR [TIME_LIMIT_SECONDS]
- * [STEPS]}.
+ * comparison. Usage: {@code benchmarks/bench PlannerBenchmark OUT_DIR [TIME_LIMIT_SECONDS] [STEPS]
+ * [WORKLOADS]}, workloads comma-separated (default {@code tpch,tpcds}).
  */
 public final class PlannerBenchmark {
   private PlannerBenchmark() {}
@@ -38,34 +38,42 @@ public final class PlannerBenchmark {
     Path outDir = Path.of(args.length > 0 ? args[0] : "docs/experiments");
     long limit = args.length > 1 ? Long.parseLong(args[1]) : 60;
     int steps = args.length > 2 ? Integer.parseInt(args[2]) : 8;
+    String[] workloads = (args.length > 3 ? args[3] : "tpch,tpcds").split(",");
     Files.createDirectories(outDir);
-    Workload trace = TraceFile.load("tpch");
+    for (String workload : workloads) {
+      run(workload, outDir, limit, steps);
+    }
+  }
+
+  private static void run(String workload, Path outDir, long limit, int steps) throws IOException {
+    Workload trace = TraceFile.load(workload);
     LoptStrategy lopt = new LoptStrategy(Duration.ofSeconds(limit));
     System.out.printf(
         Locale.ROOT,
-        "TPC-H trace: %d scans, %d distinct; LOPT time limit %d s%n",
+        "%s trace: %d scans, %d distinct; LOPT time limit %d s%n",
+        workload,
         trace.totalWeight(),
         trace.scans().size(),
         limit);
 
     LocalSearchStrategy local =
         new LocalSearchStrategy(Duration.ofSeconds(limit), Duration.ofSeconds(5), 0);
-    System.out.println("strategy,sf,budget,solve_s,objective_s,optimal,gap,lp_gap");
+    System.out.println("workload,strategy,sf,budget,solve_s,objective_s,optimal,gap,lp_gap");
     for (int sf : new int[] {1, 30, 100}) {
-      CostModel model = model("tpch-sf" + sf);
+      CostModel model = model(workload + "-sf" + sf);
       double min = BudgetSweep.minimumBudgetCents(model);
       PlacementResult unbounded = lopt.place(PlacementProblem.capacity(model, trace));
-      report(sf, "unbounded", unbounded);
-      report(sf, "unbounded", local.place(PlacementProblem.capacity(model, trace)));
+      report(workload, sf, "unbounded", unbounded);
+      report(workload, sf, "unbounded", local.place(PlacementProblem.capacity(model, trace)));
       // Half way between the cheapest placement and the fastest one: the budget binds.
       double mid = (min + unbounded.prediction().costCents()) / 2;
       String budget = String.format(Locale.ROOT, "%.0f ct", mid);
-      report(sf, budget, lopt.place(PlacementProblem.budget(model, trace, mid)));
-      report(sf, budget, local.place(PlacementProblem.budget(model, trace, mid)));
+      report(workload, sf, budget, lopt.place(PlacementProblem.budget(model, trace, mid)));
+      report(workload, sf, budget, local.place(PlacementProblem.budget(model, trace, mid)));
     }
 
     for (int sf : new int[] {30, 100}) {
-      CostModel model = model("tpch-sf" + sf);
+      CostModel model = model(workload + "-sf" + sf);
       long start = System.nanoTime();
       BudgetSweep.Result curve =
           new BudgetSweep(lopt, steps).sweep(model, trace, PlacementOptions.defaults());
@@ -89,15 +97,16 @@ public final class PlannerBenchmark {
                         Locale.ROOT, ",%.3f", p.bytesPerDevice().getOrDefault(d, 0L) / 1e9)));
         csv.append('\n');
       }
-      Path csvFile = outDir.resolve("budget-curve-tpch-sf" + sf + ".csv");
-      Path svgFile = outDir.resolve("budget-curve-tpch-sf" + sf + ".svg");
+      Path csvFile = outDir.resolve("budget-curve-" + workload + "-sf" + sf + ".csv");
+      Path svgFile = outDir.resolve("budget-curve-" + workload + "-sf" + sf + ".svg");
       Files.writeString(csvFile, csv);
       Files.writeString(
           svgFile, ParetoChart.svg(curve.points(), devices, curve.saturationCents()) + "\n");
       System.out.printf(
           Locale.ROOT,
-          "SF %d sweep: %d Pareto points in %.1f s; minimum %.0f ct (%.2f s), saturation %.0f ct"
+          "%s SF %d sweep: %d Pareto points in %.1f s; minimum %.0f ct (%.2f s), saturation %.0f ct"
               + " (%.2f s); wrote %s, %s%n",
+          workload,
           sf,
           curve.points().size(),
           seconds,
@@ -121,10 +130,11 @@ public final class PlannerBenchmark {
     return CostModel.of(devices, sizes.columns());
   }
 
-  private static void report(int sf, String budget, PlacementResult r) {
+  private static void report(String workload, int sf, String budget, PlacementResult r) {
     System.out.printf(
         Locale.ROOT,
-        "%s,%d,%s,%.2f,%.4f,%s,%.2e,%.2e%n",
+        "%s,%s,%d,%s,%.2f,%.4f,%s,%.2e,%.2e%n",
+        workload,
         r.strategy(),
         sf,
         budget,

@@ -60,7 +60,7 @@ final class PlanningInputs {
       names = "--trace",
       required = true,
       paramLabel = "NAME|FILE",
-      description = "Workload trace (paper Figure 3b): built-in tpch, or a trace file.")
+      description = "Workload trace (paper Figure 3b): built-in tpch or tpcds, or a trace file.")
   String trace;
 
   @Option(
@@ -68,7 +68,7 @@ final class PlanningInputs {
       required = true,
       paramLabel = "NAME|FILE",
       description =
-          "Column sizes: built-in tpch-sf1, tpch-sf10, tpch-sf30, tpch-sf100, or a CSV"
+          "Column sizes: built-in tpch-sfN or tpcds-sfN (N = 1, 10, 30, 100, ...), or a CSV"
               + " table,column,bytes,zstd_bytes,lz4_bytes.")
   String sizes;
 

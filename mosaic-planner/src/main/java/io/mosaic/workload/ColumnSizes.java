@@ -4,6 +4,8 @@ import io.mosaic.device.Codec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.DeviceProfile;
+import io.trino.tpcds.Scaling;
+import io.trino.tpcds.Table;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,22 +39,32 @@ import java.util.regex.Pattern;
  * @param columns in file order
  */
 public record ColumnSizes(List<ColumnSize> columns) {
-  /** Built-in sizes: TPC-H measured at SF 1, and SF 10, 30, 100 scaled from it. */
+  /** Built-in sizes: TPC-H and TPC-DS measured at SF 1, and SF 10, 30, 100 scaled from it. */
   public static final List<String> BUILT_IN =
-      List.of("tpch-sf1", "tpch-sf10", "tpch-sf30", "tpch-sf100");
+      List.of(
+          "tpch-sf1",
+          "tpch-sf10",
+          "tpch-sf30",
+          "tpch-sf100",
+          "tpcds-sf1",
+          "tpcds-sf10",
+          "tpcds-sf30",
+          "tpcds-sf100");
 
   /** TPC-H tables whose size does not grow with the scale factor (spec clause 4.2.5). */
   public static final Set<String> TPCH_FIXED_TABLES = Set.of("nation", "region");
 
   static final String HEADER = "table,column,bytes,zstd_bytes,lz4_bytes";
   private static final Pattern TPCH = Pattern.compile("tpch-sf(\\d+)");
+  private static final Pattern TPCDS = Pattern.compile("tpcds-sf(\\d+)");
 
   public ColumnSizes {
     columns = List.copyOf(columns);
   }
 
   /**
-   * Built-in sizes ({@link #BUILT_IN}, or any {@code tpch-sfN}) or a sizes file.
+   * Built-in sizes ({@link #BUILT_IN}, or any {@code tpch-sfN} or {@code tpcds-sfN}) or a sizes
+   * file.
    *
    * @throws IllegalArgumentException if the file is missing or malformed
    */
@@ -60,6 +73,11 @@ public record ColumnSizes(List<ColumnSize> columns) {
     if (tpch.matches()) {
       ColumnSizes sf1 = parse(TraceFile.resource("tpch-sf1.sizes.csv"), "built-in tpch-sf1");
       return sf1.scaled(Integer.parseInt(tpch.group(1)), TPCH_FIXED_TABLES);
+    }
+    Matcher tpcds = TPCDS.matcher(nameOrPath);
+    if (tpcds.matches()) {
+      ColumnSizes sf1 = parse(TraceFile.resource("tpcds-sf1.sizes.csv"), "built-in tpcds-sf1");
+      return sf1.scaledBy(tpcdsGrowth(Integer.parseInt(tpcds.group(1))));
     }
     Path file = Path.of(nameOrPath);
     try {
@@ -166,11 +184,33 @@ public record ColumnSizes(List<ColumnSize> columns) {
     if (!(factor > 0) || Double.isInfinite(factor)) {
       throw new IllegalArgumentException("scale factor must be positive, not " + factor);
     }
+    return scaledBy(table -> fixedTables.contains(table) ? 1 : factor);
+  }
+
+  /**
+   * TPC-DS tables grow unevenly with the scale factor (facts linearly, dimensions in steps, some
+   * not at all; spec clause 3.2): each table's growth from SF 1 is the ratio of the generator's row
+   * counts.
+   */
+  static ToDoubleFunction<String> tpcdsGrowth(int sf) {
+    if (sf < 1) {
+      throw new IllegalArgumentException("TPC-DS scale factor must be at least 1, not " + sf);
+    }
+    Scaling one = new Scaling(1);
+    Scaling target = new Scaling(sf);
+    return table -> {
+      Table t = Table.getTable(table);
+      return (double) target.getRowCount(t) / one.getRowCount(t);
+    };
+  }
+
+  /** Every size of a table times {@code growth(table)}. */
+  public ColumnSizes scaledBy(ToDoubleFunction<String> growth) {
     return new ColumnSizes(
         columns.stream()
             .map(
                 s -> {
-                  double f = fixedTables.contains(s.column().table()) ? 1 : factor;
+                  double f = growth.applyAsDouble(s.column().table());
                   Map<Codec, Long> stored = new EnumMap<>(Codec.class);
                   s.storedBytes().forEach((codec, b) -> stored.put(codec, Math.round(b * f)));
                   return new ColumnSize(s.column(), Math.round(s.bytes() * f), stored);

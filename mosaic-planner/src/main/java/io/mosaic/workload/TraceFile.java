@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
  */
 public final class TraceFile {
   /** Built-in traces shipped with Mosaic, usable wherever a trace file is asked for. */
-  public static final List<String> BUILT_IN = List.of("tpch");
+  public static final List<String> BUILT_IN = List.of("tpch", "tpcds");
 
   private static final String HEADER = "[[trace]]";
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$.-]*");

@@ -2,6 +2,7 @@ package io.mosaic.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.mosaic.device.Codec;
 import io.mosaic.model.ColumnRef;
@@ -54,6 +55,27 @@ class ColumnSizesTest {
     }
     double ratio = (double) sf100.totalBytes() / sf1.totalBytes();
     assertThat(ratio).isBetween(99.9, 100.0);
+  }
+
+  @Test
+  void shippedTpcdsSizesCoverTheTwentyFourTablesAndGrowAsTheGeneratorDoes() {
+    ColumnSizes sf1 = ColumnSizes.load("tpcds-sf1");
+    ColumnSizes sf100 = ColumnSizes.load("tpcds-sf100");
+    assertThat(sf1.columns().stream().map(s -> s.column().table()).distinct()).hasSize(24);
+    // Facts grow linearly (store_sales: 2.88 M rows at SF 1, 288 M at SF 100), date_dim not at
+    // all, item in steps (18 000 -> 204 000 rows).
+    assertThat(bytes(sf100, "store_sales") / bytes(sf1, "store_sales")).isCloseTo(100, within(0.5));
+    assertThat(bytes(sf100, "date_dim")).isEqualTo(bytes(sf1, "date_dim"));
+    assertThat(bytes(sf100, "item") / bytes(sf1, "item")).isCloseTo(204.0 / 18, within(0.01));
+    assertThatThrownBy(() -> ColumnSizes.load("tpcds-sf0"))
+        .hasMessageContaining("TPC-DS scale factor must be at least 1");
+  }
+
+  private static double bytes(ColumnSizes sizes, String table) {
+    return sizes.columns().stream()
+        .filter(s -> s.column().table().equals(table))
+        .mapToLong(ColumnSize::bytes)
+        .sum();
   }
 
   @Test

@@ -18,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class TraceFileTest {
   @TempDir Path dir;
@@ -39,22 +41,23 @@ class TraceFileTest {
     assertThat(TraceFile.parse(TraceFile.format(w), "again")).isEqualTo(w);
   }
 
-  @Test
-  void shippedTpchTraceMatchesItsOwnCountsAndTheTpchColumns() {
-    Workload tpch = TraceFile.load("tpch");
-    String text = TraceFile.resource("tpch.trace");
+  @ParameterizedTest
+  @CsvSource({"tpch,22", "tpcds,99"})
+  void shippedTraceMatchesItsOwnCountsAndTheMeasuredColumns(String name, int queries) {
+    Workload trace = TraceFile.load(name);
+    String text = TraceFile.resource(name + ".trace");
     Matcher counts = Pattern.compile("# (\\d+) table scans, (\\d+) distinct").matcher(text);
     assertThat(counts.find()).isTrue();
-    assertThat(tpch.totalWeight()).isEqualTo(Long.parseLong(counts.group(1)));
-    assertThat(tpch.scans()).hasSize(Integer.parseInt(counts.group(2)));
-    assertThat(text.lines().filter(l -> l.matches("# q\\d\\d"))).hasSize(22);
+    assertThat(trace.totalWeight()).isEqualTo(Long.parseLong(counts.group(1)));
+    assertThat(trace.scans()).hasSize(Integer.parseInt(counts.group(2)));
+    assertThat(text.lines().filter(l -> l.matches("# q\\d\\d"))).hasSize(queries);
 
     // Every column the trace names has a measured size: the two resources agree.
     CostModel model =
         CostModel.of(
             DeviceCatalog.load("table1").stream().map(DeviceProfile::catalog).toList(),
-            ColumnSizes.load("tpch-sf1").columns());
-    model.validate(tpch);
+            ColumnSizes.load(name + "-sf1").columns());
+    model.validate(trace);
   }
 
   @Test

@@ -4,6 +4,7 @@ import static io.trino.testing.TestingSession.testSessionBuilder;
 
 import io.trino.Session;
 import io.trino.metadata.Metadata;
+import io.trino.plugin.tpcds.TpcdsPlugin;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.sql.planner.Plan;
 import io.trino.sql.planner.optimizations.PlanNodeSearcher;
@@ -49,9 +50,20 @@ public final class TraceGenerator implements AutoCloseable {
 
   private static final String OWN_QUERIES = "/io/mosaic/trino/workload/tpch/q%d.sql";
 
-  /** Where the planner ships the trace, relative to the mosaic-trino module directory. */
-  public static final Path TPCH_TRACE =
-      Path.of("../mosaic-planner/src/main/resources/io/mosaic/workloads/tpch.trace");
+  /**
+   * The 99 TPC-DS queries as Trino's benchto benchmarks ship them, with {@code
+   * ${database}.${schema}.} before every table name.
+   */
+  private static final String TPCDS_QUERIES = "/sql/presto/tpcds/q%02d.sql";
+
+  public static final int TPCDS_QUERY_COUNT = 99;
+
+  /** Where the planner ships the traces, relative to the mosaic-trino module directory. */
+  private static final Path WORKLOADS =
+      Path.of("../mosaic-planner/src/main/resources/io/mosaic/workloads");
+
+  public static final Path TPCH_TRACE = WORKLOADS.resolve("tpch.trace");
+  public static final Path TPCDS_TRACE = WORKLOADS.resolve("tpcds.trace");
 
   private final DistributedQueryRunner runner;
   private final Session session;
@@ -61,7 +73,10 @@ public final class TraceGenerator implements AutoCloseable {
     this.session = session;
   }
 
-  /** Starts a one-worker Trino with the tpch catalog (schema tiny: plans do not depend on SF). */
+  /**
+   * Starts a one-worker Trino with the tpch and tpcds catalogs (schema tiny: which columns a scan
+   * reads does not depend on the scale factor).
+   */
   public static TraceGenerator start() throws Exception {
     Session session = testSessionBuilder().setCatalog("tpch").setSchema("tiny").build();
     DistributedQueryRunner runner =
@@ -74,6 +89,9 @@ public final class TraceGenerator implements AutoCloseable {
           Map.of(
               "tpch.column-naming", "STANDARD",
               "tpch.predicate-pushdown-enabled", "false"));
+      // The tpcds connector pushes no predicate into its scans and names columns as the spec does.
+      runner.installPlugin(new TpcdsPlugin());
+      runner.createCatalog("tpcds", "tpcds", Map.of());
       return new TraceGenerator(runner, session);
     } catch (RuntimeException e) {
       runner.close();
@@ -92,10 +110,20 @@ public final class TraceGenerator implements AutoCloseable {
     }
   }
 
-  /** The table scans of one query's optimised plan, in plan order. */
+  /** A session on schema tiny of {@code catalog} (tpch or tpcds). */
+  public Session session(String catalog) {
+    return Session.builder(session).setCatalog(catalog).setSchema("tiny").build();
+  }
+
+  /** The table scans of one TPC-H query's optimised plan, in plan order. */
   public List<Scan> scans(String sql) {
+    return scans(session, sql);
+  }
+
+  /** The table scans of one query's optimised plan, in plan order. */
+  public List<Scan> scans(Session on, String sql) {
     return runner.inTransaction(
-        session,
+        on,
         tx -> {
           Plan plan = runner.createPlan(tx, sql);
           Metadata metadata = runner.getPlannerContext().getMetadata();
@@ -130,24 +158,52 @@ public final class TraceGenerator implements AutoCloseable {
     return stripComments(own != null ? own : resource(String.format(TPCH_QUERIES, n)));
   }
 
+  /** The TPC-DS query text {@code n} (1-99), over the session's catalog and schema. */
+  public static String tpcdsQuery(int n) {
+    String sql = resource(String.format(TPCDS_QUERIES, n));
+    if (sql == null) {
+      throw new IllegalStateException(
+          "TPC-DS query "
+              + n
+              + " not on the class path: io.trino:trino-benchto-benchmarks ships them");
+    }
+    return stripComments(sql.replace("${database}.${schema}.", ""));
+  }
+
   /** The TPC-H trace: every scan of the 22 queries' plans. */
   public String tpchTrace() {
+    return trace("TPC-H", "tpch", 22, TraceGenerator::tpchQuery);
+  }
+
+  /** The TPC-DS trace: every scan of the 99 queries' plans. */
+  public String tpcdsTrace() {
+    return trace("TPC-DS", "tpcds", TPCDS_QUERY_COUNT, TraceGenerator::tpcdsQuery);
+  }
+
+  private String trace(
+      String benchmark, String catalog, int queries, java.util.function.IntFunction<String> query) {
     StringBuilder out = new StringBuilder();
     int total = 0;
     Set<Scan> distinct = new LinkedHashSet<>();
     StringBuilder body = new StringBuilder();
-    for (int q = 1; q <= 22; q++) {
+    for (int q = 1; q <= queries; q++) {
       body.append(String.format("# q%02d%n", q));
-      for (Scan scan : scans(tpchQuery(q))) {
+      for (Scan scan : scans(session(catalog), query.apply(q))) {
         body.append(scan.line()).append('\n');
         total++;
         distinct.add(scan);
       }
     }
-    out.append("# TPC-H workload trace (paper Figure 3b format): one line per table scan,\n")
+    out.append("# ")
+        .append(benchmark)
+        .append(" workload trace (paper Figure 3b format): one line per table scan,\n")
         .append("# table:columns read. Derived from Trino ")
         .append(trinoVersion())
-        .append("'s optimised plans of the 22 TPC-H queries\n")
+        .append("'s optimised plans of the ")
+        .append(queries)
+        .append(" ")
+        .append(benchmark)
+        .append(" queries\n")
         .append(
             "# by io.mosaic.trino.workload.TraceGenerator; do not edit, regenerate (docs/workloads.md).\n")
         .append("# ")
@@ -165,6 +221,8 @@ public final class TraceGenerator implements AutoCloseable {
     try (TraceGenerator generator = start()) {
       Files.writeString(TPCH_TRACE, generator.tpchTrace());
       System.out.println("Wrote " + TPCH_TRACE.toAbsolutePath().normalize());
+      Files.writeString(TPCDS_TRACE, generator.tpcdsTrace());
+      System.out.println("Wrote " + TPCDS_TRACE.toAbsolutePath().normalize());
     }
   }
 

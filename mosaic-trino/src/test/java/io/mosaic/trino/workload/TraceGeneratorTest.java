@@ -30,13 +30,35 @@ class TraceGeneratorTest {
 
   @Test
   void shippedTpchTraceIsTheGeneratedOne(@TempDir Path dir) throws Exception {
-    String trace = generator.tpchTrace();
-    Path generated = dir.resolve("tpch.trace");
+    assertShipped(generator.tpchTrace(), TraceGenerator.TPCH_TRACE, dir);
+  }
+
+  @Test
+  void shippedTpcdsTraceIsTheGeneratedOne(@TempDir Path dir) throws Exception {
+    assertShipped(generator.tpcdsTrace(), TraceGenerator.TPCDS_TRACE, dir);
+  }
+
+  private static void assertShipped(String trace, Path shipped, Path dir) throws Exception {
+    Path generated = dir.resolve(shipped.getFileName());
     Files.writeString(generated, trace);
     if (Boolean.getBoolean("mosaic.updateTraces")) {
-      Files.writeString(TraceGenerator.TPCH_TRACE, trace);
+      Files.writeString(shipped, trace);
     }
-    assertThat(generated).hasSameTextualContentAs(TraceGenerator.TPCH_TRACE);
+    assertThat(generated).hasSameTextualContentAs(shipped);
+  }
+
+  @Test
+  void tpcdsQ03ScansItsThreeTables() {
+    // Q3: date_dim x store_sales x item; the filter columns d_moy and i_manufact_id stay in scans.
+    List<TraceGenerator.Scan> scans =
+        generator.scans(generator.session("tpcds"), TraceGenerator.tpcdsQuery(3));
+    assertThat(scans)
+        .extracting(TraceGenerator.Scan::table)
+        .containsExactlyInAnyOrder("date_dim", "store_sales", "item");
+    assertThat(scans)
+        .filteredOn(s -> s.table().equals("item"))
+        .singleElement()
+        .satisfies(s -> assertThat(s.columns()).contains("i_manufact_id", "i_brand_id"));
   }
 
   @Test
