@@ -87,7 +87,7 @@ public final class ParetoChart {
       double x = minX + (maxX - minX) * i / 5;
       double px = LEFT + plotW * i / 5;
       s.append(line(px, baseY, px, baseY + 4, "#000"))
-          .append(text(px, baseY + 16, "middle", Commands.cents(Math.round(x))));
+          .append(text(px, baseY + 16, "middle", tickCents(x, maxX - minX)));
     }
     s.append(text(LEFT + plotW / 2, baseY + 32, "middle", "cost of the devices to buy (Eq. 5)"))
         .append(
@@ -108,7 +108,11 @@ public final class ParetoChart {
                   TOP,
                   px,
                   baseY))
-          .append(text(px + 4, TOP + 12, "start", "more budget does not help"));
+          // Labelled on the side with room: the line is often near the right edge.
+          .append(
+              px > LEFT + plotW / 2
+                  ? text(px - 4, TOP + 12, "end", "more budget does not help")
+                  : text(px + 4, TOP + 12, "start", "more budget does not help"));
     }
     // The Pareto curve: a step down at each point (time only changes where the purchase does).
     StringBuilder path = new StringBuilder();
@@ -181,6 +185,15 @@ public final class ParetoChart {
       lx += 24 + 7 * devices.get(d).length();
     }
     return s.append("</svg>").toString();
+  }
+
+  /** A cost tick with as many decimals as the axis span needs to tell ticks apart. */
+  static String tickCents(double cents, double span) {
+    if (span >= 50) {
+      return Commands.cents(Math.round(cents));
+    }
+    int decimals = span >= 5 ? 1 : span >= 0.5 ? 2 : 3;
+    return String.format(Locale.ROOT, "%." + decimals + "f ct", cents);
   }
 
   private static String line(double x1, double y1, double x2, double y2, String color) {

@@ -6,6 +6,7 @@ import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Placement;
+import io.mosaic.model.Workload;
 import io.mosaic.placement.local.LocalSearch;
 import java.time.Duration;
 import java.util.List;
@@ -51,8 +52,7 @@ public final class LocalSearchStrategy implements PlacementStrategy {
   @Override
   public PlacementResult place(PlacementProblem problem) {
     long start = System.nanoTime();
-    PlacementOptions o = problem.options();
-    if (!o.minBytes().isEmpty() || o.maxDevices() != null || o.noRegression() != null) {
+    if (!supports(problem.options())) {
       throw new IllegalArgumentException(
           name()
               + " supports capacities, budgets, maximum bytes and pins; for minimum bytes, a"
@@ -91,6 +91,31 @@ public final class LocalSearchStrategy implements PlacementStrategy {
         name(),
         lpBound,
         gap);
+  }
+
+  /** Whether the local search honours every option set (it lacks LOPT's side constraints). */
+  static boolean supports(PlacementOptions o) {
+    return o.minBytes().isEmpty() && o.maxDevices() == null && o.noRegression() == null;
+  }
+
+  /**
+   * Local search started from {@code start} (a feasible placement, e.g. a time-limited MIP's
+   * incumbent); returns a placement at least as good, or {@code start} itself.
+   */
+  static Placement improve(
+      PlacementProblem problem, Placement start, Duration timeLimit, Duration unimproved) {
+    CostModel model = problem.model();
+    List<ColumnRef> columns = model.columns();
+    List<String> ids = model.devices().stream().map(DeviceProfile::id).toList();
+    Integer[] seedDevice = new Integer[columns.size()];
+    for (int c = 0; c < columns.size(); c++) {
+      seedDevice[c] = ids.indexOf(start.device(columns.get(c)));
+    }
+    Placement found = LocalSearch.solve(problem, columns, seedDevice, timeLimit, unimproved, 0);
+    Workload scans = problem.solveWorkload();
+    return feasible(problem, found) && model.totalTime(scans, found) < model.totalTime(scans, start)
+        ? found
+        : start;
   }
 
   private static int cheapest(PlacementProblem problem, ColumnRef column) {

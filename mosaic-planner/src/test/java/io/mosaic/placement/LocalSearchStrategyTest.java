@@ -6,9 +6,13 @@ import static io.mosaic.placement.Fixtures.plainDevice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.Placement;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -53,6 +57,33 @@ class LocalSearchStrategyTest {
     assertThatThrownBy(
             () -> search.place(PlacementProblem.capacity(tiny, BudgetSweepTest.TRACE_OF_A)))
         .isInstanceOf(InfeasiblePlacementException.class);
+  }
+
+  @Test
+  void improvingAnIncumbentKeepsItFeasibleAndNeverWorse() {
+    // LOPT hands a time-limited incumbent to the local search; here the worst feasible start:
+    // everything on the cheapest device, which the search must improve within the budget.
+    PlacementProblem problem =
+        PlacementProblem.budget(BudgetSweepTest.MODEL, BudgetSweepTest.TRACE, 900);
+    CostModel model = problem.model();
+    String cheapest =
+        model.devices().stream()
+            .min(Comparator.comparingDouble(d -> d.costPerGb().cents()))
+            .orElseThrow()
+            .id();
+    Map<ColumnRef, String> all = new HashMap<>();
+    model.columns().forEach(c -> all.put(c, cheapest));
+    Placement start = new Placement(all);
+    assertThat(Fixtures.feasible(problem, start)).isTrue();
+
+    Placement improved =
+        LocalSearchStrategy.improve(problem, start, Duration.ofSeconds(5), Duration.ofMillis(500));
+    assertThat(Fixtures.feasible(problem, improved)).isTrue();
+    double before = model.totalTime(problem.solveWorkload(), start);
+    double after = model.totalTime(problem.solveWorkload(), improved);
+    assertThat(after).isLessThan(before);
+    assertThat(after)
+        .isGreaterThanOrEqualTo(new LoptStrategy().place(problem).objective() * (1 - 1e-9));
   }
 
   private PlacementResult assertWithinGap(PlacementProblem problem) {
