@@ -99,7 +99,8 @@ class MosaicTpchQueriesTest {
     assertThat(records).hasSize(1);
     TraceRecord scan = records.get(0);
     assertThat(scan.columns()).containsExactly("l_orderkey", "l_quantity");
-    // The row groups read are exactly those whose l_orderkey minimum is below 1000: a few of 15.
+    // The row groups read are exactly those whose l_orderkey minimum is below 1000: a few of them
+    // (each writer task cuts its own row groups of at most 4096 rows).
     Manifest m = MosaicTable.open(dir.resolve("metadata/tiny/lineitem"), pool()).latest();
     List<Integer> mightMatch = new ArrayList<>();
     for (SegmentEntry s : m.segmentsOf("l_orderkey")) {
@@ -109,8 +110,8 @@ class MosaicTpchQueriesTest {
         }
       }
     }
-    assertThat(m.rowGroups()).hasSize(15);
-    assertThat(scan.rowGroups()).isEqualTo(mightMatch).hasSizeBetween(1, 14);
+    assertThat(m.rowGroups()).hasSizeGreaterThanOrEqualTo(15);
+    assertThat(scan.rowGroups()).isEqualTo(mightMatch).hasSizeBetween(1, m.rowGroups().size() - 1);
     assertThat(result.result().getOnlyValue())
         .isEqualTo(
             runner
