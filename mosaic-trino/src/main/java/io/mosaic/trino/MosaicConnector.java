@@ -9,9 +9,11 @@ import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 import java.util.List;
+import java.util.Set;
 
 /** The Mosaic connector of one catalog. */
 final class MosaicConnector implements Connector {
@@ -20,6 +22,7 @@ final class MosaicConnector implements Connector {
   private final MosaicSplitManager splits;
   private final MosaicPageSourceProvider pageSources;
   private final MosaicPageSinkProvider pageSinks;
+  private final Set<Procedure> procedures;
 
   @Inject
   MosaicConnector(
@@ -27,7 +30,9 @@ final class MosaicConnector implements Connector {
       MosaicMetadata metadata,
       MosaicSplitManager splits,
       MosaicPageSourceProvider pageSources,
-      MosaicPageSinkProvider pageSinks) {
+      MosaicPageSinkProvider pageSinks,
+      Set<Procedure> procedures) {
+    this.procedures = Set.copyOf(procedures);
     this.lifeCycle = lifeCycle;
     this.metadata = metadata;
     this.splits = splits;
@@ -65,6 +70,11 @@ final class MosaicConnector implements Connector {
   @Override
   public List<PropertyMetadata<?>> getTableProperties() {
     return MosaicTableProperties.all();
+  }
+
+  @Override
+  public Set<Procedure> getProcedures() {
+    return procedures;
   }
 
   @Override

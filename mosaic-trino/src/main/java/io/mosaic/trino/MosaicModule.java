@@ -5,6 +5,8 @@ import static io.airlift.configuration.ConfigBinder.configBinder;
 import com.google.inject.Binder;
 import com.google.inject.Module;
 import com.google.inject.Scopes;
+import com.google.inject.multibindings.Multibinder;
+import io.trino.spi.procedure.Procedure;
 
 /** Guice wiring of one catalog: one instance of each SPI role. */
 final class MosaicModule implements Module {
@@ -17,5 +19,9 @@ final class MosaicModule implements Module {
     binder.bind(MosaicPageSourceProvider.class).in(Scopes.SINGLETON);
     binder.bind(MosaicPageSinkProvider.class).in(Scopes.SINGLETON);
     binder.bind(MosaicConnector.class).in(Scopes.SINGLETON);
+    Multibinder.newSetBinder(binder, Procedure.class)
+        .addBinding()
+        .toProvider(MoveColumnsProcedure.class)
+        .in(Scopes.SINGLETON);
   }
 }

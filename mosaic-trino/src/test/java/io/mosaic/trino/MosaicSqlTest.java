@@ -160,4 +160,23 @@ class MosaicSqlTest {
     assertThatThrownBy(() -> sql("CREATE TABLE rows0 (x bigint) WITH (row_group_rows = 0)"))
         .hasMessageContaining("row_group_rows = 0 must be a positive number of rows");
   }
+
+  @Test
+  void moveColumnsMigratesOnlineAndKeepsTheData() {
+    sql("CREATE TABLE moved WITH (row_group_rows = 100) AS SELECT * FROM nums");
+    Object before = sql("SELECT sum(x), count(DISTINCT s) FROM moved").getMaterializedRows().get(0);
+    sql("CALL mosaic.system.move_columns('tiny', 'moved', 's=slow')");
+    assertThat(
+            sql("SELECT column_name, device, codec FROM \"moved$placement\"").getMaterializedRows())
+        .extracting(r -> r.getField(0), r -> r.getField(1), r -> r.getField(2).toString())
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("x", "fast", "ZSTD"),
+            org.assertj.core.groups.Tuple.tuple("s", "slow", "LZ4"));
+    assertThat(sql("SELECT sum(x), count(DISTINCT s) FROM moved").getMaterializedRows().get(0))
+        .isEqualTo(before);
+    assertThatThrownBy(() -> sql("CALL mosaic.system.move_columns('tiny', 'moved', 's=tape')"))
+        .hasMessageContaining("unknown device 'tape'");
+    assertThatThrownBy(() -> sql("CALL mosaic.system.move_columns('tiny', 'moved', 's:slow')"))
+        .hasMessageContaining("write column=device pairs");
+  }
 }
