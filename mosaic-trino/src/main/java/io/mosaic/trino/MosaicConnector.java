@@ -3,6 +3,7 @@ package io.mosaic.trino;
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
 import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorCapabilities;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -75,6 +76,12 @@ final class MosaicConnector implements Connector {
   @Override
   public Set<Procedure> getProcedures() {
     return procedures;
+  }
+
+  /** NOT NULL columns are kept in the schema; Trino checks the values before they reach a sink. */
+  @Override
+  public Set<ConnectorCapabilities> getCapabilities() {
+    return Set.of(ConnectorCapabilities.NOT_NULL_COLUMN_CONSTRAINT);
   }
 
   @Override

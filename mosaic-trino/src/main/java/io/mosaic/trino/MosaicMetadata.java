@@ -105,13 +105,13 @@ final class MosaicMetadata implements ConnectorMetadata {
       SchemaTableName tableName,
       Optional<ConnectorTableVersion> startVersion,
       Optional<ConnectorTableVersion> endVersion) {
-    if (startVersion.isPresent() || endVersion.isPresent()) {
-      throw new TrinoException(NOT_SUPPORTED, "Mosaic tables do not support FOR VERSION/TIMESTAMP");
-    }
     if (MosaicSystemTables.isSystemTableName(tableName.getTableName())
         || !storage.schemaExists(tableName.getSchemaName())
         || !storage.tableExists(tableName)) {
       return null;
+    }
+    if (startVersion.isPresent() || endVersion.isPresent()) {
+      throw new TrinoException(NOT_SUPPORTED, "This connector does not support versioned tables");
     }
     MosaicTable table = storage.open(tableName);
     long version = call(() -> table.latest().version());
@@ -189,7 +189,7 @@ final class MosaicMetadata implements ConnectorMetadata {
   public void createTable(
       ConnectorSession session, ConnectorTableMetadata tableMetadata, SaveMode saveMode) {
     if (saveMode == SaveMode.REPLACE) {
-      throw new TrinoException(NOT_SUPPORTED, "Mosaic does not support CREATE OR REPLACE TABLE");
+      throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
     }
     SchemaTableName name = tableMetadata.getTable();
     if (storage.tableExists(name)) {
@@ -209,8 +209,16 @@ final class MosaicMetadata implements ConnectorMetadata {
     if (storage.tableExists(name)) {
       throw new TrinoException(TABLE_ALREADY_EXISTS, "table " + name + " already exists");
     }
+    if (tableMetadata.getComment().isPresent()) {
+      throw new TrinoException(
+          NOT_SUPPORTED, "This connector does not support creating tables with table comment");
+    }
     List<ColumnSpec> columns = new ArrayList<>();
     for (ColumnMetadata c : tableMetadata.getColumns()) {
+      if (c.getComment() != null) {
+        throw new TrinoException(
+            NOT_SUPPORTED, "This connector does not support creating tables with column comment");
+      }
       if (c.isHidden()) {
         continue;
       }
@@ -244,7 +252,7 @@ final class MosaicMetadata implements ConnectorMetadata {
       RetryMode retryMode,
       boolean replace) {
     if (replace) {
-      throw new TrinoException(NOT_SUPPORTED, "Mosaic does not support CREATE OR REPLACE TABLE");
+      throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
     }
     if (retryMode != RetryMode.NO_RETRIES) {
       throw new TrinoException(NOT_SUPPORTED, "Mosaic does not support query retries");

@@ -72,6 +72,12 @@ final class RowGroupPredicates {
     if (values.isSingleValue()) {
       return List.of(Predicate.eq(name, value(type, values.getSingleValue())));
     }
+    if (type.equals(BooleanType.BOOLEAN)) {
+      // Core compares booleans only with = and IN; a boolean domain is always a discrete set.
+      return values.isDiscreteSet()
+          ? List.of(Predicate.in(name, values.getDiscreteSet()))
+          : List.of();
+    }
     if (values.isDiscreteSet() && values.getDiscreteSet().size() <= MAX_IN_VALUES) {
       return List.of(
           Predicate.in(name, values.getDiscreteSet().stream().map(v -> value(type, v)).toList()));
