@@ -73,7 +73,7 @@ final class TrinoTypes {
     } else {
       throw new TrinoException(
           NOT_SUPPORTED,
-          "column '"
+          "Unsupported type: column '"
               + column
               + "' has type "
               + type.getDisplayName()
