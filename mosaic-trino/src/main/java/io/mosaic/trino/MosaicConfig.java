@@ -1,0 +1,81 @@
+package io.mosaic.trino;
+
+import io.airlift.configuration.Config;
+import io.airlift.configuration.ConfigDescription;
+import io.airlift.units.DataSize;
+import io.airlift.units.MinDataSize;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+/** The catalog properties ({@code etc/catalog/mosaic.properties}); docs/trino.md lists them. */
+public final class MosaicConfig {
+  private String devicesConfig;
+  private String metadataDirectory;
+  private DataSize scanBufferMemory = DataSize.of(256, DataSize.Unit.MEGABYTE);
+  private int decodeThreads = Runtime.getRuntime().availableProcessors();
+  private DataSize targetSplitSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
+
+  @NotNull
+  public String getDevicesConfig() {
+    return devicesConfig;
+  }
+
+  @Config("mosaic.devices-config")
+  @ConfigDescription("The device pool's devices.toml")
+  public MosaicConfig setDevicesConfig(String devicesConfig) {
+    this.devicesConfig = devicesConfig;
+    return this;
+  }
+
+  @NotNull
+  public String getMetadataDirectory() {
+    return metadataDirectory;
+  }
+
+  @Config("mosaic.metadata-directory")
+  @ConfigDescription("Directory of the catalog's schemas and table manifests (a metadata device)")
+  public MosaicConfig setMetadataDirectory(String metadataDirectory) {
+    this.metadataDirectory = metadataDirectory;
+    return this;
+  }
+
+  @NotNull
+  @MinDataSize("1MB")
+  public DataSize getScanBufferMemory() {
+    return scanBufferMemory;
+  }
+
+  @Config("mosaic.scan-buffer-memory")
+  @ConfigDescription("Raw column chunks one split may prefetch (paper Section 3.3's buffer)")
+  public MosaicConfig setScanBufferMemory(DataSize scanBufferMemory) {
+    this.scanBufferMemory = scanBufferMemory;
+    return this;
+  }
+
+  @Min(1)
+  public int getDecodeThreads() {
+    return decodeThreads;
+  }
+
+  @Config("mosaic.decode-threads")
+  @ConfigDescription(
+      "Threads decompressing and decoding column chunks; device reader threads come from"
+          + " devices.toml")
+  public MosaicConfig setDecodeThreads(int decodeThreads) {
+    this.decodeThreads = decodeThreads;
+    return this;
+  }
+
+  @NotNull
+  @MinDataSize("1kB")
+  public DataSize getTargetSplitSize() {
+    return targetSplitSize;
+  }
+
+  @Config("mosaic.target-split-size")
+  @ConfigDescription("Compressed bytes of the requested columns per split (row-group range)")
+  public MosaicConfig setTargetSplitSize(DataSize targetSplitSize) {
+    this.targetSplitSize = targetSplitSize;
+    return this;
+  }
+}

@@ -1,0 +1,91 @@
+package io.mosaic.trino;
+
+import com.google.inject.Inject;
+import io.airlift.bootstrap.LifeCycleManager;
+import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorCapabilities;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.procedure.Procedure;
+import io.trino.spi.session.PropertyMetadata;
+import io.trino.spi.transaction.IsolationLevel;
+import java.util.List;
+import java.util.Set;
+
+/** The Mosaic connector of one catalog. */
+final class MosaicConnector implements Connector {
+  private final LifeCycleManager lifeCycle;
+  private final MosaicMetadata metadata;
+  private final MosaicSplitManager splits;
+  private final MosaicPageSourceProvider pageSources;
+  private final MosaicPageSinkProvider pageSinks;
+  private final Set<Procedure> procedures;
+
+  @Inject
+  MosaicConnector(
+      LifeCycleManager lifeCycle,
+      MosaicMetadata metadata,
+      MosaicSplitManager splits,
+      MosaicPageSourceProvider pageSources,
+      MosaicPageSinkProvider pageSinks,
+      Set<Procedure> procedures) {
+    this.procedures = Set.copyOf(procedures);
+    this.lifeCycle = lifeCycle;
+    this.metadata = metadata;
+    this.splits = splits;
+    this.pageSources = pageSources;
+    this.pageSinks = pageSinks;
+  }
+
+  @Override
+  public ConnectorTransactionHandle beginTransaction(
+      IsolationLevel isolationLevel, boolean readOnly, boolean autoCommit) {
+    return MosaicTransactionHandle.INSTANCE;
+  }
+
+  @Override
+  public ConnectorMetadata getMetadata(
+      ConnectorSession session, ConnectorTransactionHandle transaction) {
+    return metadata;
+  }
+
+  @Override
+  public ConnectorSplitManager getSplitManager() {
+    return splits;
+  }
+
+  @Override
+  public ConnectorPageSourceProvider getPageSourceProvider() {
+    return pageSources;
+  }
+
+  @Override
+  public ConnectorPageSinkProvider getPageSinkProvider() {
+    return pageSinks;
+  }
+
+  @Override
+  public List<PropertyMetadata<?>> getTableProperties() {
+    return MosaicTableProperties.all();
+  }
+
+  @Override
+  public Set<Procedure> getProcedures() {
+    return procedures;
+  }
+
+  /** NOT NULL columns are kept in the schema; Trino checks the values before they reach a sink. */
+  @Override
+  public Set<ConnectorCapabilities> getCapabilities() {
+    return Set.of(ConnectorCapabilities.NOT_NULL_COLUMN_CONSTRAINT);
+  }
+
+  @Override
+  public void shutdown() {
+    lifeCycle.stop();
+  }
+}

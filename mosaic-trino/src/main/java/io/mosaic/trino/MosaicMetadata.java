@@ -1,0 +1,365 @@
+package io.mosaic.trino;
+
+import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_TABLE_PROPERTY;
+import static io.mosaic.trino.MosaicStorage.call;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
+import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
+
+import com.google.inject.Inject;
+import io.airlift.slice.Slice;
+import io.mosaic.table.ColumnSpec;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TableSchema;
+import io.mosaic.table.WriteResult;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.Assignment;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorOutputMetadata;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTableLayout;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTableVersion;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.ConstraintApplicationResult;
+import io.trino.spi.connector.ProjectionApplicationResult;
+import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.SaveMode;
+import io.trino.spi.connector.SchemaNotFoundException;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
+import io.trino.spi.expression.ConnectorExpression;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.security.TrinoPrincipal;
+import io.trino.spi.statistics.ComputedStatistics;
+import io.trino.spi.statistics.TableStatistics;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Schemas, tables and commits of a Mosaic catalog. Reads pin the latest manifest version when the
+ * query resolves the table; writes commit one new version per statement (DESIGN section 6).
+ */
+final class MosaicMetadata implements ConnectorMetadata {
+  private final MosaicStorage storage;
+
+  @Inject
+  MosaicMetadata(MosaicStorage storage) {
+    this.storage = storage;
+  }
+
+  // ---- schemas
+
+  @Override
+  public List<String> listSchemaNames(ConnectorSession session) {
+    return storage.schemas();
+  }
+
+  @Override
+  public boolean schemaExists(ConnectorSession session, String schemaName) {
+    return storage.schemaExists(schemaName);
+  }
+
+  @Override
+  public void createSchema(
+      ConnectorSession session,
+      String schemaName,
+      Map<String, Object> properties,
+      TrinoPrincipal owner) {
+    if (storage.schemaExists(schemaName)) {
+      throw new TrinoException(SCHEMA_ALREADY_EXISTS, "schema " + schemaName + " already exists");
+    }
+    storage.createSchema(schemaName);
+  }
+
+  @Override
+  public void dropSchema(ConnectorSession session, String schemaName, boolean cascade) {
+    List<String> tables = storage.tables(schemaName);
+    if (!tables.isEmpty() && !cascade) {
+      throw new TrinoException(
+          SCHEMA_NOT_EMPTY,
+          "schema " + schemaName + " still has tables " + tables + ": drop them, or use CASCADE");
+    }
+    for (String t : tables) {
+      storage.dropTable(new SchemaTableName(schemaName, t));
+    }
+    storage.dropSchema(schemaName);
+  }
+
+  // ---- tables
+
+  @Override
+  public ConnectorTableHandle getTableHandle(
+      ConnectorSession session,
+      SchemaTableName tableName,
+      Optional<ConnectorTableVersion> startVersion,
+      Optional<ConnectorTableVersion> endVersion) {
+    if (MosaicSystemTables.isSystemTableName(tableName.getTableName())
+        || !storage.schemaExists(tableName.getSchemaName())
+        || !storage.tableExists(tableName)) {
+      return null;
+    }
+    if (startVersion.isPresent() || endVersion.isPresent()) {
+      throw new TrinoException(NOT_SUPPORTED, "This connector does not support versioned tables");
+    }
+    MosaicTable table = storage.open(tableName);
+    long version = call(() -> table.latest().version());
+    return new MosaicTableHandle(
+        tableName.getSchemaName(), tableName.getTableName(), version, TupleDomain.all(), null);
+  }
+
+  @Override
+  public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName name) {
+    return MosaicSystemTables.forName(storage, name);
+  }
+
+  Manifest manifest(MosaicTableHandle handle) {
+    MosaicTable table = storage.open(handle.name());
+    return call(() -> table.version(handle.version()));
+  }
+
+  static List<MosaicColumnHandle> columns(TableSchema schema) {
+    List<MosaicColumnHandle> columns = new ArrayList<>();
+    for (ColumnSpec c : schema.columns()) {
+      columns.add(new MosaicColumnHandle(c.name(), TrinoTypes.toTrino(c.type()), c.nullable()));
+    }
+    return columns;
+  }
+
+  @Override
+  public ConnectorTableMetadata getTableMetadata(
+      ConnectorSession session, ConnectorTableHandle tableHandle) {
+    MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    Manifest m = manifest(handle);
+    Map<String, Object> properties = new LinkedHashMap<>();
+    String rows = m.properties().get(MosaicTable.ROW_GROUP_ROWS);
+    if (rows != null) {
+      properties.put(MosaicTableProperties.ROW_GROUP_ROWS, Long.parseLong(rows));
+    }
+    String device = m.properties().get(MosaicTable.DEFAULT_DEVICE);
+    if (device != null) {
+      properties.put(MosaicTableProperties.DEFAULT_DEVICE, device);
+    }
+    return new ConnectorTableMetadata(
+        handle.name(),
+        columns(m.schema()).stream().map(MosaicColumnHandle::metadata).toList(),
+        properties);
+  }
+
+  @Override
+  public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schemaName) {
+    List<String> schemas = schemaName.map(List::of).orElseGet(storage::schemas);
+    List<SchemaTableName> names = new ArrayList<>();
+    for (String schema : schemas) {
+      if (storage.schemaExists(schema)) {
+        storage.tables(schema).forEach(t -> names.add(new SchemaTableName(schema, t)));
+      }
+    }
+    return names;
+  }
+
+  @Override
+  public Map<String, ColumnHandle> getColumnHandles(
+      ConnectorSession session, ConnectorTableHandle tableHandle) {
+    Map<String, ColumnHandle> handles = new LinkedHashMap<>();
+    for (MosaicColumnHandle c : columns(manifest((MosaicTableHandle) tableHandle).schema())) {
+      handles.put(c.name(), c);
+    }
+    return handles;
+  }
+
+  @Override
+  public ColumnMetadata getColumnMetadata(
+      ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle) {
+    return ((MosaicColumnHandle) columnHandle).metadata();
+  }
+
+  @Override
+  public void createTable(
+      ConnectorSession session, ConnectorTableMetadata tableMetadata, SaveMode saveMode) {
+    if (saveMode == SaveMode.REPLACE) {
+      throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
+    }
+    SchemaTableName name = tableMetadata.getTable();
+    if (storage.tableExists(name)) {
+      if (saveMode == SaveMode.IGNORE) {
+        return;
+      }
+      throw new TrinoException(TABLE_ALREADY_EXISTS, "table " + name + " already exists");
+    }
+    create(tableMetadata);
+  }
+
+  private MosaicTable create(ConnectorTableMetadata tableMetadata) {
+    SchemaTableName name = tableMetadata.getTable();
+    if (!storage.schemaExists(name.getSchemaName())) {
+      throw new SchemaNotFoundException(name.getSchemaName());
+    }
+    if (storage.tableExists(name)) {
+      throw new TrinoException(TABLE_ALREADY_EXISTS, "table " + name + " already exists");
+    }
+    if (tableMetadata.getComment().isPresent()) {
+      throw new TrinoException(
+          NOT_SUPPORTED, "This connector does not support creating tables with table comment");
+    }
+    List<ColumnSpec> columns = new ArrayList<>();
+    for (ColumnMetadata c : tableMetadata.getColumns()) {
+      if (c.getComment() != null) {
+        throw new TrinoException(
+            NOT_SUPPORTED, "This connector does not support creating tables with column comment");
+      }
+      if (c.isHidden()) {
+        continue;
+      }
+      columns.add(
+          new ColumnSpec(
+              c.getName(), TrinoTypes.fromTrino(c.getName(), c.getType()), c.isNullable()));
+    }
+    Map<String, String> properties = MosaicTableProperties.toMosaic(tableMetadata.getProperties());
+    try {
+      return call(
+          () ->
+              MosaicTable.create(
+                  storage.tableRoot(name), storage.pool(), new TableSchema(columns), properties));
+    } catch (IllegalArgumentException e) {
+      throw new TrinoException(MOSAIC_BAD_TABLE_PROPERTY, e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle) {
+    storage.dropTable(((MosaicTableHandle) tableHandle).name());
+  }
+
+  // ---- writes
+
+  @Override
+  public ConnectorOutputTableHandle beginCreateTable(
+      ConnectorSession session,
+      ConnectorTableMetadata tableMetadata,
+      Optional<ConnectorTableLayout> layout,
+      RetryMode retryMode,
+      boolean replace) {
+    if (replace) {
+      throw new TrinoException(NOT_SUPPORTED, "This connector does not support replacing tables");
+    }
+    if (retryMode != RetryMode.NO_RETRIES) {
+      throw new TrinoException(NOT_SUPPORTED, "Mosaic does not support query retries");
+    }
+    MosaicTable table = create(tableMetadata);
+    return new MosaicWriteHandle(
+        tableMetadata.getTable().getSchemaName(),
+        tableMetadata.getTable().getTableName(),
+        columns(call(table::latest).schema()));
+  }
+
+  @Override
+  public Optional<ConnectorOutputMetadata> finishCreateTable(
+      ConnectorSession session,
+      ConnectorOutputTableHandle tableHandle,
+      Collection<Slice> fragments,
+      Collection<ComputedStatistics> computedStatistics) {
+    commit((MosaicWriteHandle) tableHandle, fragments);
+    return Optional.empty();
+  }
+
+  @Override
+  public ConnectorInsertTableHandle beginInsert(
+      ConnectorSession session,
+      ConnectorTableHandle tableHandle,
+      List<ColumnHandle> columns,
+      RetryMode retryMode) {
+    if (retryMode != RetryMode.NO_RETRIES) {
+      throw new TrinoException(NOT_SUPPORTED, "Mosaic does not support query retries");
+    }
+    MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    return new MosaicWriteHandle(
+        handle.schema(), handle.table(), columns(storage.open(handle.name()).latest().schema()));
+  }
+
+  @Override
+  public Optional<ConnectorOutputMetadata> finishInsert(
+      ConnectorSession session,
+      ConnectorInsertTableHandle insertHandle,
+      List<ConnectorTableHandle> sourceTableHandles,
+      Collection<Slice> fragments,
+      Collection<ComputedStatistics> computedStatistics) {
+    commit((MosaicWriteHandle) insertHandle, fragments);
+    return Optional.empty();
+  }
+
+  /** All page sinks' results in one new version: readers see the whole statement or nothing. */
+  private void commit(MosaicWriteHandle handle, Collection<Slice> fragments) {
+    List<WriteResult> results = fragments.stream().map(WriteFragments::decode).toList();
+    MosaicTable table = storage.open(handle.name());
+    call(() -> table.append(results));
+  }
+
+  // ---- pushdown and statistics
+
+  @Override
+  public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(
+      ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint) {
+    MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    TupleDomain<MosaicColumnHandle> pushed =
+        constraint.getSummary().transformKeys(MosaicColumnHandle.class::cast);
+    TupleDomain<MosaicColumnHandle> combined = handle.constraint().intersect(pushed);
+    if (combined.equals(handle.constraint())) {
+      return Optional.empty();
+    }
+    // Row-group skipping is not a filter: Trino keeps applying the whole constraint.
+    return Optional.of(
+        new ConstraintApplicationResult<>(
+            handle.withConstraint(combined),
+            constraint.getSummary(),
+            constraint.getExpression(),
+            false));
+  }
+
+  /** Learns which columns the scan reads (Trino prunes them through this call), for the trace. */
+  @Override
+  public Optional<ProjectionApplicationResult<ConnectorTableHandle>> applyProjection(
+      ConnectorSession session,
+      ConnectorTableHandle tableHandle,
+      List<ConnectorExpression> projections,
+      Map<String, ColumnHandle> assignments) {
+    MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    List<String> columns =
+        assignments.values().stream()
+            .map(c -> ((MosaicColumnHandle) c).name())
+            .distinct()
+            .sorted()
+            .toList();
+    if (columns.equals(handle.projection())) {
+      return Optional.empty();
+    }
+    List<Assignment> outputs =
+        assignments.entrySet().stream()
+            .map(
+                e ->
+                    new Assignment(
+                        e.getKey(), e.getValue(), ((MosaicColumnHandle) e.getValue()).type()))
+            .toList();
+    return Optional.of(
+        new ProjectionApplicationResult<>(
+            handle.withProjection(columns), projections, outputs, false));
+  }
+
+  @Override
+  public TableStatistics getTableStatistics(
+      ConnectorSession session, ConnectorTableHandle tableHandle) {
+    MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    return MosaicTableStatistics.of(manifest(handle), columns(manifest(handle).schema()));
+  }
+}

@@ -1,0 +1,106 @@
+package io.mosaic.trino;
+
+import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_DEVICE;
+import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
+import static io.mosaic.trino.MosaicStorage.call;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.lang.invoke.MethodType.methodType;
+
+import com.google.inject.Inject;
+import com.google.inject.Provider;
+import io.mosaic.table.Migrator;
+import io.mosaic.table.MosaicTable;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.procedure.Procedure;
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code CALL mosaic.system.move_columns('tiny', 'lineitem', 'l_comment=hdd, l_shipdate=nvme')}:
+ * migrates columns between devices online (DESIGN section 6), one committed version per column; the
+ * placement is what {@code mosaic place} prints (the planner's LOPT), or any hand-made one.
+ */
+final class MoveColumnsProcedure implements Provider<Procedure> {
+  private static final MethodHandle MOVE;
+
+  static {
+    try {
+      MOVE =
+          MethodHandles.lookup()
+              .findVirtual(
+                  MoveColumnsProcedure.class,
+                  "moveColumns",
+                  methodType(void.class, String.class, String.class, String.class));
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private final MosaicStorage storage;
+
+  @Inject
+  MoveColumnsProcedure(MosaicStorage storage) {
+    this.storage = storage;
+  }
+
+  @Override
+  public Procedure get() {
+    return new Procedure(
+        "system",
+        "move_columns",
+        List.of(
+            new Procedure.Argument("SCHEMA_NAME", VARCHAR),
+            new Procedure.Argument("TABLE_NAME", VARCHAR),
+            new Procedure.Argument("PLACEMENT", VARCHAR)),
+        MOVE.bindTo(this));
+  }
+
+  public void moveColumns(String schema, String table, String placement) {
+    MosaicTable t = storage.open(new SchemaTableName(schema, table));
+    Map<String, String> target = parse(placement);
+    Migrator migrator = new Migrator(t);
+    Migrator.Plan plan;
+    try {
+      plan = call(() -> migrator.plan(target));
+    } catch (IllegalArgumentException e) {
+      throw new TrinoException(MOSAIC_BAD_DEVICE, e.getMessage(), e);
+    }
+    try {
+      migrator.apply(plan, new Migrator.Listener() {});
+    } catch (IOException e) {
+      throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
+    }
+  }
+
+  /** {@code column=device, column=device}. */
+  static Map<String, String> parse(String placement) {
+    Map<String, String> target = new LinkedHashMap<>();
+    for (String part : placement.split(",")) {
+      if (part.isBlank()) {
+        continue;
+      }
+      String[] kv = part.split("=", -1);
+      if (kv.length != 2 || kv[0].isBlank() || kv[1].isBlank()) {
+        throw new TrinoException(
+            MOSAIC_BAD_DEVICE,
+            "placement '"
+                + placement
+                + "' is not understood at '"
+                + part.strip()
+                + "': write column=device pairs separated by commas, e.g."
+                + " 'l_comment=hdd, l_shipdate=nvme'");
+      }
+      target.put(kv[0].strip(), kv[1].strip());
+    }
+    if (target.isEmpty()) {
+      throw new TrinoException(
+          MOSAIC_BAD_DEVICE, "placement is empty: give column=device pairs, e.g. 'l_comment=hdd'");
+    }
+    return target;
+  }
+}

@@ -1,0 +1,86 @@
+package io.mosaic.trino;
+
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+
+import io.mosaic.table.ColumnType;
+import io.trino.spi.TrinoException;
+import io.trino.spi.type.BigintType;
+import io.trino.spi.type.BooleanType;
+import io.trino.spi.type.DateType;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.DoubleType;
+import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.RealType;
+import io.trino.spi.type.SmallintType;
+import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TinyintType;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
+import io.trino.spi.type.VarcharType;
+
+/**
+ * Mosaic column types as Trino types, and back. A Mosaic {@code timestamp} (microseconds, UTC, as
+ * Spark writes it) is Trino's {@code timestamp(6)} read as UTC; {@code varchar(n)} is stored as
+ * {@code string} and reads back unbounded.
+ */
+final class TrinoTypes {
+  private TrinoTypes() {}
+
+  static Type toTrino(ColumnType type) {
+    return switch (type.kind()) {
+      case BOOLEAN -> BooleanType.BOOLEAN;
+      case INT8 -> TinyintType.TINYINT;
+      case INT16 -> SmallintType.SMALLINT;
+      case INT32 -> IntegerType.INTEGER;
+      case INT64 -> BigintType.BIGINT;
+      case FLOAT -> RealType.REAL;
+      case DOUBLE -> DoubleType.DOUBLE;
+      case DECIMAL -> DecimalType.createDecimalType(type.precision(), type.scale());
+      case DATE -> DateType.DATE;
+      case TIMESTAMP -> TimestampType.TIMESTAMP_MICROS;
+      case STRING -> VarcharType.VARCHAR;
+      case BINARY -> VarbinaryType.VARBINARY;
+    };
+  }
+
+  static ColumnType fromTrino(String column, Type type) {
+    if (type instanceof DecimalType d) {
+      return ColumnType.decimal(d.getPrecision(), d.getScale());
+    }
+    ColumnType.Kind kind;
+    if (type.equals(BooleanType.BOOLEAN)) {
+      kind = ColumnType.Kind.BOOLEAN;
+    } else if (type.equals(TinyintType.TINYINT)) {
+      kind = ColumnType.Kind.INT8;
+    } else if (type.equals(SmallintType.SMALLINT)) {
+      kind = ColumnType.Kind.INT16;
+    } else if (type.equals(IntegerType.INTEGER)) {
+      kind = ColumnType.Kind.INT32;
+    } else if (type.equals(BigintType.BIGINT)) {
+      kind = ColumnType.Kind.INT64;
+    } else if (type.equals(RealType.REAL)) {
+      kind = ColumnType.Kind.FLOAT;
+    } else if (type.equals(DoubleType.DOUBLE)) {
+      kind = ColumnType.Kind.DOUBLE;
+    } else if (type.equals(DateType.DATE)) {
+      kind = ColumnType.Kind.DATE;
+    } else if (type.equals(TimestampType.TIMESTAMP_MICROS)) {
+      kind = ColumnType.Kind.TIMESTAMP;
+    } else if (type instanceof VarcharType) {
+      kind = ColumnType.Kind.STRING;
+    } else if (type.equals(VarbinaryType.VARBINARY)) {
+      kind = ColumnType.Kind.BINARY;
+    } else {
+      throw new TrinoException(
+          NOT_SUPPORTED,
+          "Unsupported type: column '"
+              + column
+              + "' has type "
+              + type.getDisplayName()
+              + ", which Mosaic cannot store; use boolean, tinyint, smallint, integer, bigint,"
+              + " real, double, decimal(p,s), date, timestamp(6), varchar or varbinary (cast"
+              + " the column)");
+    }
+    return ColumnType.of(kind);
+  }
+}

@@ -1,0 +1,104 @@
+package io.mosaic.trino;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.airlift.configuration.ConfigurationFactory;
+import io.airlift.units.DataSize;
+import io.trino.spi.connector.Connector;
+import io.trino.testing.TestingConnectorContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Catalog properties: defaults, explicit mapping, and the errors an admin sees at startup. */
+class MosaicConfigTest {
+  @TempDir Path dir;
+
+  @Test
+  void defaults() {
+    MosaicConfig config = new MosaicConfig();
+    assertThat(config.getDevicesConfig()).isNull();
+    assertThat(config.getMetadataDirectory()).isNull();
+    assertThat(config.getScanBufferMemory()).isEqualTo(DataSize.of(256, DataSize.Unit.MEGABYTE));
+    assertThat(config.getDecodeThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+    assertThat(config.getTargetSplitSize()).isEqualTo(DataSize.of(128, DataSize.Unit.MEGABYTE));
+  }
+
+  @Test
+  void explicitPropertyMappings() {
+    Map<String, String> properties =
+        Map.of(
+            "mosaic.devices-config", "/etc/mosaic/devices.toml",
+            "mosaic.metadata-directory", "/var/mosaic/metadata",
+            "mosaic.scan-buffer-memory", "64MB",
+            "mosaic.decode-threads", "3",
+            "mosaic.target-split-size", "32MB");
+    MosaicConfig config = new ConfigurationFactory(properties).build(MosaicConfig.class);
+    assertThat(config.getDevicesConfig()).isEqualTo("/etc/mosaic/devices.toml");
+    assertThat(config.getMetadataDirectory()).isEqualTo("/var/mosaic/metadata");
+    assertThat(config.getScanBufferMemory()).isEqualTo(DataSize.of(64, DataSize.Unit.MEGABYTE));
+    assertThat(config.getDecodeThreads()).isEqualTo(3);
+    assertThat(config.getTargetSplitSize()).isEqualTo(DataSize.of(32, DataSize.Unit.MEGABYTE));
+  }
+
+  private Connector create(Map<String, String> properties) {
+    return new MosaicConnectorFactory().create("mosaic", properties, new TestingConnectorContext());
+  }
+
+  @Test
+  void validCatalogStartsAndCreatesTheMetadataDirectory() {
+    Connector connector = create(MosaicQueryRunner.catalogProperties(dir));
+    try {
+      assertThat(Files.isDirectory(dir.resolve("metadata"))).isTrue();
+    } finally {
+      connector.shutdown();
+    }
+  }
+
+  @Test
+  void missingDevicesConfigIsNamed() {
+    Map<String, String> properties = new HashMap<>(MosaicQueryRunner.catalogProperties(dir));
+    Path missing = dir.resolve("no-such-devices.toml");
+    properties.put("mosaic.devices-config", missing.toString());
+    assertThatThrownBy(() -> create(properties)).hasStackTraceContaining(missing.toString());
+  }
+
+  @Test
+  void requiredPropertiesAreNamed() {
+    assertThatThrownBy(() -> create(Map.of("mosaic.metadata-directory", dir.toString())))
+        .hasMessageContaining("mosaic.devices-config")
+        .hasMessageContaining("must not be null");
+  }
+
+  @Test
+  void outOfRangeTuningIsNamed() {
+    Map<String, String> properties = new HashMap<>(MosaicQueryRunner.catalogProperties(dir));
+    properties.put("mosaic.decode-threads", "0");
+    assertThatThrownBy(() -> create(properties))
+        .hasMessageContaining("mosaic.decode-threads")
+        .hasMessageContaining("must be greater than or equal to 1");
+    properties.put("mosaic.decode-threads", "1");
+    properties.put("mosaic.scan-buffer-memory", "10kB");
+    assertThatThrownBy(() -> create(properties)).hasMessageContaining("mosaic.scan-buffer-memory");
+  }
+
+  @Test
+  void unknownPropertyIsNamed() {
+    Map<String, String> properties = new HashMap<>(MosaicQueryRunner.catalogProperties(dir));
+    properties.put("mosaic.reader-thread", "4");
+    assertThatThrownBy(() -> create(properties)).hasMessageContaining("mosaic.reader-thread");
+  }
+
+  @Test
+  void metadataDirectoryThatIsAFileIsRefused() throws Exception {
+    Map<String, String> properties = new HashMap<>(MosaicQueryRunner.catalogProperties(dir));
+    Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+    properties.put("mosaic.metadata-directory", file.toString());
+    assertThatThrownBy(() -> create(properties))
+        .hasStackTraceContaining("is a file, not a directory");
+  }
+}

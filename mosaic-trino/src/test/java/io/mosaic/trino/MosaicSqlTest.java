@@ -1,0 +1,182 @@
+package io.mosaic.trino;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.trino.spi.type.VarcharType;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SQL a Trino user runs against a Mosaic catalog, and the errors bad input gets. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MosaicSqlTest {
+  @TempDir static Path dir;
+  private DistributedQueryRunner runner;
+
+  @BeforeAll
+  void start() throws Exception {
+    runner = MosaicQueryRunner.create(dir);
+    runner.execute("CREATE SCHEMA mosaic.tiny");
+    runner.execute(
+        "CREATE TABLE mosaic.tiny.nums WITH (row_group_rows = 100) AS"
+            + " SELECT x, CAST(x AS varchar) AS s FROM UNNEST(sequence(1, 1000)) t(x)");
+  }
+
+  @AfterAll
+  void close() {
+    if (runner != null) {
+      runner.close();
+    }
+  }
+
+  private MaterializedResult sql(String sql) {
+    return runner.execute(sql);
+  }
+
+  @Test
+  void schemaAndTableLifecycle() {
+    sql("CREATE SCHEMA life");
+    assertThat(sql("SHOW SCHEMAS").getOnlyColumnAsSet()).contains("life", "tiny");
+    sql("CREATE TABLE life.t (a bigint, b varchar(10))");
+    assertThat(sql("INSERT INTO life.t VALUES (1, 'x'), (2, NULL)").getOnlyValue()).isEqualTo(2L);
+    sql("INSERT INTO life.t SELECT a + 10, b FROM life.t");
+    assertThat(sql("SELECT a, b FROM life.t ORDER BY a").getMaterializedRows())
+        .extracting(r -> r.getField(0), r -> r.getField(1))
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1L, "x"),
+            org.assertj.core.groups.Tuple.tuple(2L, null),
+            org.assertj.core.groups.Tuple.tuple(11L, "x"),
+            org.assertj.core.groups.Tuple.tuple(12L, null));
+    assertThat(sql("SHOW TABLES FROM life").getOnlyColumnAsSet()).containsExactly("t");
+    assertThat(sql("DESCRIBE life.t").getMaterializedRows())
+        .extracting(r -> r.getField(0), r -> r.getField(1))
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("a", "bigint"),
+            org.assertj.core.groups.Tuple.tuple("b", "varchar"));
+    assertThatThrownBy(() -> sql("DROP SCHEMA life"))
+        .hasMessageContaining("Cannot drop non-empty schema");
+    sql("DROP TABLE life.t");
+    assertThat(sql("SHOW TABLES FROM life").getRowCount()).isZero();
+    sql("DROP SCHEMA life");
+    assertThat(sql("SHOW SCHEMAS").getOnlyColumnAsSet()).doesNotContain("life");
+  }
+
+  @Test
+  void everyTypeRoundTrips() {
+    String values =
+        "VALUES (true, TINYINT '-7', SMALLINT '300', 70000, BIGINT '9000000000', REAL '1.5',"
+            + " DOUBLE '-2.25', DECIMAL '12345678.91', DECIMAL '1234567890123456789012.34567',"
+            + " DATE '1998-12-01', TIMESTAMP '2020-02-29 12:34:56.123456', 'mosaïc',"
+            + " X'00ff10'),"
+            + " (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)";
+    String columns = "bo, ti, si, i, bi, r, d, sd, ld, dt, ts, s, vb";
+    sql("CREATE TABLE types AS SELECT * FROM (" + values + ") t(" + columns + ")");
+    MaterializedResult expected = sql("SELECT * FROM (" + values + ") t(" + columns + ")");
+    MaterializedResult actual = sql("SELECT * FROM types");
+    assertThat(actual.getMaterializedRows())
+        .containsExactlyInAnyOrderElementsOf(expected.getMaterializedRows());
+    // varchar(7) of the VALUES reads back as varchar: Mosaic keeps strings unbounded.
+    // varchar(7) of the VALUES reads back as varchar: Mosaic keeps strings unbounded.
+    assertThat(actual.getTypes())
+        .isEqualTo(
+            expected.getTypes().stream()
+                .map(t -> t instanceof VarcharType ? VarcharType.VARCHAR : t)
+                .toList());
+  }
+
+  @Test
+  void filtersAreExactWhateverRowGroupsAreSkipped() {
+    assertThat(sql("SELECT count(*) FROM nums").getOnlyValue()).isEqualTo(1000L);
+    assertThat(sql("SELECT count(*) FROM nums WHERE x BETWEEN 250 AND 349").getOnlyValue())
+        .isEqualTo(100L);
+    assertThat(sql("SELECT sum(x) FROM nums WHERE x IN (1, 500, 1000)").getOnlyValue())
+        .isEqualTo(1501L);
+    assertThat(sql("SELECT count(*) FROM nums WHERE x > 990 OR x < 3").getOnlyValue())
+        .isEqualTo(12L);
+    assertThat(sql("SELECT count(*) FROM nums WHERE s = '777'").getOnlyValue()).isEqualTo(1L);
+    assertThat(sql("SELECT count(*) FROM nums WHERE x IS NULL").getOnlyValue()).isEqualTo(0L);
+    assertThat(sql("SELECT count(*) FROM nums WHERE x > 5000").getOnlyValue()).isEqualTo(0L);
+  }
+
+  @Test
+  void statisticsReachTheOptimizer() {
+    List<MaterializedRow> stats = sql("SHOW STATS FOR nums").getMaterializedRows();
+    MaterializedRow x = stats.stream().filter(r -> "x".equals(r.getField(0))).findFirst().get();
+    MaterializedRow total = stats.get(stats.size() - 1);
+    assertThat(total.getField(4)).isEqualTo(1000.0); // row_count
+    assertThat(x.getField(3)).isEqualTo(0.0); // nulls_fraction
+    assertThat(x.getField(5)).isEqualTo("1"); // low_value
+    assertThat(x.getField(6)).isEqualTo("1000"); // high_value
+  }
+
+  @Test
+  void placementAndSegmentsTables() {
+    sql(
+        "CREATE TABLE on_slow WITH (default_device = 'slow', row_group_rows = 100) AS"
+            + " SELECT * FROM nums");
+    MaterializedResult placement =
+        sql("SELECT column_name, device, codec, segments FROM \"on_slow$placement\"");
+    assertThat(placement.getMaterializedRows())
+        .extracting(r -> r.getField(0), r -> r.getField(1))
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("x", "slow"),
+            org.assertj.core.groups.Tuple.tuple("s", "slow"));
+    assertThat(placement.getMaterializedRows().get(0).getField(2).toString())
+        .isEqualToIgnoringCase("lz4");
+    // Every column covers every row group once; 1000 rows make at least 10 groups of 100.
+    List<MaterializedRow> segments =
+        sql("SELECT column_name, device, sum(row_groups) FROM \"nums$segments\""
+                + " GROUP BY column_name, device")
+            .getMaterializedRows();
+    assertThat(segments).hasSize(2).allMatch(r -> r.getField(1).equals("fast"));
+    assertThat(segments.get(0).getField(2)).isEqualTo(segments.get(1).getField(2));
+    assertThat((long) segments.get(0).getField(2)).isGreaterThanOrEqualTo(10L);
+  }
+
+  @Test
+  void tableNamesThatLeaveTheSchemaAreRefused() {
+    assertThatThrownBy(() -> sql("CREATE TABLE \"a/b\" (x bigint)"))
+        .hasMessageContaining("table name 'a/b' is not allowed");
+    assertThatThrownBy(() -> sql("CREATE TABLE \"..evil\" (x bigint)"))
+        .hasMessageContaining("is not allowed");
+    assertThatThrownBy(() -> sql("SELECT * FROM \"../tiny\""))
+        .hasMessageContaining("is not allowed");
+  }
+
+  @Test
+  void badColumnTypesAndPropertiesAreExplained() {
+    assertThatThrownBy(() -> sql("CREATE TABLE arr (x array(bigint))"))
+        .hasMessageContaining("column 'x' has type array(bigint), which Mosaic cannot store");
+    assertThatThrownBy(() -> sql("CREATE TABLE dev (x bigint) WITH (default_device = 'nope')"))
+        .hasMessageContaining("unknown device 'nope'");
+    assertThatThrownBy(() -> sql("CREATE TABLE rows0 (x bigint) WITH (row_group_rows = 0)"))
+        .hasMessageContaining("row_group_rows = 0 must be a positive number of rows");
+  }
+
+  @Test
+  void moveColumnsMigratesOnlineAndKeepsTheData() {
+    sql("CREATE TABLE moved WITH (row_group_rows = 100) AS SELECT * FROM nums");
+    Object before = sql("SELECT sum(x), count(DISTINCT s) FROM moved").getMaterializedRows().get(0);
+    sql("CALL mosaic.system.move_columns('tiny', 'moved', 's=slow')");
+    assertThat(
+            sql("SELECT column_name, device, codec FROM \"moved$placement\"").getMaterializedRows())
+        .extracting(r -> r.getField(0), r -> r.getField(1), r -> r.getField(2).toString())
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("x", "fast", "ZSTD"),
+            org.assertj.core.groups.Tuple.tuple("s", "slow", "LZ4"));
+    assertThat(sql("SELECT sum(x), count(DISTINCT s) FROM moved").getMaterializedRows().get(0))
+        .isEqualTo(before);
+    assertThatThrownBy(() -> sql("CALL mosaic.system.move_columns('tiny', 'moved', 's=tape')"))
+        .hasMessageContaining("unknown device 'tape'");
+    assertThatThrownBy(() -> sql("CALL mosaic.system.move_columns('tiny', 'moved', 's:slow')"))
+        .hasMessageContaining("write column=device pairs");
+  }
+}
