@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -39,6 +41,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
   private final StructType schema;
   private final Predicate predicate;
   private InputPartition[] partitions;
+  private int skipped;
 
   MosaicScan(MosaicOptions options, MosaicTable table, StructType schema, Predicate predicate) {
     this.options = options;
@@ -108,6 +111,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
               options, manifest.version(), columns(), predicate, start, last + 1));
     }
     partitions = splits.toArray(new InputPartition[0]);
+    skipped = manifest.rowGroups().size() - groups.size();
     new TraceLog(table.root())
         .append(
             new TraceRecord(queryId(), table.name(), columns(), groups, planned, 0, Instant.now()));
@@ -122,6 +126,23 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
       id = sc.getLocalProperty("spark.sql.execution.id");
     }
     return id != null ? "spark-execution-" + id : "spark-" + UUID.randomUUID();
+  }
+
+  @Override
+  public CustomMetric[] supportedCustomMetrics() {
+    return ScanMetrics.supported(options.pool());
+  }
+
+  /** Row groups skipped by statistics are skipped here, at planning: the driver reports them. */
+  @Override
+  public CustomTaskMetric[] reportDriverMetrics() {
+    planInputPartitions();
+    return new CustomTaskMetric[] {new ScanMetrics.Value(ScanMetrics.ROW_GROUPS_SKIPPED, skipped)};
+  }
+
+  /** The conjunction pushed into row-group skipping. */
+  Predicate predicate() {
+    return predicate;
   }
 
   @Override
