@@ -18,9 +18,8 @@ import org.apache.spark.sql.SparkSession;
  * session; then a scan-only query summing four lineitem columns. Each query runs once per format to
  * warm up, then {@code runs} times per format, alternating; the best time counts.
  *
- * <p>Run: {@code ./mvnw -q -pl mosaic-spark -am test-compile -DskipTests && ./mvnw -q -pl
- * mosaic-spark exec:exec@tpch-spark [-Dtpch.bench.args="SF RUNS DIR"]}. Data is generated once into
- * DIR (default {@code /tmp/mosaic-tpch-spark-sf<SF>}) and reused by later runs.
+ * <p>Run: {@code mosaic-spark/tpch-bench [SF [RUNS [DIR]]]}. Data is generated once into DIR
+ * (default {@code /tmp/mosaic-tpch-spark-sf<SF>}) and reused by later runs.
  */
 public final class TpchSparkBenchmark {
   private static final String SCAN =
