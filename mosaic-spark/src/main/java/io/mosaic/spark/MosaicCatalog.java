@@ -105,7 +105,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces {
       if (!MosaicTable.exists(root)) {
         throw new NoSuchTableException(ident);
       }
-      return new MosaicSparkTable(options(root), null);
+      return new MosaicSparkTable(options(root), null, true);
     } catch (NoSuchNamespaceException e) {
       throw new NoSuchTableException(ident);
     }
@@ -125,7 +125,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces {
     }
     MosaicOptions o = options(root);
     MosaicTable.create(root, o.pool(), SparkTypes.fromSpark(schema), Map.of());
-    return new MosaicSparkTable(o, schema);
+    return new MosaicSparkTable(o, schema, true);
   }
 
   @Override

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -57,6 +58,17 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
     }
     return new PartitionReader<>() {
       private ColumnarBatch batch;
+      private long[] base = new long[ScanMetrics.supported(p.options().pool()).length];
+
+      @Override
+      public void initMetricsValues(CustomTaskMetric[] previous) {
+        base = ScanMetrics.base(p.options().pool(), previous);
+      }
+
+      @Override
+      public CustomTaskMetric[] currentMetricsValues() {
+        return ScanMetrics.values(p.options().pool(), scan.stats(), scan.rowGroups().size(), base);
+      }
 
       @Override
       public boolean next() {

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -26,12 +28,14 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * One Spark scan of a Mosaic table version: splits its row groups into input partitions of about
- * {@value #SPLIT_BYTES} bytes of the requested columns, and records the scan once in the table's
- * trace, with Spark's execution id.
+ * One Spark scan of a Mosaic table version: splits its row groups into input partitions of at most
+ * about {@value #SPLIT_BYTES} bytes of the requested columns (fewer bytes when that gives every
+ * core of the application a split, as Spark does for files), and records the scan once in the
+ * table's trace, with Spark's execution id.
  */
 final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
   static final long SPLIT_BYTES = 128L << 20;
+  static final long MIN_SPLIT_BYTES = 4L << 20;
 
   private final MosaicOptions options;
   private final MosaicTable table;
@@ -39,6 +43,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
   private final StructType schema;
   private final Predicate predicate;
   private InputPartition[] partitions;
+  private int skipped;
 
   MosaicScan(MosaicOptions options, MosaicTable table, StructType schema, Predicate predicate) {
     this.options = options;
@@ -82,11 +87,16 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
             .select(0, manifest.rowGroups().size());
     List<InputPartition> splits = new ArrayList<>();
     Map<String, Long> planned = new LinkedHashMap<>();
+    long total = 0;
+    for (int g : groups) {
+      total += bytes(g).values().stream().mapToLong(Long::longValue).sum();
+    }
+    long target = Math.min(SPLIT_BYTES, Math.max(MIN_SPLIT_BYTES, total / parallelism()));
     int start = -1;
     int last = -1;
     long size = 0;
     for (int g : groups) {
-      if (start >= 0 && (g != last + 1 || size >= SPLIT_BYTES)) {
+      if (start >= 0 && (g != last + 1 || size >= target)) {
         splits.add(
             new MosaicInputPartition(
                 options, manifest.version(), columns(), predicate, start, last + 1));
@@ -108,10 +118,17 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
               options, manifest.version(), columns(), predicate, start, last + 1));
     }
     partitions = splits.toArray(new InputPartition[0]);
+    skipped = manifest.rowGroups().size() - groups.size();
     new TraceLog(table.root())
         .append(
             new TraceRecord(queryId(), table.name(), columns(), groups, planned, 0, Instant.now()));
     return partitions;
+  }
+
+  /** The application's cores (Spark's default parallelism); 1 without an active session. */
+  private static int parallelism() {
+    SparkSession session = SparkSession.getActiveSession().getOrElse(() -> null);
+    return session == null ? 1 : Math.max(1, session.sparkContext().defaultParallelism());
   }
 
   private static String queryId() {
@@ -122,6 +139,23 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
       id = sc.getLocalProperty("spark.sql.execution.id");
     }
     return id != null ? "spark-execution-" + id : "spark-" + UUID.randomUUID();
+  }
+
+  @Override
+  public CustomMetric[] supportedCustomMetrics() {
+    return ScanMetrics.supported(options.pool());
+  }
+
+  /** Row groups skipped by statistics are skipped here, at planning: the driver reports them. */
+  @Override
+  public CustomTaskMetric[] reportDriverMetrics() {
+    planInputPartitions();
+    return new CustomTaskMetric[] {new ScanMetrics.Value(ScanMetrics.ROW_GROUPS_SKIPPED, skipped)};
+  }
+
+  /** The conjunction pushed into row-group skipping. */
+  Predicate predicate() {
+    return predicate;
   }
 
   @Override

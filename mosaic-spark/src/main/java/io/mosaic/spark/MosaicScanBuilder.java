@@ -19,15 +19,22 @@ import org.apache.spark.sql.types.StructType;
  */
 final class MosaicScanBuilder
     implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters {
+  /**
+   * Read option: {@code false} leaves every filter to Spark (to compare, or to rule skipping out).
+   */
+  static final String PUSHDOWN = "pushdown";
+
   private final MosaicOptions options;
   private final MosaicTable table;
+  private final boolean pushdown;
   private StructType required;
   private final List<ColumnPredicate> terms = new ArrayList<>();
   private Filter[] pushed = new Filter[0];
 
-  MosaicScanBuilder(MosaicOptions options, MosaicTable table) {
+  MosaicScanBuilder(MosaicOptions options, MosaicTable table, boolean pushdown) {
     this.options = options;
     this.table = table;
+    this.pushdown = pushdown;
     this.required = SparkTypes.toSpark(table.latest().schema());
   }
 
@@ -39,7 +46,7 @@ final class MosaicScanBuilder
   @Override
   public Filter[] pushFilters(Filter[] filters) {
     List<Filter> used = new ArrayList<>();
-    for (Filter f : filters) {
+    for (Filter f : pushdown ? filters : new Filter[0]) {
       List<ColumnPredicate> converted = SparkFilters.convert(f);
       if (converted.isEmpty()) {
         continue;

@@ -16,9 +16,15 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 final class MosaicSparkTable implements SupportsRead, SupportsWrite {
   private final MosaicOptions options;
   private final StructType schema;
+  private final boolean writable;
 
-  MosaicSparkTable(MosaicOptions options, StructType schema) {
+  /**
+   * @param writable whether Spark may write through this table (the catalog's tables, and the
+   *     writes {@link MosaicDataSource#createRelation} runs once the save mode is settled)
+   */
+  MosaicSparkTable(MosaicOptions options, StructType schema, boolean writable) {
     this.options = options;
+    this.writable = writable;
     this.schema =
         MosaicTable.exists(options.rootPath())
             ? SparkTypes.toSpark(
@@ -38,13 +44,18 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
 
   @Override
   public Set<TableCapability> capabilities() {
-    return EnumSet.of(
-        TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
+    return writable
+        ? EnumSet.of(
+            TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE)
+        : EnumSet.of(TableCapability.BATCH_READ);
   }
 
   @Override
-  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap ignored) {
-    return new MosaicScanBuilder(options, MosaicTable.open(options.rootPath(), options.pool()));
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
+    return new MosaicScanBuilder(
+        options,
+        MosaicTable.open(options.rootPath(), options.pool()),
+        readOptions.getBoolean(MosaicScanBuilder.PUSHDOWN, true));
   }
 
   @Override

@@ -6,22 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.trace.TraceLog;
-import io.trino.tpch.Order;
-import io.trino.tpch.OrderGenerator;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Date;
-import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,41 +26,10 @@ class MosaicDataSourceTest {
   private SparkSession spark;
   private Dataset<Row> orders;
 
-  static final StructType ORDERS =
-      new StructType()
-          .add("o_orderkey", DataTypes.LongType, false)
-          .add("o_custkey", DataTypes.LongType, false)
-          .add("o_orderstatus", DataTypes.StringType, true)
-          .add("o_totalprice", DataTypes.createDecimalType(12, 2), false)
-          .add("o_orderdate", DataTypes.DateType, false)
-          .add("o_comment", DataTypes.StringType, true);
-
   @BeforeAll
   void start(@TempDir Path tempDir) throws IOException {
     dir = tempDir;
-    Path devices = dir.resolve("devices.toml");
-    Files.writeString(
-        devices,
-        """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "10 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
-        emulate = { read = "2 GB/s" }
-
-        [[device]]
-        id = "hdd"
-        path = "pool/hdd"
-        capacity = "10 GB"
-        threads = 1
-        codec = "lz4"
-        cost_per_gb = "30 ct"
-        emulate = { read = "1 GB/s" }
-        """);
+    Path devices = SparkTestTables.devices(dir);
     spark =
         SparkSession.builder()
             .master("local[2]")
@@ -82,18 +42,7 @@ class MosaicDataSourceTest {
             .config(
                 "spark.sql.catalog.mosaic.warehouse", dir.resolve("pool/nvme/warehouse").toString())
             .getOrCreate();
-    List<Row> rows = new ArrayList<>();
-    for (Order o : new OrderGenerator(0.01, 1, 1)) {
-      rows.add(
-          RowFactory.create(
-              o.getOrderKey(),
-              o.getCustomerKey(),
-              o.getOrderKey() % 10 == 0 ? null : String.valueOf(o.getOrderStatus()),
-              BigDecimal.valueOf(o.getTotalPriceInCents(), 2),
-              Date.valueOf(LocalDate.ofEpochDay(o.getOrderDate())),
-              o.getComment()));
-    }
-    orders = spark.createDataFrame(rows, ORDERS).repartition(3);
+    orders = SparkTestTables.orders(spark);
   }
 
   @AfterAll
@@ -109,7 +58,7 @@ class MosaicDataSourceTest {
   void writeFromTasksThenReadBackEqual() {
     orders.write().format("mosaic").mode("append").save(table("orders"));
     Dataset<Row> back = spark.read().format("mosaic").load(table("orders"));
-    assertThat(back.schema()).isEqualTo(ORDERS);
+    assertThat(back.schema()).isEqualTo(SparkTestTables.ORDERS);
     assertThat(back.count()).isEqualTo(15_000);
     assertThat(back.exceptAll(orders).count()).isZero();
     assertThat(orders.exceptAll(back).count()).isZero();

@@ -2,27 +2,14 @@ package io.mosaic.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.trino.tpch.TpchColumn;
-import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Date;
-import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,7 +55,7 @@ class TpchQueriesTest {
             .getOrCreate();
     try {
       for (TpchTable<?> table : TpchTable.getTables()) {
-        Dataset<Row> df = dataFrame(spark, table, 0.01);
+        Dataset<Row> df = TpchSpark.dataFrame(spark, table.getTableName(), 0.01, 2);
         df.write().parquet(dir.resolve("parquet").resolve(table.getTableName()).toString());
         df.write()
             .format("mosaic")
@@ -78,7 +65,7 @@ class TpchQueriesTest {
       int checked = 0;
       int withRows = 0;
       for (int q = 1; q <= 22; q++) {
-        List<String> statements = statements(q);
+        List<String> statements = TpchSpark.statements(q);
         List<Row> parquet = run(spark, statements, "parquet");
         List<Row> mosaic = run(spark, statements, "mosaic");
         assertThat(mosaic).as("TPC-H q%d", q).isEqualTo(parquet);
@@ -109,56 +96,5 @@ class TpchQueriesTest {
       result = spark.sql(s).collectAsList();
     }
     return result;
-  }
-
-  /**
-   * Query {@code q}'s statements in Spark's dialect: the view of q15 becomes a temporary one, and
-   * Trino's typed decimal literals ({@code decimal '0.06'}) become casts.
-   */
-  private static List<String> statements(int q) throws IOException {
-    String text;
-    try (InputStream in =
-        TpchTable.class.getResourceAsStream("/io/trino/tpch/queries/q" + q + ".sql")) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    text =
-        text.replaceAll("(?m)^--.*$", "")
-            .replace("CREATE OR REPLACE VIEW", "CREATE OR REPLACE TEMPORARY VIEW")
-            .replaceAll("(?i)decimal '([0-9.]+)'", "CAST($1 AS DECIMAL(12,2))");
-    return Arrays.stream(text.split(";")).map(String::strip).filter(s -> !s.isEmpty()).toList();
-  }
-
-  private static <E extends TpchEntity> Dataset<Row> dataFrame(
-      SparkSession spark, TpchTable<E> table, double sf) {
-    List<TpchColumn<E>> columns = table.getColumns();
-    StructType schema = new StructType();
-    for (TpchColumn<E> c : columns) {
-      DataType type =
-          switch (c.getType().getBase()) {
-            case IDENTIFIER -> DataTypes.LongType;
-            case INTEGER -> DataTypes.IntegerType;
-            case DATE -> DataTypes.DateType;
-            case DOUBLE -> DataTypes.createDecimalType(12, 2);
-            case VARCHAR -> DataTypes.StringType;
-          };
-      schema = schema.add(c.getColumnName(), type, false);
-    }
-    List<Row> rows = new ArrayList<>();
-    for (E e : table.createGenerator(sf, 1, 1)) {
-      Object[] values = new Object[columns.size()];
-      for (int i = 0; i < values.length; i++) {
-        TpchColumn<E> c = columns.get(i);
-        values[i] =
-            switch (c.getType().getBase()) {
-              case IDENTIFIER -> c.getIdentifier(e);
-              case INTEGER -> c.getInteger(e);
-              case DATE -> Date.valueOf(LocalDate.ofEpochDay(c.getDate(e)));
-              case DOUBLE -> BigDecimal.valueOf(Math.round(c.getDouble(e) * 100), 2);
-              case VARCHAR -> c.getString(e);
-            };
-      }
-      rows.add(RowFactory.create(values));
-    }
-    return spark.createDataFrame(rows, schema);
   }
 }

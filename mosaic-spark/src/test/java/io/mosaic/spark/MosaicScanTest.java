@@ -1,0 +1,170 @@
+package io.mosaic.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mosaic.device.DevicePool;
+import io.mosaic.scan.ColumnPredicate;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Date;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.FilterExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * What a Spark scan of a Mosaic table does: its custom metrics (bytes per device, row groups read
+ * and skipped) and which filters go into row-group skipping, on orders sorted by date in row groups
+ * of 1,000 rows, o_comment on the hdd device and the other columns on nvme.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MosaicScanTest {
+  private SparkSession spark;
+  private Dataset<Row> orders;
+  private String path;
+  private Manifest manifest;
+
+  @BeforeAll
+  void start(@TempDir Path dir) throws IOException {
+    Path devices = SparkTestTables.devices(dir);
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("mosaic-scan")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.mosaic.devices", devices.toString())
+            .getOrCreate();
+    orders = SparkTestTables.orders(spark).cache();
+    Path root = dir.resolve("pool/nvme/orders");
+    path = root.toString();
+    DevicePool pool = DevicePool.load(devices);
+    MosaicTable.create(
+        root,
+        pool,
+        SparkTypes.fromSpark(SparkTestTables.ORDERS),
+        Map.of(MosaicTable.ROW_GROUP_ROWS, "1000", "column.o_comment.device", "hdd"));
+    orders.orderBy("o_orderdate").write().format("mosaic").mode("append").save(path);
+    manifest = MosaicTable.open(root, pool).latest();
+  }
+
+  @AfterAll
+  void stop() {
+    spark.stop();
+  }
+
+  private Dataset<Row> read(boolean pushdown) {
+    return spark.read().format("mosaic").option("pushdown", pushdown).load(path);
+  }
+
+  private static BatchScanExec scanOf(Dataset<Row> executed) {
+    SparkPlan plan = executed.queryExecution().executedPlan();
+    return (BatchScanExec)
+        CollectionConverters.asJava(plan.collectLeaves()).stream()
+            .filter(p -> p instanceof BatchScanExec)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no BatchScanExec in " + plan));
+  }
+
+  private static long metric(BatchScanExec scan, String name) {
+    return scan.metrics().apply(name).value();
+  }
+
+  private long storedBytes(String column) {
+    return manifest.segmentsOf(column).stream().mapToLong(SegmentEntry::compressedBytes).sum();
+  }
+
+  @Test
+  void customMetricsCountTheBytesReadFromEachDevice() {
+    Dataset<Row> df = read(true).select("o_orderkey", "o_totalprice", "o_comment");
+    assertThat(df.collectAsList()).hasSize(15_000);
+    BatchScanExec scan = scanOf(df);
+    assertThat(manifest.rowGroups()).hasSize(15);
+    // A full scan reads every chunk of the selected columns once: exactly their stored bytes.
+    assertThat(metric(scan, "bytesRead.nvme"))
+        .isEqualTo(storedBytes("o_orderkey") + storedBytes("o_totalprice"))
+        .isPositive();
+    assertThat(metric(scan, "bytesRead.hdd")).isEqualTo(storedBytes("o_comment")).isPositive();
+    assertThat(metric(scan, "rowGroupsRead")).isEqualTo(15);
+    assertThat(metric(scan, "rowGroupsSkipped")).isZero();
+    // The UI shows them with their descriptions, summed as bytes.
+    assertThat(scan.metrics().apply("bytesRead.hdd").name().get())
+        .isEqualTo("bytes read from device hdd");
+  }
+
+  @Test
+  void pushedFiltersAreThoseMosaicCanSkipWithAndResultsDoNotChange() {
+    Column where =
+        col("o_orderdate")
+            .lt(lit(Date.valueOf("1993-01-01")))
+            .and(col("o_custkey").isin(370L, 781L, 1234L, 499L, 1000L, 20L))
+            .and(col("o_orderstatus").isNotNull())
+            .and(col("o_comment").startsWith("furious").or(col("o_totalprice").gt(1000)))
+            .and(col("o_comment").contains("s"));
+    Dataset<Row> pushed = read(true).filter(where).select("o_orderkey", "o_totalprice");
+    Dataset<Row> notPushed = read(false).filter(where).select("o_orderkey", "o_totalprice");
+    List<String> expected =
+        orders.filter(where).select("o_orderkey", "o_totalprice").collectAsList().stream()
+            .map(Row::toString)
+            .sorted()
+            .toList();
+    assertThat(expected).isNotEmpty();
+    assertThat(pushed.collectAsList().stream().map(Row::toString).sorted().toList())
+        .isEqualTo(expected);
+    assertThat(notPushed.collectAsList().stream().map(Row::toString).sorted().toList())
+        .isEqualTo(expected);
+
+    // Pushed: the comparison, the IN list and IS NOT NULL. The OR and the string functions cannot
+    // skip row groups: they stay with Spark only (Spark may add IS NOT NULL for their columns).
+    BatchScanExec scan = scanOf(pushed);
+    MosaicScan mosaic = (MosaicScan) scan.scan();
+    List<ColumnPredicate> terms = mosaic.predicate().terms();
+    assertThat(terms)
+        .filteredOn(t -> t.op() != ColumnPredicate.Op.IS_NOT_NULL)
+        .extracting(t -> t.column() + " " + t.op())
+        .containsExactlyInAnyOrder("o_orderdate LT", "o_custkey IN");
+    assertThat(terms)
+        .filteredOn(t -> t.op() == ColumnPredicate.Op.IS_NOT_NULL)
+        .extracting(ColumnPredicate::column)
+        .contains("o_orderstatus");
+    assertThat(scan.toString()).contains("MosaicScan orders", "o_orderdate <", "o_custkey in");
+    // Every filter is also evaluated by Spark after the scan (skipping is per row group).
+    String postScan = filterOf(pushed).condition().sql();
+    assertThat(postScan)
+        .contains("o_orderdate <", "o_custkey IN", "startswith", "OR", "contains")
+        .containsIgnoringCase("o_orderstatus IS NOT NULL");
+    // Pushdown skipped row groups (the table is sorted by date); without it, nothing is skipped.
+    assertThat(metric(scan, "rowGroupsSkipped")).isPositive();
+    assertThat(metric(scan, "rowGroupsRead") + metric(scan, "rowGroupsSkipped")).isEqualTo(15);
+    BatchScanExec unskipped = scanOf(notPushed);
+    assertThat(((MosaicScan) unskipped.scan()).predicate().terms()).isEmpty();
+    assertThat(metric(unskipped, "rowGroupsSkipped")).isZero();
+    assertThat(metric(unskipped, "bytesRead.nvme")).isGreaterThan(metric(scan, "bytesRead.nvme"));
+  }
+
+  private static FilterExec filterOf(Dataset<Row> executed) {
+    SparkPlan plan = executed.queryExecution().executedPlan();
+    return (FilterExec)
+        plan.find(p -> p instanceof FilterExec)
+            .getOrElse(
+                () -> {
+                  throw new AssertionError("no FilterExec in " + plan);
+                });
+  }
+}

@@ -1,0 +1,171 @@
+package io.mosaic.spark.bench;
+
+import io.mosaic.spark.TpchSpark;
+import io.trino.tpch.TpchTable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * TPC-H in Spark (issue 6): the 22 queries over Mosaic tables (one device, unthrottled, zstd) and
+ * over the same data in Parquet (zstd) read by Spark's built-in reader, side by side in one
+ * session; then a scan-only query summing four lineitem columns. Each query runs once per format to
+ * warm up, then {@code runs} times per format, alternating; the best time counts.
+ *
+ * <p>Run: {@code mosaic-spark/tpch-bench [SF [RUNS [DIR]]]}. Data is generated once into DIR
+ * (default {@code /tmp/mosaic-tpch-spark-sf<SF>}) and reused by later runs.
+ */
+public final class TpchSparkBenchmark {
+  private static final String SCAN =
+      "SELECT sum(l_quantity), sum(l_extendedprice), sum(l_discount), sum(l_tax) FROM lineitem";
+
+  private TpchSparkBenchmark() {}
+
+  public static void main(String[] args) throws IOException {
+    double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1;
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+    Path dir =
+        Path.of(args.length > 2 ? args[2] : "/tmp/mosaic-tpch-spark-sf" + args(sf))
+            .toAbsolutePath();
+    Files.createDirectories(dir.resolve("pool/d"));
+    Path devices = dir.resolve("devices.toml");
+    Files.writeString(
+        devices,
+        """
+        [[device]]
+        id = "d"
+        path = "pool/d"
+        capacity = "100 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "10 ct"
+        metadata = true
+        """);
+    SparkSession spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("mosaic-tpch-bench")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "8")
+            .config("spark.sql.parquet.compression.codec", "zstd")
+            .config("spark.mosaic.devices", devices.toString())
+            .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    try {
+      load(spark, dir, sf);
+      System.out.printf(
+          Locale.ROOT,
+          "TPC-H SF %s, Spark %s local[2], %s; Parquet %s, Mosaic %s on disk; best of %d runs%n",
+          args(sf),
+          spark.version(),
+          Runtime.version(),
+          mib(size(dir.resolve("parquet"))),
+          mib(size(dir.resolve("pool/d"))),
+          runs);
+      System.out.printf(
+          Locale.ROOT, "%-6s %10s %10s %8s %8s%n", "query", "Parquet", "Mosaic", "ratio", "rows");
+      List<String> queries = new ArrayList<>();
+      for (int q = 1; q <= 22; q++) {
+        queries.add("q" + q);
+      }
+      double totalParquet = 0;
+      double totalMosaic = 0;
+      for (int q = 1; q <= 22; q++) {
+        double[] best = time(spark, dir, TpchSpark.statements(q), runs);
+        totalParquet += best[0];
+        totalMosaic += best[1];
+        print("q" + q, best);
+      }
+      print("total", new double[] {totalParquet, totalMosaic, -1});
+      print("scan", time(spark, dir, List.of(SCAN), Math.max(runs, 5)));
+      System.out.println("ratio = Parquet time / Mosaic time (above 1: Mosaic is faster)");
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private static String args(double sf) {
+    return sf == Math.rint(sf) ? String.valueOf((long) sf) : String.valueOf(sf);
+  }
+
+  private static void print(String name, double[] t) {
+    System.out.printf(
+        Locale.ROOT,
+        "%-6s %9.2fs %9.2fs %7.2fx %8s%n",
+        name,
+        t[0],
+        t[1],
+        t[0] / t[1],
+        t[2] < 0 ? "" : String.valueOf((long) t[2]));
+  }
+
+  /** Writes every table as Parquet and as a Mosaic table, unless a previous run did. */
+  private static void load(SparkSession spark, Path dir, double sf) {
+    for (TpchTable<?> table : TpchTable.getTables()) {
+      String name = table.getTableName();
+      Path parquet = dir.resolve("parquet").resolve(name);
+      Path mosaic = dir.resolve("pool/d").resolve(name);
+      if (Files.exists(parquet.resolve("_SUCCESS")) && Files.isDirectory(mosaic)) {
+        continue;
+      }
+      long start = System.nanoTime();
+      int parts = Math.max(1, (int) Math.ceil(sf * 4));
+      var df = TpchSpark.dataFrame(spark, name, sf, parts).cache();
+      df.write().mode("overwrite").parquet(parquet.toString());
+      df.write().format("mosaic").mode("overwrite").save(mosaic.toString());
+      df.unpersist();
+      System.out.printf(
+          Locale.ROOT, "loaded %s in %.1f s%n", name, (System.nanoTime() - start) / 1e9);
+    }
+  }
+
+  private static void views(SparkSession spark, Path dir, String format) {
+    for (TpchTable<?> table : TpchTable.getTables()) {
+      String name = table.getTableName();
+      var df =
+          format.equals("parquet")
+              ? spark.read().parquet(dir.resolve("parquet").resolve(name).toString())
+              : spark.read().format("mosaic").load(dir.resolve("pool/d").resolve(name).toString());
+      df.createOrReplaceTempView(name);
+    }
+  }
+
+  /** Best seconds for Parquet and Mosaic, and the answer's row count. */
+  private static double[] time(SparkSession spark, Path dir, List<String> statements, int runs) {
+    double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, 0};
+    String[] formats = {"parquet", "mosaic"};
+    for (int r = -1; r < runs; r++) {
+      for (int i = 0; i < 2; i++) {
+        int f = (r & 1) == 0 ? i : 1 - i; // alternate which format goes first
+        views(spark, dir, formats[f]);
+        long start = System.nanoTime();
+        List<Row> rows = null;
+        for (String s : statements) {
+          rows = spark.sql(s).collectAsList();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (r >= 0) {
+          best[f] = Math.min(best[f], seconds);
+        }
+        best[2] = rows.size();
+      }
+    }
+    return best;
+  }
+
+  private static long size(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+
+  private static String mib(long bytes) {
+    return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
+  }
+}
