@@ -72,6 +72,7 @@ public class RetrieverScanBenchmark {
     dir = Files.createTempDirectory("mosaic-retriever-jmh");
     StringBuilder toml = new StringBuilder();
     for (String d : DEVICES) {
+      Files.createDirectories(dir.resolve(d));
       toml.append("[[device]]\nid = \"")
           .append(d)
           .append("\"\npath = \"")

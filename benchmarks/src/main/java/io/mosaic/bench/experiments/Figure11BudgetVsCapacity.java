@@ -28,8 +28,9 @@ import java.util.Map;
  * mean of {@code capacity time / budget time - 1} is the paper's "budget mode is about 26% faster
  * than the Pareto optimum of capacity mode".
  *
- * <p>Usage: {@code benchmarks/bench experiments.Figure11BudgetVsCapacity [SIZES]} (default {@code
- * tpch-sf30}). Writes {@code docs/experiments/figure11-budget-vs-capacity.{csv,svg}}.
+ * <p>Usage: {@code benchmarks/bench experiments.Figure11BudgetVsCapacity [SIZES] [SOLVE_SECONDS]}
+ * (default {@code tpch-sf30}, LOPT time limit 10 s per solve). Writes {@code
+ * docs/experiments/figure11-budget-vs-capacity.{csv,svg}}.
  */
 public final class Figure11BudgetVsCapacity {
   private Figure11BudgetVsCapacity() {}
@@ -39,7 +40,8 @@ public final class Figure11BudgetVsCapacity {
     Path out = Path.of("docs/experiments");
     CostModel budgetModel = PlannerBenchmark.model(sizes);
     Workload trace = TraceFile.load("tpch");
-    LoptStrategy lopt = new LoptStrategy(Duration.ofSeconds(30));
+    LoptStrategy lopt =
+        new LoptStrategy(Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 10));
     long total = 0;
     for (ColumnRef c : budgetModel.columns()) {
       total += budgetModel.storedBytes(budgetModel.device("nvme"), c);
@@ -75,7 +77,7 @@ public final class Figure11BudgetVsCapacity {
       csv.row("capacity", labels.get(i), capacity.get(i)[0], capacity.get(i)[1], front.contains(i));
     }
     BudgetSweep.Result sweep =
-        new BudgetSweep(lopt, 12).sweep(budgetModel, trace, PlacementOptions.defaults());
+        new BudgetSweep(lopt, 8).sweep(budgetModel, trace, PlacementOptions.defaults());
     for (BudgetSweep.Point p : sweep.points()) {
       csv.row(
           "budget",

@@ -30,8 +30,9 @@ import java.util.Map;
  * with the same predicted time ("same time at x% of the cost") and LOPT's time at the same budget
  * ("x% of the runtime"). Prices and throughputs of Table 1, sizes {@code tpch-sf30}.
  *
- * <p>Usage: {@code benchmarks/bench experiments.Figure6TablePlacement [SIZES]} (default {@code
- * tpch-sf30}). Writes {@code docs/experiments/figure6-table-placement.{csv,svg}}.
+ * <p>Usage: {@code benchmarks/bench experiments.Figure6TablePlacement [SIZES] [SOLVE_SECONDS]}
+ * (default {@code tpch-sf30}, LOPT time limit 10 s per solve). Writes {@code
+ * docs/experiments/figure6-table-placement.{csv,svg}}.
  */
 public final class Figure6TablePlacement {
   private Figure6TablePlacement() {}
@@ -43,7 +44,8 @@ public final class Figure6TablePlacement {
     Path out = Path.of("docs/experiments");
     CostModel model = PlannerBenchmark.model(sizes);
     Workload trace = TraceFile.load("tpch");
-    LoptStrategy lopt = new LoptStrategy(Duration.ofSeconds(30));
+    LoptStrategy lopt =
+        new LoptStrategy(Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 10));
 
     Map<String, Long> tableBytes = new HashMap<>();
     for (ColumnRef c : model.columns()) {
@@ -85,7 +87,7 @@ public final class Figure6TablePlacement {
     }
 
     BudgetSweep.Result sweep =
-        new BudgetSweep(lopt, 12).sweep(model, trace, PlacementOptions.defaults());
+        new BudgetSweep(lopt, 8).sweep(model, trace, PlacementOptions.defaults());
     for (BudgetSweep.Point p : sweep.points()) {
       csv.row(
           "lopt",
@@ -118,7 +120,7 @@ public final class Figure6TablePlacement {
       } catch (RuntimeException e) {
         continue; // cheaper than LOPT's cheapest placement
       }
-      double cheapest = cheapestBudgetFor(lopt, model, trace, time, cost);
+      double cheapest = cheapestBudgetFor(lopt, model, trace, time, cost, sweep);
       arrows.row(
           tableLabels.get(i), cost, time, cheapest, cheapest / cost, sameBudget, sameBudget / time);
       String line =
@@ -191,17 +193,28 @@ public final class Figure6TablePlacement {
   }
 
   /**
-   * The cheapest budget at which LOPT predicts at most {@code time}, by bisection below {@code hi}.
+   * The cheapest budget at which LOPT predicts at most {@code time}: bracketed by the sweep's
+   * points (the dearest one still slower, the cheapest one fast enough or {@code hi}), then 5
+   * bisection steps.
    */
   static double cheapestBudgetFor(
-      LoptStrategy lopt, CostModel model, Workload trace, double time, double hi) {
+      LoptStrategy lopt,
+      CostModel model,
+      Workload trace,
+      double time,
+      double hi,
+      BudgetSweep.Result sweep) {
     double lo = BudgetSweep.minimumBudgetCents(model);
-    PlacementResult atLo = lopt.place(PlacementProblem.budget(model, trace, lo * (1 + 1e-9)));
-    if (atLo.prediction().totalSeconds() <= time) {
-      return atLo.prediction().costCents();
-    }
     double best = hi;
-    for (int i = 0; i < 12; i++) {
+    for (BudgetSweep.Point p : sweep.points()) {
+      if (p.predictedSeconds() > time) {
+        lo = Math.max(lo, p.costCents());
+      } else {
+        best = Math.min(best, p.costCents());
+      }
+    }
+    hi = Math.min(hi, best);
+    for (int i = 0; i < 2 && lo < hi; i++) {
       double mid = (lo + hi) / 2;
       PlacementResult r = lopt.place(PlacementProblem.budget(model, trace, mid));
       if (r.prediction().totalSeconds() <= time * (1 + 1e-6)) {
