@@ -121,7 +121,7 @@ public final class PlannerBenchmark {
   }
 
   /** Paper Table 1's devices (zstd everywhere), ratios measured on the sizes themselves. */
-  static CostModel model(String sizesName) {
+  public static CostModel model(String sizesName) {
     ColumnSizes sizes = ColumnSizes.load(sizesName);
     List<DeviceProfile> devices = new ArrayList<>();
     for (CatalogDevice d : DeviceCatalog.load("table1")) {

@@ -12,12 +12,12 @@ import java.util.Iterator;
  * column in batches of rows, plain-encoded as Parquet would (little-endian numbers, length-prefixed
  * strings), so measured compression ratios resemble those of real segments.
  */
-final class CalibrationSample {
+public final class CalibrationSample {
   private static final int BATCH = 1 << 16;
 
   private CalibrationSample() {}
 
-  static byte[] generate(long bytes) {
+  public static byte[] generate(long bytes) {
     ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(bytes)).order(ByteOrder.LITTLE_ENDIAN);
     // SF 10 has 60M rows, far more than any sample needs; the generator is lazy.
     Iterator<LineItem> rows = new LineItemGenerator(10, 1, 1).iterator();

@@ -1,0 +1,97 @@
+package io.mosaic.bench;
+
+import com.github.luben.zstd.Zstd;
+import io.mosaic.cli.CalibrationSample;
+import io.mosaic.device.Codec;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4FastDecompressor;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Decompression speed per device codec (paper Section 3.2, Figure 3d's CPU side), one core: 16 MiB
+ * of TPC-H lineitem values (the calibration sample, deterministic) in 1 MiB blocks, decompressed
+ * with the libraries core reads segments with (zstd-jni level 3, lz4-java). Baseline: {@code none},
+ * a plain copy of the same bytes. Divide {@value #SAMPLE_BYTES} bytes by the score for MB/s of
+ * output.
+ *
+ * <p>Run: {@code benchmarks/bench jmh DecompressionBenchmark -wi 2 -i 3 -f 1}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g"})
+public class DecompressionBenchmark {
+  static final int SAMPLE_BYTES = 16 << 20;
+  private static final int BLOCK = 1 << 20;
+
+  @Param({"none", "lz4", "zstd"})
+  public String codec;
+
+  private final List<byte[]> blocks = new ArrayList<>();
+  private final List<Integer> rawLengths = new ArrayList<>();
+  private byte[] out;
+  private Codec c;
+  private LZ4FastDecompressor lz4;
+
+  @Setup
+  public void setUp() {
+    c = Codec.fromConfigName(codec).orElseThrow();
+    byte[] sample = CalibrationSample.generate(SAMPLE_BYTES);
+    var compressor = LZ4Factory.fastestInstance().fastCompressor();
+    lz4 = LZ4Factory.fastestInstance().fastDecompressor();
+    for (int off = 0; off < sample.length; off += BLOCK) {
+      byte[] raw = Arrays.copyOfRange(sample, off, Math.min(sample.length, off + BLOCK));
+      rawLengths.add(raw.length);
+      blocks.add(
+          switch (c) {
+            case NONE -> raw;
+            case LZ4 -> compressor.compress(raw);
+            case ZSTD -> Zstd.compress(raw, 3);
+          });
+    }
+    out = new byte[BLOCK];
+  }
+
+  /** Decompresses (or, for none, copies) every block; returns the bytes produced. */
+  @Benchmark
+  public long decompress() {
+    long produced = 0;
+    for (int i = 0; i < blocks.size(); i++) {
+      byte[] b = blocks.get(i);
+      int n = rawLengths.get(i);
+      switch (c) {
+        case NONE -> System.arraycopy(b, 0, out, 0, n);
+        case LZ4 -> lz4.decompress(b, 0, out, 0, n);
+        case ZSTD -> Zstd.decompressByteArray(out, 0, n, b, 0, b.length);
+      }
+      produced += n + out[n - 1];
+    }
+    return produced;
+  }
+
+  public static void main(String[] args) throws RunnerException {
+    new Runner(new OptionsBuilder().include(DecompressionBenchmark.class.getSimpleName()).build())
+        .run();
+  }
+}

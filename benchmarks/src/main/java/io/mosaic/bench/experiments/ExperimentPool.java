@@ -1,0 +1,306 @@
+package io.mosaic.bench.experiments;
+
+import io.mosaic.cli.CalibrationSample;
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.CatalogDevice;
+import io.mosaic.device.Codec;
+import io.mosaic.device.Device;
+import io.mosaic.device.DeviceCalibrator;
+import io.mosaic.device.DeviceCatalog;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DevicePool;
+import io.mosaic.model.ColumnRef;
+import io.mosaic.model.ColumnSize;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.DistinctScan;
+import io.mosaic.model.Placement;
+import io.mosaic.model.Workload;
+import io.mosaic.scan.Retriever;
+import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanRequest;
+import io.mosaic.table.ColumnSpec;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.Migrator;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import io.mosaic.tpch.TpchTables;
+import io.mosaic.workload.TraceFile;
+import io.trino.tpch.TpchTable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The measured experiments' fixture: the four devices of the paper's Table 1 emulated by throttled
+ * local directories (throughputs divided by {@code divisor}, seeks scaled with the data, prices as
+ * in the table, zstd everywhere as in Section 5), TPC-H at a small scale factor loaded once, and
+ * the three things every measured figure does with them: calibrate (Eq. 1's inputs, as {@code
+ * mosaic calibrate} measures them), migrate to a placement (core's {@link Migrator}), and run the
+ * workload's scans through the {@link Retriever}.
+ *
+ * <p>Devices are physically unbounded; the capacities of a configuration (Figure 7) live only in
+ * the cost model the strategies plan with, so one loaded copy of TPC-H serves every configuration.
+ */
+public final class ExperimentPool implements AutoCloseable {
+  /** The paper's devices in pool order (fastest first), as the built-in catalogue lists them. */
+  public static final List<String> DEVICES = List.of("nvme", "ssd", "raid5", "hdd");
+
+  private final Path work;
+  private final double sf;
+  private final DevicePool pool;
+  private final List<MosaicTable> tables = new ArrayList<>();
+  private final Map<String, MosaicTable> byName = new LinkedHashMap<>();
+  private final Retriever retriever;
+  private final Workload trace = TraceFile.load("tpch");
+
+  private ExperimentPool(Path work, double sf, DevicePool pool) {
+    this.work = work;
+    this.sf = sf;
+    this.pool = pool;
+    this.retriever = new Retriever(pool);
+  }
+
+  /**
+   * Creates the pool under {@code work} (replaced), and loads the eight TPC-H tables with every
+   * column on the HDD.
+   */
+  public static ExperimentPool create(Path work, double sf, double divisor) throws IOException {
+    deleteTree(work);
+    Files.createDirectories(work);
+    StringBuilder toml =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT, "# The paper's Table 1, read rates divided by %s.%n", divisor));
+    for (CatalogDevice d : DeviceCatalog.load("table1")) {
+      double mbps = d.read().bytesPerSecond() / 1e6 / divisor;
+      // Seeks shrink with the data: at SF 30 a column chunk takes ~100x a seek to read; keeping
+      // 8 ms at SF 0.05 would make seeks, not throughput, decide every figure.
+      double seekMs = d.seek().seconds() * 1000 * sf / 30 * divisor;
+      toml.append(
+          String.format(
+              Locale.ROOT,
+              "%n[[device]]%nid = \"%s\"%npath = \"devices/%s\"%ncapacity = \"100 GB\"%n"
+                  + "threads = %d%ncodec = \"zstd\"%ncost_per_gb = \"%d ct\"%nseek = \"%.3f ms\"%n%s"
+                  + "emulate = { read = \"%.2f MB/s\", seek = \"%.3f ms\" }%n",
+              d.id(),
+              d.id(),
+              d.threads(),
+              Math.round(d.costPerGb().cents()),
+              seekMs,
+              d.id().equals("nvme") ? "metadata = true\n" : "",
+              mbps,
+              seekMs));
+    }
+    Path config = work.resolve("devices.toml");
+    Files.writeString(config, toml);
+    ExperimentPool p = new ExperimentPool(work, sf, DevicePool.load(config));
+    for (TpchTable<?> t : TpchTable.getTables()) {
+      MosaicTable table =
+          TpchTables.load(
+              t,
+              sf,
+              work.resolve("tables").resolve(t.getTableName()),
+              p.pool,
+              Map.of(MosaicTable.DEFAULT_DEVICE, "hdd"),
+              rows -> {});
+      p.tables.add(table);
+      p.byName.put(table.name(), table);
+    }
+    return p;
+  }
+
+  public double scaleFactor() {
+    return sf;
+  }
+
+  public Path work() {
+    return work;
+  }
+
+  /** TPC-H's 22 queries' table scans (the planner's built-in trace, derived from Trino's plans). */
+  public Workload trace() {
+    return trace;
+  }
+
+  /**
+   * Calibrates every device as {@code mosaic calibrate} does (raw and zstd throughput, seek), on a
+   * sample of TPC-H lineitem values, and returns the cost model's device profiles with the given
+   * capacities (bytes per device id; absent means unbounded).
+   */
+  public List<DeviceProfile> calibrate(long sampleBytes) throws IOException {
+    DeviceCalibrator calibrator =
+        new DeviceCalibrator(
+            CalibrationSample.generate(sampleBytes),
+            new DeviceCalibrator.Options(List.of(Codec.ZSTD), 8),
+            new DeviceCalibrator.Listener() {
+              @Override
+              public void started(Device device, String phase, long totalBytes) {}
+
+              @Override
+              public void advanced(long bytes) {}
+
+              @Override
+              public void finished(Device device, String phase, String result) {}
+            });
+    List<DeviceProfile> profiles = new ArrayList<>();
+    for (Device d : pool.devices()) {
+      DeviceModel m = calibrator.calibrate(d);
+      profiles.add(DeviceProfile.installed(d.spec(), m));
+      System.out.printf(
+          Locale.ROOT,
+          "  calibrated %-6s raw %7.2f MB/s, zstd effective %7.2f MB/s, seek %.1f ms%n",
+          d.id(),
+          m.raw().megabytesPerSecond(),
+          m.codecs().get(Codec.ZSTD).effective().megabytesPerSecond(),
+          m.seek().nanos() / 1e6);
+    }
+    return profiles;
+  }
+
+  /**
+   * The same devices as the paper's Eq. 2 alone sees them: seek and raw rate as configured, and no
+   * decompression limit (effective rate far above any device).
+   */
+  public List<DeviceProfile> configuredProfiles() {
+    List<DeviceProfile> out = new ArrayList<>();
+    for (Device d : pool.devices()) {
+      var e = d.spec().emulation().orElseThrow();
+      out.add(
+          new DeviceProfile(
+              d.id(),
+              Codec.ZSTD,
+              e.seek(),
+              e.read(),
+              new Bandwidth(e.read().bytesPerSecond() * 1e3),
+              DeviceProfile.DEFAULT_ZSTD_RATIO,
+              Long.MAX_VALUE,
+              d.spec().costPerGb()));
+    }
+    return out;
+  }
+
+  /** Real sizes: uncompressed bytes and zstd stored bytes of every column (as InstalledPool). */
+  public List<ColumnSize> sizes() {
+    List<ColumnSize> sizes = new ArrayList<>();
+    for (MosaicTable table : tables) {
+      Manifest m = table.latest();
+      for (ColumnSpec c : m.schema().columns()) {
+        List<SegmentEntry> segments = m.segmentsOf(c.name());
+        long raw = segments.stream().mapToLong(SegmentEntry::uncompressedBytes).sum();
+        long stored = segments.stream().mapToLong(SegmentEntry::compressedBytes).sum();
+        Map<Codec, Long> byCodec = new EnumMap<>(Codec.class);
+        byCodec.put(Codec.ZSTD, stored);
+        sizes.add(new ColumnSize(new ColumnRef(table.name(), c.name()), Math.max(raw, 1), byCodec));
+      }
+    }
+    return sizes;
+  }
+
+  /** Total zstd bytes of the data set: "100% of the data set size" of Section 5.3. */
+  public long storedBytes() {
+    return sizes().stream().mapToLong(s -> s.stored(Codec.ZSTD).orElse(s.bytes())).sum();
+  }
+
+  /** Profiles with capacities (bytes per device; missing devices get 0). */
+  public static List<DeviceProfile> withCapacities(
+      List<DeviceProfile> profiles, Map<String, Long> capacity) {
+    return profiles.stream()
+        .map(
+            d ->
+                new DeviceProfile(
+                    d.id(),
+                    d.codec(),
+                    d.seek(),
+                    d.raw(),
+                    d.effective(),
+                    d.ratio(),
+                    capacity.getOrDefault(d.id(), 0L),
+                    d.costPerGb()))
+        .toList();
+  }
+
+  /** Moves every column to its device in {@code placement}; returns the bytes moved. */
+  public long migrate(Placement placement) throws IOException {
+    long moved = 0;
+    for (MosaicTable table : tables) {
+      Map<String, String> target = new LinkedHashMap<>();
+      placement
+          .deviceOf()
+          .forEach(
+              (c, d) -> {
+                if (c.table().equals(table.name())) {
+                  target.put(c.column(), d);
+                }
+              });
+      Migrator migrator = new Migrator(table);
+      Migrator.Plan plan = migrator.plan(target);
+      if (!plan.moves().isEmpty()) {
+        migrator.apply(plan, new Migrator.Listener() {});
+        moved += plan.bytesToRead();
+      }
+    }
+    return moved;
+  }
+
+  /**
+   * Runs every scan of {@code workload} (weights included) through the retriever, unrecorded so the
+   * experiment does not grow the trace; returns its measurement (paper Section 5.1's "run").
+   */
+  public Measurement run(Workload workload) {
+    var os =
+        (com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpu = os.getProcessCpuTime();
+    long start = System.nanoTime();
+    for (DistinctScan scan : workload.scans()) {
+      List<String> columns = new ArrayList<>();
+      String table = null;
+      for (ColumnRef c : scan.sortedColumns()) {
+        table = c.table();
+        columns.add(c.column());
+      }
+      for (long i = 0; i < scan.weight(); i++) {
+        try (Scan s = retriever.scan(byName.get(table), ScanRequest.of(columns).recorded(false))) {
+          while (s.hasNext()) {
+            s.next();
+          }
+        }
+      }
+    }
+    return new Measurement(
+        (System.nanoTime() - start) / 1e9,
+        (os.getProcessCpuTime() - cpu) / 1e9,
+        os.getSystemLoadAverage());
+  }
+
+  /**
+   * One run of the workload: wall seconds (the figure), the JVM's CPU seconds meanwhile (decoding
+   * and decompression, which Eq. 2-4 do not model), and the machine's load average at the end
+   * (other builders share these 2 cores).
+   */
+  public record Measurement(double seconds, double cpuSeconds, double load) {}
+
+  @Override
+  public void close() {
+    retriever.close();
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package io.mosaic.bench.experiments;
+
+import io.mosaic.model.CostModel;
+import io.mosaic.model.Workload;
+import io.mosaic.placement.BudgetSweep;
+import io.mosaic.placement.LoptStrategy;
+import io.mosaic.placement.PlacementOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Paper Figure 12 / Section 5.7, measured: LOPT in budget mode over the four emulated Table 1
+ * devices; for each budget of the sweep, the predicted workload time (Eq. 4 with calibrated on the
+ * configured throttles and the real zstd sizes; also with calibrated devices), then the data
+ * migrated to that placement and the 22 queries' scans run through the retriever. Reports the mean
+ * absolute error (paper: 4.1% on TPC-H) and a least-squares fit {@code measured = a + b *
+ * predicted}, whose intercept is the per-run work Eq. 2-4 do not model.
+ *
+ * <p>Usage: {@code benchmarks/bench experiments.Figure12PredictionAccuracy [SF] [DIVISOR] [STEPS]
+ * [RUNS]} (defaults 0.05, 50, 6, 2). Writes {@code docs/experiments/figure12-prediction.{csv,svg}}.
+ */
+public final class Figure12PredictionAccuracy {
+  private Figure12PredictionAccuracy() {}
+
+  public static void main(String[] args) throws IOException {
+    double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.05;
+    double divisor = args.length > 1 ? Double.parseDouble(args[1]) : 50;
+    int steps = args.length > 2 ? Integer.parseInt(args[2]) : 6;
+    int runs = args.length > 3 ? Integer.parseInt(args[3]) : 2;
+    Path out = Path.of("docs/experiments");
+    long start = System.nanoTime();
+    System.out.printf(
+        Locale.ROOT, "Figure 12: TPC-H SF %s, Table 1 read rates / %s%n", sf, divisor);
+    try (ExperimentPool pool =
+        ExperimentPool.create(Path.of("mosaic-work/experiments/figure12"), sf, divisor)) {
+      // LOPT plans with the throttles as configured (Eq. 2 on the real zstd sizes), so the
+      // placements do not depend on the load while calibrating; the calibrated model (what
+      // `mosaic calibrate` measures now, decompression speed included) predicts the same
+      // placements.
+      CostModel model = CostModel.of(pool.configuredProfiles(), pool.sizes());
+      Map<String, Long> unbounded = new HashMap<>();
+      ExperimentPool.DEVICES.forEach(d -> unbounded.put(d, Long.MAX_VALUE));
+      CostModel calibrated =
+          CostModel.of(
+              ExperimentPool.withCapacities(pool.calibrate(8L << 20), unbounded), pool.sizes());
+      Workload trace = pool.trace();
+      BudgetSweep.Result sweep =
+          new BudgetSweep(new LoptStrategy(Duration.ofSeconds(20)), steps)
+              .sweep(model, trace, PlacementOptions.defaults());
+      System.out.printf(
+          Locale.ROOT,
+          "  sweep: %d Pareto points from %.3f to %.3f ct; warm-up run: %.2f s%n",
+          sweep.points().size(),
+          sweep.minimumCents(),
+          sweep.saturationCents(),
+          pool.run(trace).seconds());
+      CsvFile csv =
+          new CsvFile(
+              "budget_cents",
+              "cost_cents",
+              "predicted_s",
+              "predicted_calibrated_s",
+              "measured_s",
+              "cpu_s",
+              "load",
+              "error_pct");
+      List<double[]> rows = new ArrayList<>(); // {cost, predicted, measured, calibrated}
+      for (BudgetSweep.Point p : sweep.points()) {
+        pool.migrate(p.placement());
+        double wall = 0;
+        double cpu = 0;
+        double load = 0;
+        for (int r = 0; r < runs; r++) {
+          ExperimentPool.Measurement m = pool.run(trace);
+          wall += m.seconds() / runs;
+          cpu += m.cpuSeconds() / runs;
+          load += m.load() / runs;
+        }
+        double predicted = p.predictedSeconds();
+        double io = calibrated.totalTime(trace, p.placement());
+        double error = 100 * (predicted - wall) / wall;
+        rows.add(new double[] {p.costCents(), predicted, wall, io});
+        csv.row(p.budgetCents(), p.costCents(), predicted, io, wall, cpu, load, error);
+        System.out.printf(
+            Locale.ROOT,
+            "[%4.0f s] budget %.4f ct: predicted %.2f s, measured %.2f s (%+.1f%%), CPU %.2f s,"
+                + " load %.1f%n",
+            (System.nanoTime() - start) / 1e9,
+            p.costCents(),
+            predicted,
+            wall,
+            error,
+            cpu,
+            load);
+      }
+      csv.write(out.resolve("figure12-prediction.csv"));
+      double mae = 0;
+      for (double[] r : rows) {
+        mae += Math.abs(r[1] - r[2]) / r[2] / rows.size();
+      }
+      // Least squares measured = a + b * predicted: a is what every run pays whatever the
+      // placement.
+      double mx = rows.stream().mapToDouble(r -> r[1]).average().orElse(0);
+      double my = rows.stream().mapToDouble(r -> r[2]).average().orElse(0);
+      double sxy = 0;
+      double sxx = 0;
+      for (double[] r : rows) {
+        sxy += (r[1] - mx) * (r[2] - my);
+        sxx += (r[1] - mx) * (r[1] - mx);
+      }
+      double b = sxx == 0 ? 1 : sxy / sxx;
+      double a = my - b * mx;
+      double maeOffset = 0;
+      for (double[] r : rows) {
+        maeOffset += Math.abs(r[1] + a - r[2]) / r[2] / rows.size();
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "Mean absolute error: %.1f%% (paper: 4.1%% on TPC-H)%nFit: measured = %.2f s + %.2f x"
+              + " predicted; with the %.2f s intercept added to every prediction the error is"
+              + " %.1f%%%nDone in %.0f s.%n",
+          100 * mae,
+          a,
+          b,
+          a,
+          100 * maeOffset,
+          (System.nanoTime() - start) / 1e9);
+      List<SvgChart.Point> predicted = new ArrayList<>();
+      List<SvgChart.Point> measured = new ArrayList<>();
+      List<SvgChart.Point> io = new ArrayList<>();
+      for (double[] r : rows) {
+        predicted.add(new SvgChart.Point(r[0], r[1]));
+        measured.add(new SvgChart.Point(r[0], r[2]));
+        io.add(new SvgChart.Point(r[0], r[3]));
+      }
+      Files.writeString(
+          out.resolve("figure12-prediction.svg"),
+          new SvgChart(
+                  String.format(
+                      Locale.ROOT,
+                      "Figure 12: predicted vs measured, LOPT budget mode (TPC-H SF %s, MAE %.0f%%)",
+                      sf,
+                      100 * mae),
+                  "cost of the placement (Eq. 5), cents",
+                  "workload scan time (s)")
+              .add(new SvgChart.Series("measured", "#d62728", SvgChart.Style.LINE, measured))
+              .add(
+                  new SvgChart.Series(
+                      "predicted (Eq. 2-4)", "#1f77b4", SvgChart.Style.DASHED_STEP, predicted))
+              .add(
+                  new SvgChart.Series(
+                      "predicted (calibrated)", "#7f7f7f", SvgChart.Style.MARKERS, io))
+              .xy());
+    }
+  }
+}
