@@ -83,7 +83,13 @@ public final class ParetoChart {
       double y = maxY * i / 5;
       double py = baseY - PLOT_H * i / 5.0;
       s.append(line(LEFT - 4, py, LEFT, py, "#000"))
-          .append(text(LEFT - 6, py + 4, "end", String.format(Locale.ROOT, "%.3g s", y)));
+          .append(
+              text(
+                  LEFT - 6,
+                  py + 4,
+                  "end",
+                  // %.3g turns 1160 into 1.16e+03; whole seconds read better from 100 s up.
+                  String.format(Locale.ROOT, y >= 100 ? "%.0f s" : "%.3g s", y)));
       double x = minX + (maxX - minX) * i / 5;
       double px = LEFT + plotW * i / 5;
       s.append(line(px, baseY, px, baseY + 4, "#000"))
