@@ -19,6 +19,7 @@ import io.mosaic.model.Workload;
 import io.mosaic.placement.BudgetSweep;
 import io.mosaic.placement.HotColumnStrategy;
 import io.mosaic.placement.HotTableStrategy;
+import io.mosaic.placement.InstalledPool;
 import io.mosaic.placement.LoptStrategy;
 import io.mosaic.placement.PlacementOptions;
 import io.mosaic.placement.PlacementProblem;

@@ -5,17 +5,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.DevicePool;
-import io.mosaic.model.ColumnRef;
-import io.mosaic.model.CostModel;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Prediction;
-import io.mosaic.model.Workload;
-import io.mosaic.placement.HotColumnStrategy;
-import io.mosaic.placement.HotTableStrategy;
-import io.mosaic.placement.LoptStrategy;
-import io.mosaic.placement.PlacementProblem;
+import io.mosaic.placement.InstalledPlan;
 import io.mosaic.placement.PlacementResult;
-import io.mosaic.placement.PlacementStrategy;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.workload.PlacementFile;
 import java.io.IOException;
@@ -26,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -89,34 +81,30 @@ final class PlaceCommand implements Callable<Integer> {
     for (Path t : tables) {
       open.add(MosaicTable.open(t, pool));
     }
-    CostModel model = CostModel.of(InstalledPool.profiles(pool), InstalledPool.sizes(open));
-    Workload workload = InstalledPool.workload(open);
-    Placement current = InstalledPool.currentPlacement(pool, open);
-    PlacementResult result = strategy().place(PlacementProblem.capacity(model, workload));
-    Prediction before = model.predict(workload, current);
+    InstalledPlan plan =
+        InstalledPlan.compute(pool, open, InstalledPlan.strategy(strategy, timeLimit));
+    PlacementResult result = plan.result();
+    Placement current = plan.current();
+    Prediction before = plan.before();
     Prediction after = result.prediction();
 
     TextTable t = new TextTable("column", "now", "placed on", "stored there", "moves");
-    long moved = 0;
-    for (Map.Entry<ColumnRef, String> e : result.placement().deviceOf().entrySet()) {
-      String now = current.deviceOf().get(e.getKey());
-      long bytes = model.storedBytes(model.device(e.getValue()), e.getKey());
-      boolean moves = !e.getValue().equals(now);
-      moved += moves ? bytes : 0;
+    for (InstalledPlan.ColumnPlan c : plan.columns()) {
       t.row(
-          e.getKey().toString(),
-          now,
-          e.getValue(),
-          ByteSize.ofBytes(bytes).toString(),
-          moves ? "yes" : "");
+          c.column().toString(),
+          c.from(),
+          c.to(),
+          ByteSize.ofBytes(c.storedBytes()).toString(),
+          c.moves() ? "yes" : "");
     }
+    long moved = plan.bytesToMove();
     out.print(t.render());
     out.printf(
         Locale.ROOT,
         "%s: %d distinct scans; predicted scan time %.3f s now, %.3f s placed (%.1f%% less); ~%s"
             + " to move%s%n",
         result.strategy(),
-        workload.scans().size(),
+        plan.scans(),
         before.totalSeconds(),
         after.totalSeconds(),
         before.totalSeconds() > 0 ? 100 * (1 - after.totalSeconds() / before.totalSeconds()) : 0,
@@ -145,16 +133,5 @@ final class PlaceCommand implements Callable<Integer> {
       out.println("Wrote " + jsonFile);
     }
     return 0;
-  }
-
-  private PlacementStrategy strategy() {
-    return switch (strategy) {
-      case "lopt" -> new LoptStrategy(timeLimit);
-      case "hot-column" -> new HotColumnStrategy();
-      case "hot-table" -> new HotTableStrategy();
-      default ->
-          throw new IllegalArgumentException(
-              "--strategy " + strategy + ": unknown; use lopt, hot-column or hot-table");
-    };
   }
 }

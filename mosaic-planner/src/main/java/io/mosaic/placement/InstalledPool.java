@@ -1,4 +1,4 @@
-package io.mosaic.cli;
+package io.mosaic.placement;
 
 import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
@@ -31,11 +31,11 @@ import java.util.Set;
  * The cost model's inputs read off an installed pool and its tables (capacity mode, paper Section
  * 3.4): calibrated devices, real column sizes, the recorded trace, the current placement.
  */
-final class InstalledPool {
+public final class InstalledPool {
   private InstalledPool() {}
 
   /** The pool's devices with their calibrated models (Eq. 1), or what to run to get them. */
-  static List<DeviceProfile> profiles(DevicePool pool) throws IOException {
+  public static List<DeviceProfile> profiles(DevicePool pool) throws IOException {
     Map<String, DeviceModel> models;
     try {
       models = DeviceModelFile.read(pool.modelFile());
@@ -71,7 +71,7 @@ final class InstalledPool {
   }
 
   /** Real sizes: uncompressed bytes, and the stored bytes of a codec all its segments use. */
-  static List<ColumnSize> sizes(List<MosaicTable> tables) {
+  public static List<ColumnSize> sizes(List<MosaicTable> tables) {
     List<ColumnSize> sizes = new ArrayList<>();
     for (MosaicTable table : tables) {
       Manifest m = table.latest();
@@ -93,7 +93,7 @@ final class InstalledPool {
   }
 
   /** The scans recorded in the tables' current trace epochs. */
-  static Workload workload(List<MosaicTable> tables) {
+  public static Workload workload(List<MosaicTable> tables) {
     List<DistinctScan> scans = new ArrayList<>();
     for (MosaicTable table : tables) {
       TraceLog log = new TraceLog(table.root());
@@ -115,7 +115,7 @@ final class InstalledPool {
   }
 
   /** Where each column lives now (its last segment's device). */
-  static Placement currentPlacement(DevicePool pool, List<MosaicTable> tables) {
+  public static Placement currentPlacement(DevicePool pool, List<MosaicTable> tables) {
     Map<ColumnRef, String> now = new LinkedHashMap<>();
     for (MosaicTable table : tables) {
       Manifest m = table.latest();

@@ -1,0 +1,99 @@
+package io.mosaic.placement;
+
+import io.mosaic.device.DevicePool;
+import io.mosaic.model.ColumnRef;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.Placement;
+import io.mosaic.model.Prediction;
+import io.mosaic.model.Workload;
+import io.mosaic.table.MosaicTable;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A placement computed for tables on the installed pool (capacity mode, paper Section 3.4): what
+ * {@code mosaic place} prints and the engines' SQL procedures return, and the per-table column
+ * {@code -> device} maps that core's {@code Migrator} applies.
+ *
+ * @param result the strategy's placement and prediction
+ * @param current where each column lives now
+ * @param before the predicted workload time of the current placement
+ * @param columns one row per column, in the tables' schema order
+ * @param scans the number of distinct scans placed for
+ */
+public record InstalledPlan(
+    PlacementResult result,
+    Placement current,
+    Prediction before,
+    List<ColumnPlan> columns,
+    int scans) {
+
+  /** One column: where it is, where it goes and how many bytes it would take there. */
+  public record ColumnPlan(ColumnRef column, String from, String to, long storedBytes) {
+    public boolean moves() {
+      return !to.equals(from);
+    }
+  }
+
+  public InstalledPlan {
+    columns = List.copyOf(columns);
+  }
+
+  /** The strategies a user can name: the paper's LOPT and its two baselines. */
+  public static PlacementStrategy strategy(String name, Duration timeLimit) {
+    return switch (name) {
+      case "lopt" -> new LoptStrategy(timeLimit);
+      case "hot-column" -> new HotColumnStrategy();
+      case "hot-table" -> new HotTableStrategy();
+      default ->
+          throw new IllegalArgumentException(
+              "strategy '" + name + "' is unknown; use lopt, hot-column or hot-table");
+    };
+  }
+
+  /**
+   * Places the tables' columns on the pool from their recorded trace (current epoch), real sizes
+   * and the calibrated device model; placing several tables together shares the pool between them.
+   *
+   * @throws IllegalArgumentException if the pool has no device model or nothing was recorded
+   * @throws InfeasiblePlacementException if the tables do not fit on the pool
+   */
+  public static InstalledPlan compute(
+      DevicePool pool, List<MosaicTable> tables, PlacementStrategy strategy) throws IOException {
+    CostModel model = CostModel.of(InstalledPool.profiles(pool), InstalledPool.sizes(tables));
+    Workload workload = InstalledPool.workload(tables);
+    Placement current = InstalledPool.currentPlacement(pool, tables);
+    PlacementResult result = strategy.place(PlacementProblem.capacity(model, workload));
+    List<ColumnPlan> columns = new ArrayList<>();
+    for (Map.Entry<ColumnRef, String> e : result.placement().deviceOf().entrySet()) {
+      columns.add(
+          new ColumnPlan(
+              e.getKey(),
+              current.deviceOf().get(e.getKey()),
+              e.getValue(),
+              model.storedBytes(model.device(e.getValue()), e.getKey())));
+    }
+    return new InstalledPlan(
+        result, current, model.predict(workload, current), columns, workload.scans().size());
+  }
+
+  /** Bytes that would be written to other devices (stored size on the target device). */
+  public long bytesToMove() {
+    return columns.stream().filter(ColumnPlan::moves).mapToLong(ColumnPlan::storedBytes).sum();
+  }
+
+  /** The column {@code ->} device map of one table, for core's {@code Migrator.plan}. */
+  public Map<String, String> placementOf(String table) {
+    Map<String, String> placement = new LinkedHashMap<>();
+    for (ColumnPlan c : columns) {
+      if (c.column().table().equals(table)) {
+        placement.put(c.column().column(), c.to());
+      }
+    }
+    return placement;
+  }
+}
