@@ -15,6 +15,7 @@ import io.mosaic.model.Workload;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -95,6 +96,17 @@ public final class LoptFormulation {
         device.addTerm(scanTime[t], -1);
         builder.addLessOrEqual(device, 0).withName(unique("scan_" + t + "_" + devices.get(d).id()));
       }
+      // Valid cuts: a scan takes at least as long as each of its columns on whichever device holds
+      // it. Implied for integral I, but the relaxation otherwise spreads every column evenly over
+      // the devices and divides scan times by their number (the weak bound behind Figure 9's gaps).
+      for (ColumnRef column : list.get(t).sortedColumns()) {
+        LinearExprBuilder own = LinearExpr.newBuilder();
+        for (int d = 0; d < nd; d++) {
+          own.addTerm(place[d][index.get(column)], model.columnTime(devices.get(d), column));
+        }
+        own.addTerm(scanTime[t], -1);
+        builder.addLessOrEqual(own, 0).withName(unique("column_" + t + "_" + column));
+      }
     }
     builder.minimize(objective);
 
@@ -143,6 +155,10 @@ public final class LoptFormulation {
       builder.addLessOrEqual(LinearExpr.sum(used), maxDevices).withName(unique("max_devices"));
     }
 
+    if (!relaxed) {
+      breakDeviceSymmetry(problem, model);
+    }
+
     NoRegression noRegression = problem.options().noRegression();
     if (noRegression != null) {
       for (int t = 0; t < list.size(); t++) {
@@ -152,6 +168,70 @@ public final class LoptFormulation {
             .withName(unique("no_regression_" + t));
       }
     }
+  }
+
+  /**
+   * Identical devices (Figure 9's copies, or a RAID's twin disks listed twice) make every
+   * permutation of their contents an equally good solution, and the branch and bound explores them
+   * all. Among interchangeable devices {@code d_0 .. d_m-1}, only the labelling where each copy's
+   * first column (in the model's column order) comes after the previous copy's first column is
+   * kept: {@code I[d_j][c] <= sum_{c' < c} I[d_j-1][c']}, with the prefix sums as continuous
+   * variables so the model stays linear in size. Every solution has exactly one such relabelling,
+   * so the optimum is unchanged. Only in the MIP: the LP relaxation stays the plain one the gap is
+   * reported against.
+   */
+  private void breakDeviceSymmetry(PlacementProblem problem, CostModel model) {
+    for (List<Integer> group : interchangeable(problem, model)) {
+      for (int j = 1; j < group.size(); j++) {
+        int previous = group.get(j - 1);
+        int current = group.get(j);
+        String name = devices.get(current).id();
+        // prefix = sum of I[previous][c'] over c' < c, built column by column.
+        Variable prefix = null;
+        for (int c = 0; c < columns.size(); c++) {
+          LinearExprBuilder order = LinearExpr.newBuilder().add(place[current][c]);
+          if (prefix == null) {
+            place[current][c].setUpperBound(0);
+          } else {
+            order.addTerm(prefix, -1);
+            builder.addLessOrEqual(order, 0).withName(unique("symmetry_" + name + "_" + c));
+          }
+          Variable next =
+              variable(builder.newNumVar(0, columns.size(), unique("first_" + name + "_" + c)));
+          LinearExprBuilder sum = LinearExpr.newBuilder().add(next).addTerm(place[previous][c], -1);
+          if (prefix != null) {
+            sum.addTerm(prefix, -1);
+          }
+          builder.addEquality(sum, 0).withName(unique("prefix_" + name + "_" + c));
+          prefix = next;
+        }
+      }
+    }
+  }
+
+  /**
+   * Groups of devices that no constraint or coefficient tells apart: same scan time and stored
+   * bytes for every column, same price, same limits, and no column pinned to them.
+   */
+  private List<List<Integer>> interchangeable(PlacementProblem problem, CostModel model) {
+    Set<String> pinnedTo = new HashSet<>(problem.options().pinned().values());
+    Map<List<Object>, List<Integer>> groups = new LinkedHashMap<>();
+    for (int d = 0; d < devices.size(); d++) {
+      DeviceProfile device = devices.get(d);
+      if (pinnedTo.contains(device.id())) {
+        continue;
+      }
+      List<Object> key = new ArrayList<>();
+      key.add(device.costPerGb());
+      key.add(problem.limitBytes(device));
+      key.add(problem.options().minBytes().getOrDefault(device.id(), 0L));
+      for (ColumnRef column : columns) {
+        key.add(model.columnTime(device, column));
+        key.add(model.storedBytes(device, column));
+      }
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(d);
+    }
+    return groups.values().stream().filter(g -> g.size() > 1).toList();
   }
 
   /** The MIP of Section 4.5. */

@@ -25,28 +25,39 @@ import java.util.Objects;
 public final class LoptStrategy implements PlacementStrategy {
   public static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(60);
 
-  // SCIP stops at a 0 relative gap (proven optimal), with its default feasibility tolerance.
-  private static final String SCIP_PARAMETERS = "limits/gap = 0\n";
-
   // A tolerance tight enough to keep capacities exact to about a byte (constraints are in GB).
   // Only a fallback: on the TPC-H trace in budget mode it kept SCIP from even a good solution in
   // 60 s where the default tolerance proves the optimum in ~6 s (docs/planner-benchmarks.md).
-  private static final String STRICT_SCIP_PARAMETERS = "limits/gap = 0\nnumerics/feastol = 1e-9\n";
+  private static final String STRICT_TOLERANCE = "numerics/feastol = 1e-9\n";
 
   // The local search polishing a time-limited incumbent stops when this long brings nothing.
   private static final Duration POLISH_UNIMPROVED = Duration.ofSeconds(5);
 
   private final Duration timeLimit;
+  private final double relativeGap;
 
   public LoptStrategy() {
     this(DEFAULT_TIME_LIMIT);
   }
 
+  /** Solves to proven optimality, or until the time limit. */
   public LoptStrategy(Duration timeLimit) {
+    this(timeLimit, 0);
+  }
+
+  /**
+   * Stops as soon as the incumbent is within {@code relativeGap} of SCIP's bound (Figure 9 solves
+   * to 5 %), or at the time limit.
+   */
+  public LoptStrategy(Duration timeLimit, double relativeGap) {
     this.timeLimit = Objects.requireNonNull(timeLimit, "timeLimit");
     if (timeLimit.isNegative() || timeLimit.isZero()) {
       throw new IllegalArgumentException("time limit must be positive, not " + timeLimit);
     }
+    if (!(relativeGap >= 0 && relativeGap < 1)) {
+      throw new IllegalArgumentException("relative gap must be in [0, 1), not " + relativeGap);
+    }
+    this.relativeGap = relativeGap;
   }
 
   @Override
@@ -59,11 +70,12 @@ public final class LoptStrategy implements PlacementStrategy {
     long start = System.nanoTime();
     FeasibilityCheck.check(problem);
     LoptFormulation mip = LoptFormulation.of(problem);
-    Solved solved = solve(problem, mip, SCIP_PARAMETERS);
+    String gapLimit = "limits/gap = " + relativeGap + "\n";
+    Solved solved = solve(problem, mip, gapLimit);
     Placement placement = mip.placement(solved.solver());
     if (!broken(problem, placement).isEmpty()) {
       // The default tolerance let a constraint slip by a rounding error: solve again, strictly.
-      solved = solve(problem, mip, STRICT_SCIP_PARAMETERS);
+      solved = solve(problem, mip, gapLimit + STRICT_TOLERANCE);
       placement = mip.placement(solved.solver());
     }
     verify(problem, placement);
@@ -72,8 +84,10 @@ public final class LoptStrategy implements PlacementStrategy {
 
     CostModel model = problem.model();
     Workload scans = problem.solveWorkload();
-    boolean optimal = status == SolveStatus.OPTIMAL;
-    if (!optimal && LocalSearchStrategy.supports(problem.options())) {
+    // SCIP reports OPTIMAL once it reaches the gap limit: proven optimal only if that limit is 0.
+    boolean reachedGap = status == SolveStatus.OPTIMAL;
+    boolean optimal = reachedGap && relativeGap == 0;
+    if (!reachedGap && LocalSearchStrategy.supports(problem.options())) {
       placement = LocalSearchStrategy.improve(problem, placement, timeLimit, POLISH_UNIMPROVED);
       verify(problem, placement);
     }

@@ -35,6 +35,7 @@ class LoptBruteForceTest {
     int compared = 0;
     int budgetCompared = 0;
     int constrained = 0;
+    int withCopies = 0;
     for (int seed = 0; seed < INSTANCES; seed++) {
       PlacementProblem problem = randomProblem(new Random(4242 + seed), seed);
       String context = "instance " + seed + " (" + problem.mode() + ", " + problem.options() + ")";
@@ -67,11 +68,15 @@ class LoptBruteForceTest {
       if (!problem.options().pinned().isEmpty() || problem.options().maxDevices() != null) {
         constrained++;
       }
+      if (problem.model().devices().stream().anyMatch(d -> d.id().contains("_copy"))) {
+        withCopies++;
+      }
     }
     // The generator must exercise what the brief asks for, or the loop above proves little.
     assertThat(compared).isGreaterThanOrEqualTo(20);
     assertThat(budgetCompared).isGreaterThanOrEqualTo(8);
     assertThat(constrained).isGreaterThanOrEqualTo(8);
+    assertThat(withCopies).isGreaterThanOrEqualTo(8);
   }
 
   private static Offset<Double> tolerance(double value) {
@@ -81,7 +86,7 @@ class LoptBruteForceTest {
   /**
    * 2-3 devices (mixed codecs, some decompression-bound, some with seek time), 3-6 columns of 1-2
    * tables (some with real compressed sizes), 2-5 weighted scans; even seeds capacity mode, odd
-   * seeds budget mode; some with a pin or a device limit.
+   * seeds budget mode; some with a pin or a device limit, some with identical device copies.
    */
   static PlacementProblem randomProblem(Random r, int seed) {
     int nd = 2 + r.nextInt(2);
@@ -117,6 +122,21 @@ class LoptBruteForceTest {
               ratio,
               capacity,
               Cost.ofCents(20 + 110 * r.nextDouble())));
+    }
+    // Identical copies of a device (Figure 9's setting) exercise LOPT's symmetry breaking: 2 or 3
+    // interchangeable devices in two instances out of five.
+    for (int copy = 1; copy <= (seed % 5 == 0 ? 2 : seed % 5 == 1 ? 1 : 0); copy++) {
+      DeviceProfile d = devices.get(0);
+      devices.add(
+          new DeviceProfile(
+              d.id() + "_copy" + copy,
+              d.codec(),
+              d.seek(),
+              d.raw(),
+              d.effective(),
+              d.ratio(),
+              d.capacityBytes(),
+              d.costPerGb()));
     }
     CostModel model = CostModel.of(devices, sizes);
     List<ColumnRef> columns = model.columns();

@@ -6,6 +6,7 @@ import static io.mosaic.placement.Fixtures.placement;
 import static io.mosaic.placement.Fixtures.plainDevice;
 import static io.mosaic.placement.Fixtures.scan;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.offset;
 
 import io.mosaic.model.ColumnSize;
@@ -13,6 +14,7 @@ import io.mosaic.model.CostModel;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -63,6 +65,21 @@ class LoptOptionsTest {
       assertThat(result.placement())
           .isEqualTo(slack >= 1 ? placement("t.x", "hdd", "t.y", "ssd") : CURRENT);
     }
+  }
+
+  @Test
+  void aGapLimitStopsWithinItAndIsNotReportedAsOptimal() {
+    PlacementProblem problem = PlacementProblem.capacity(manyColumns(), tenScans());
+    PlacementResult exact = new LoptStrategy().place(problem);
+    PlacementResult loose = new LoptStrategy(Duration.ofSeconds(60), 0.2).place(problem);
+    assertThat(exact.optimal()).isTrue();
+    assertThat(loose.gap()).isBetween(0.0, 0.2);
+    assertThat(loose.objective()).isBetween(exact.objective() - 1e-9, exact.objective() / 0.8);
+    if (loose.gap() > 0) {
+      assertThat(loose.optimal()).isFalse();
+    }
+    assertThatThrownBy(() -> new LoptStrategy(Duration.ofSeconds(1), 1.0))
+        .hasMessageContaining("relative gap must be in [0, 1)");
   }
 
   @Test

@@ -5,9 +5,9 @@ import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -18,8 +18,8 @@ import org.apache.spark.sql.SparkSession;
  * session; then a scan-only query summing four lineitem columns. Each query runs once per format to
  * warm up, then {@code runs} times per format, alternating; the best time counts.
  *
- * <p>Run: {@code mosaic-spark/tpch-bench [SF [RUNS [DIR]]]}. Data is generated once into DIR
- * (default {@code /tmp/mosaic-tpch-spark-sf<SF>}) and reused by later runs.
+ * <p>Run: {@code mosaic-spark/tpch-bench [SF [RUNS [DIR [QUERIES]]]]}. Data is generated once into
+ * DIR (default {@code /tmp/mosaic-tpch-spark-sf<SF>}) and reused by later runs.
  */
 public final class TpchSparkBenchmark {
   private static final String SCAN =
@@ -70,20 +70,23 @@ public final class TpchSparkBenchmark {
           runs);
       System.out.printf(
           Locale.ROOT, "%-6s %10s %10s %8s %8s%n", "query", "Parquet", "Mosaic", "ratio", "rows");
-      List<String> queries = new ArrayList<>();
-      for (int q = 1; q <= 22; q++) {
-        queries.add("q" + q);
-      }
+      // An optional fourth argument picks queries, e.g. "scan" or "q1,q6,scan".
+      Set<String> only = args.length > 3 ? Set.of(args[3].split(",")) : null;
       double totalParquet = 0;
       double totalMosaic = 0;
       for (int q = 1; q <= 22; q++) {
+        if (only != null && !only.contains("q" + q)) {
+          continue;
+        }
         double[] best = time(spark, dir, TpchSpark.statements(q), runs);
         totalParquet += best[0];
         totalMosaic += best[1];
         print("q" + q, best);
       }
       print("total", new double[] {totalParquet, totalMosaic, -1});
-      print("scan", time(spark, dir, List.of(SCAN), Math.max(runs, 5)));
+      if (only == null || only.contains("scan")) {
+        print("scan", time(spark, dir, List.of(SCAN), Math.max(runs, 5)));
+      }
       System.out.println("ratio = Parquet time / Mosaic time (above 1: Mosaic is faster)");
     } finally {
       spark.stop();
