@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -18,10 +19,12 @@ import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
+import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -30,9 +33,14 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * A Spark SQL catalog of Mosaic tables: {@code
  * spark.sql.catalog.mosaic=io.mosaic.spark.MosaicCatalog} with {@code .devices} (the pool's
  * devices.toml) and {@code .warehouse} (a directory, normally on the metadata device). A namespace
- * is a directory of the warehouse, a table a directory in it.
+ * is a directory of the warehouse, a table a directory in it. Maintenance runs from SQL as
+ * procedures in namespace {@code system}: {@code placement}, {@code place} and {@code
+ * move_columns}.
  */
-public final class MosaicCatalog implements TableCatalog, SupportsNamespaces {
+public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, ProcedureCatalog {
+  /** The namespace of the maintenance procedures: {@code CALL mosaic.system.place(...)}. */
+  static final String SYSTEM = "system";
+
   private String name;
   private String devices;
   private Path warehouse;
@@ -124,8 +132,115 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces {
       throw new TableAlreadyExistsException(ident);
     }
     MosaicOptions o = options(root);
-    MosaicTable.create(root, o.pool(), SparkTypes.fromSpark(schema), Map.of());
+    MosaicTable.create(
+        root,
+        o.pool(),
+        SparkTypes.fromSpark(schema),
+        o.creationProperties(mosaicSettings(properties)));
     return new MosaicSparkTable(o, schema, true);
+  }
+
+  /**
+   * The Mosaic settings among a CREATE TABLE's properties: TBLPROPERTIES ('row_group_rows' = ...)
+   * and the options of DataFrameWriterV2, which Spark passes as {@code option.<name>}. Spark's own
+   * properties (provider, owner, ...) are not Mosaic's.
+   */
+  private static Map<String, String> mosaicSettings(Map<String, String> properties) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    properties.forEach(
+        (key, value) -> {
+          String k = key.startsWith("option.") ? key.substring("option.".length()) : key;
+          if (k.equals(MosaicTable.ROW_GROUP_ROWS)
+              || k.equals(MosaicTable.DEFAULT_DEVICE)
+              || k.equals(MosaicOptions.PUSHDOWN)
+              || (k.startsWith(MosaicTable.COLUMN_DEVICE_PREFIX) && k.endsWith(".device"))) {
+            settings.put(k, value);
+          }
+        });
+    return settings;
+  }
+
+  // ---- procedures
+
+  @Override
+  public UnboundProcedure loadProcedure(Identifier ident) {
+    if (ident.namespace().length == 1 && ident.namespace()[0].equals(SYSTEM)) {
+      switch (ident.name()) {
+        case PlacementProcedure.NAME:
+          return new PlacementProcedure(this);
+        case PlaceProcedure.NAME:
+          return new PlaceProcedure(this);
+        case MoveColumnsProcedure.NAME:
+          return new MoveColumnsProcedure(this);
+        default:
+          break;
+      }
+    }
+    throw new IllegalArgumentException(
+        "no procedure "
+            + name
+            + "."
+            + ident
+            + "; Mosaic has "
+            + name
+            + ".system.placement, "
+            + name
+            + ".system.place and "
+            + name
+            + ".system.move_columns (docs/spark.md)");
+  }
+
+  @Override
+  public Identifier[] listProcedures(String[] namespace) {
+    if (namespace.length == 1 && namespace[0].equals(SYSTEM)) {
+      return new Identifier[] {
+        Identifier.of(namespace, PlacementProcedure.NAME),
+        Identifier.of(namespace, PlaceProcedure.NAME),
+        Identifier.of(namespace, MoveColumnsProcedure.NAME)
+      };
+    }
+    return new Identifier[0];
+  }
+
+  /** The pool of this catalog's tables. */
+  DevicePool pool() {
+    return new MosaicOptions(warehouse.toString(), devices).pool();
+  }
+
+  /**
+   * Opens table {@code namespace.table} (a procedure's {@code table} argument), or explains what
+   * exists.
+   */
+  MosaicTable openTable(String qualifiedName) {
+    String[] parts = qualifiedName == null ? new String[0] : qualifiedName.strip().split("\\.");
+    if (parts.length < 2) {
+      throw new IllegalArgumentException(
+          "table => '"
+              + qualifiedName
+              + "' must name a table as namespace.table, e.g. table => 'tpch.lineitem'");
+    }
+    Identifier ident =
+        Identifier.of(java.util.Arrays.copyOf(parts, parts.length - 1), parts[parts.length - 1]);
+    try {
+      Path root = location(ident);
+      if (MosaicTable.exists(root)) {
+        return MosaicTable.open(root, pool());
+      }
+    } catch (NoSuchNamespaceException e) {
+      // explained below
+    }
+    throw new IllegalArgumentException(
+        "no table "
+            + qualifiedName
+            + " in catalog "
+            + name
+            + " (warehouse "
+            + warehouse
+            + "); SHOW TABLES IN "
+            + name
+            + "."
+            + String.join(".", ident.namespace())
+            + " lists its tables");
   }
 
   @Override

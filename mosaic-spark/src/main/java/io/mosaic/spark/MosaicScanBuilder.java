@@ -19,14 +19,12 @@ import org.apache.spark.sql.types.StructType;
  */
 final class MosaicScanBuilder
     implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters {
-  /**
-   * Read option: {@code false} leaves every filter to Spark (to compare, or to rule skipping out).
-   */
-  static final String PUSHDOWN = "pushdown";
-
   private final MosaicOptions options;
   private final MosaicTable table;
+
+  /** {@code false} leaves every filter to Spark (to compare, or to rule skipping out). */
   private final boolean pushdown;
+
   private StructType required;
   private final List<ColumnPredicate> terms = new ArrayList<>();
   private Filter[] pushed = new Filter[0];

@@ -2,6 +2,7 @@ package io.mosaic.spark;
 
 import io.mosaic.table.MosaicTable;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
@@ -50,16 +51,22 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
         : EnumSet.of(TableCapability.BATCH_READ);
   }
 
+  /** The manifest's properties (SHOW TBLPROPERTIES): devices, row_group_rows, ... */
+  @Override
+  public Map<String, String> properties() {
+    return MosaicOptions.tableProperties(options.rootPath());
+  }
+
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
-    return new MosaicScanBuilder(
-        options,
-        MosaicTable.open(options.rootPath(), options.pool()),
-        readOptions.getBoolean(MosaicScanBuilder.PUSHDOWN, true));
+    MosaicTable table = MosaicTable.open(options.rootPath(), options.pool());
+    MosaicOptions.Setting pushdown =
+        MosaicOptions.setting(MosaicOptions.PUSHDOWN, readOptions, table.latest().properties());
+    return new MosaicScanBuilder(options, table, pushdown == null || pushdown.asBoolean());
   }
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    return new MosaicWriteBuilder(options, info.schema());
+    return new MosaicWriteBuilder(options, info.schema(), info.options());
   }
 }

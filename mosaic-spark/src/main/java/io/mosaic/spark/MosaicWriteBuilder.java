@@ -14,6 +14,7 @@ import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * Writes (DESIGN section 6): every task writes its own segments, and the driver commits all tasks'
@@ -23,11 +24,14 @@ import org.apache.spark.sql.types.StructType;
 final class MosaicWriteBuilder implements WriteBuilder, SupportsTruncate {
   private final MosaicOptions options;
   private final StructType schema;
+  private final Map<String, String> writeOptions;
   private boolean truncate;
 
-  MosaicWriteBuilder(MosaicOptions options, StructType schema) {
+  MosaicWriteBuilder(
+      MosaicOptions options, StructType schema, CaseInsensitiveStringMap writeOptions) {
     this.options = options;
     this.schema = schema;
+    this.writeOptions = writeOptions;
   }
 
   @Override
@@ -38,11 +42,18 @@ final class MosaicWriteBuilder implements WriteBuilder, SupportsTruncate {
 
   @Override
   public Write build() {
-    MosaicTable table =
-        MosaicTable.exists(options.rootPath())
-            ? MosaicTable.open(options.rootPath(), options.pool())
-            : MosaicTable.create(
-                options.rootPath(), options.pool(), SparkTypes.fromSpark(schema), Map.of());
+    MosaicTable table;
+    if (MosaicTable.exists(options.rootPath())) {
+      table = MosaicTable.open(options.rootPath(), options.pool());
+      MosaicOptions.checkWriteOptions(table.root(), writeOptions, table.latest().properties());
+    } else {
+      table =
+          MosaicTable.create(
+              options.rootPath(),
+              options.pool(),
+              SparkTypes.fromSpark(schema),
+              options.creationProperties(writeOptions));
+    }
     // Batches take the table's schema: a NOT NULL column of the query may fill a nullable one.
     TableSchema tableSchema = table.latest().schema();
     boolean overwrite = truncate;

@@ -44,7 +44,10 @@ class ShadedJarIT {
               "io/mosaic/table/MosaicTable.class",
               "io/mosaic/shaded/org/apache/parquet/hadoop/ParquetFileReader.class",
               "io/mosaic/shaded/com/fasterxml/jackson/databind/ObjectMapper.class",
-              "io/mosaic/shaded/org/tomlj/Toml.class");
+              "io/mosaic/shaded/org/tomlj/Toml.class",
+              "io/mosaic/placement/InstalledPlan.class",
+              "io/mosaic/shaded/com/google/protobuf/Message.class",
+              "com/google/ortools/Loader.class");
       assertThat(names)
           .noneMatch(
               n ->
@@ -54,7 +57,12 @@ class ShadedJarIT {
                       || n.startsWith("org/apache/arrow/")
                       || n.startsWith("org/apache/spark/")
                       || n.startsWith("scala/")
-                      || n.startsWith("com/github/luben/"));
+                      || n.startsWith("com/github/luben/")
+                      || n.startsWith("com/google/protobuf/")
+                      || n.startsWith("com/sun/jna/")
+                      || n.startsWith("picocli/")
+                      || n.startsWith("io/mosaic/cli/")
+                      || n.startsWith("org/drools/"));
       String services =
           new String(
               j.getInputStream(
@@ -81,6 +89,7 @@ class ShadedJarIT {
 
     Path devices = SparkTestTables.devices(dir);
     Path table = dir.resolve("pool/nvme/numbers");
+    SparkTestTables.deviceModel(DevicePool.load(devices));
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx768m");
@@ -91,6 +100,7 @@ class ShadedJarIT {
     command.add(devices.toString());
     command.add(table.toString());
     command.add(dir.resolve("spark-parquet").toString());
+    command.add(dir.resolve("warehouse").toString());
     Path log = dir.resolve("child.log");
     Process child =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -124,6 +134,10 @@ class ShadedJarIT {
     assertThat(out.get("MOSAIC_PARQUET_FROM")).isEqualTo(jar.getFileName().toString());
     assertThat(out.get("SPARK_PARQUET_FROM")).startsWith("parquet-hadoop-");
     assertThat(out.get("ARROW_FROM")).startsWith("arrow-vector-");
+    // CALL place ran LOPT (OR-Tools' natives loaded from the shaded jar) and applied its plan.
+    assertThat(out.get("ORTOOLS_FROM")).isEqualTo(jar.getFileName().toString());
+    assertThat(out.get("PLACE_STRATEGY_ROWS")).isEqualTo("2");
+    assertThat(out.get("PLACED")).isNotEmpty().isEqualTo(out.get("PLANNED"));
 
     // The table the shaded build wrote is an ordinary Mosaic table.
     MosaicTable written = MosaicTable.open(table, DevicePool.load(devices));

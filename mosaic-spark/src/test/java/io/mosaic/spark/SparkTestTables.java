@@ -1,5 +1,11 @@
 package io.mosaic.spark;
 
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.Codec;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DeviceModelFile;
+import io.mosaic.device.DevicePool;
+import io.mosaic.device.Latency;
 import io.trino.tpch.Order;
 import io.trino.tpch.OrderGenerator;
 import java.io.IOException;
@@ -10,6 +16,7 @@ import java.sql.Date;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -58,6 +65,33 @@ final class SparkTestTables {
         emulate = { read = "1 GB/s" }
         """);
     return devices;
+  }
+
+  /**
+   * Writes the pool's device model as `mosaic calibrate` would, with nvme far faster than hdd so a
+   * placement is not trivial.
+   */
+  static void deviceModel(DevicePool pool) throws IOException {
+    DeviceModelFile.write(
+        pool.modelFile(),
+        List.of(
+            new DeviceModel(
+                "nvme",
+                2,
+                Bandwidth.ofMegabytesPerSecond(2000),
+                Latency.ofMillis(0.1),
+                Map.of(
+                    Codec.ZSTD,
+                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(3000), 3.0))),
+            new DeviceModel(
+                "hdd",
+                1,
+                Bandwidth.ofMegabytesPerSecond(50),
+                Latency.ofMillis(8),
+                Map.of(
+                    Codec.LZ4,
+                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(60), 2.0)))),
+        "test model: nvme far faster than hdd");
   }
 
   /** TPC-H orders at SF 0.01 (15,000 rows); every tenth o_orderstatus is null. */

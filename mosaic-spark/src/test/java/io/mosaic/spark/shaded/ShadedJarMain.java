@@ -2,6 +2,8 @@ package io.mosaic.spark.shaded;
 
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
@@ -18,12 +20,16 @@ public final class ShadedJarMain {
     String devices = args[0];
     String table = args[1];
     String parquet = args[2];
+    String warehouse = args[3];
     SparkSession spark =
         SparkSession.builder()
             .master("local[2]")
             .appName("mosaic-shaded-jar")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.catalog.mosaic", "io.mosaic.spark.MosaicCatalog")
+            .config("spark.sql.catalog.mosaic.devices", devices)
+            .config("spark.sql.catalog.mosaic.warehouse", warehouse)
             .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     try {
@@ -68,9 +74,34 @@ public final class ShadedJarMain {
               + origin("io.mosaic.shaded.org.apache.parquet.hadoop.ParquetFileReader"));
       System.out.println("ARROW_FROM=" + origin("org.apache.arrow.vector.BigIntVector"));
       System.out.println("SOURCE_FROM=" + origin("io.mosaic.spark.MosaicDataSource"));
+      // The placement procedures: the planner and OR-Tools from the shaded jar.
+      spark.sql("CREATE NAMESPACE mosaic.ns");
+      spark.sql(
+          "CREATE TABLE mosaic.ns.t TBLPROPERTIES ('default_device' = 'hdd') AS"
+              + " SELECT id, cast(id % 7 AS STRING) AS bucket FROM range(0, 10000)");
+      spark.sql("SELECT sum(id) FROM mosaic.ns.t WHERE id > 10").collectAsList();
+      List<Row> plan =
+          spark
+              .sql("CALL mosaic.system.place(table => 'ns.t', strategy => 'lopt', apply => true)")
+              .collectAsList();
+      System.out.println("PLACE_STRATEGY_ROWS=" + plan.size());
+      System.out.println("PLANNED=" + placement(plan, 2));
+      System.out.println(
+          "PLACED="
+              + placement(
+                  spark.sql("CALL mosaic.system.placement(table => 'ns.t')").collectAsList(), 1));
+      System.out.println("ORTOOLS_FROM=" + origin("com.google.ortools.Loader"));
     } finally {
       spark.stop();
     }
+  }
+
+  /** "column:device" pairs, sorted. */
+  private static String placement(List<Row> rows, int deviceField) {
+    return rows.stream()
+        .map(r -> r.getString(0) + ":" + r.getString(deviceField))
+        .sorted()
+        .collect(Collectors.joining(","));
   }
 
   private static String origin(String className) throws ClassNotFoundException, URISyntaxException {

@@ -1,0 +1,245 @@
+package io.mosaic.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mosaic.device.DevicePool;
+import io.mosaic.table.MosaicTable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The maintenance procedures of {@link MosaicCatalog} on a local Spark: {@code placement}, {@code
+ * place} (plan only, then applied) and {@code move_columns}, over TPC-H tables on a two-device pool
+ * whose device model makes nvme far faster than hdd; and their errors.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MosaicProceduresTest {
+  private Path dir;
+  private SparkSession spark;
+  private DevicePool pool;
+
+  @BeforeAll
+  void start(@TempDir Path tempDir) throws IOException {
+    dir = tempDir;
+    Path devices = SparkTestTables.devices(dir);
+    pool = DevicePool.load(devices);
+    SparkTestTables.deviceModel(pool);
+    // A second pool nobody calibrated.
+    Files.createDirectories(dir.resolve("bare"));
+    Path bareDevices = SparkTestTables.devices(dir.resolve("bare"));
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("mosaic-procedures")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.catalog.mosaic", MosaicCatalog.class.getName())
+            .config("spark.sql.catalog.mosaic.devices", devices.toString())
+            .config("spark.sql.catalog.mosaic.warehouse", dir.resolve("warehouse").toString())
+            .config("spark.sql.catalog.bare", MosaicCatalog.class.getName())
+            .config("spark.sql.catalog.bare.devices", bareDevices.toString())
+            .config("spark.sql.catalog.bare.warehouse", dir.resolve("bare/warehouse").toString())
+            .getOrCreate();
+    TpchSpark.dataFrame(spark, "lineitem", 0.01, 2).cache().createOrReplaceTempView("lineitem_src");
+    TpchSpark.dataFrame(spark, "orders", 0.01, 2).cache().createOrReplaceTempView("orders_src");
+    spark.sql("CREATE NAMESPACE mosaic.tpch");
+    // Written to the slow device first, in row groups of 20,000 rows.
+    spark.sql(
+        "CREATE TABLE mosaic.tpch.lineitem TBLPROPERTIES ('default_device' = 'hdd',"
+            + " 'row_group_rows' = '20000') AS SELECT * FROM lineitem_src");
+    spark.sql("CREATE TABLE mosaic.tpch.orders AS SELECT * FROM orders_src");
+    spark.sql("CREATE TABLE mosaic.tpch.unread AS SELECT * FROM orders_src LIMIT 100");
+    spark.sql("CREATE NAMESPACE bare.tpch");
+    spark.sql("CREATE TABLE bare.tpch.orders AS SELECT * FROM orders_src LIMIT 100");
+  }
+
+  @AfterAll
+  void stop() {
+    spark.stop();
+  }
+
+  private List<Row> call(String sql) {
+    return spark.sql(sql).collectAsList();
+  }
+
+  /** column -> device, from CALL placement (every column here lives on one device). */
+  private Map<String, String> placement(String table) {
+    Map<String, String> devices = new TreeMap<>();
+    for (Row r : call("CALL mosaic.system.placement(table => '" + table + "')")) {
+      assertThat(devices.put(r.getString(0), r.getString(1))).as(r.getString(0)).isNull();
+    }
+    return devices;
+  }
+
+  private static void assertSameRows(Dataset<Row> actual, Dataset<Row> expected) {
+    assertThat(actual.count()).isEqualTo(expected.count());
+    assertThat(actual.exceptAll(expected).isEmpty()).isTrue();
+    assertThat(expected.exceptAll(actual).isEmpty()).isTrue();
+  }
+
+  private long version(String name) {
+    return MosaicTable.open(dir.resolve("warehouse/tpch").resolve(name), pool).latest().version();
+  }
+
+  @Test
+  void placeShowsAPlanThenAppliesIt() {
+    List<Row> initial = call("CALL mosaic.system.placement(table => 'tpch.lineitem')");
+    assertThat(initial).hasSize(16);
+    for (Row r : initial) {
+      assertThat(r.getString(1)).isEqualTo("hdd");
+      assertThat(r.getString(2)).isEqualTo("lz4");
+      assertThat(r.getInt(3)).isPositive(); // segments
+      assertThat(r.getLong(4)).isPositive(); // compressed bytes
+      assertThat(r.getLong(5)).isPositive(); // uncompressed bytes
+    }
+    // A workload: Q6 and Q1 shaped scans, recorded in the table's trace.
+    for (int i = 0; i < 3; i++) {
+      spark
+          .sql(
+              "SELECT sum(l_extendedprice * l_discount) FROM mosaic.tpch.lineitem WHERE l_shipdate"
+                  + " >= DATE '1994-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24")
+          .collectAsList();
+    }
+    spark
+        .sql(
+            "SELECT l_returnflag, l_linestatus, sum(l_quantity), avg(l_extendedprice), count(*)"
+                + " FROM mosaic.tpch.lineitem GROUP BY l_returnflag, l_linestatus")
+        .collectAsList();
+
+    long before = version("lineitem");
+    List<Row> plan =
+        call(
+            "CALL mosaic.system.place(table => 'tpch.lineitem', strategy => 'lopt', apply => false)");
+    assertThat(plan).hasSize(16);
+    assertThat(spark.sql("CALL mosaic.system.place(table => 'tpch.lineitem')").columns())
+        .containsExactly(
+            "column_name",
+            "current_device",
+            "planned_device",
+            "stored_bytes",
+            "moves",
+            "applied",
+            "predicted_seconds_before",
+            "predicted_seconds_after");
+    Map<String, String> planned = new TreeMap<>();
+    for (Row r : plan) {
+      planned.put(r.getString(0), r.getString(2));
+      assertThat(r.getString(1)).isEqualTo("hdd");
+      assertThat(r.getBoolean(4)).isEqualTo(!r.getString(2).equals("hdd"));
+      assertThat(r.getBoolean(5)).isFalse();
+    }
+    // The scanned columns leave the slow device, and the model predicts the gain.
+    assertThat(planned)
+        .containsEntry("l_extendedprice", "nvme")
+        .containsEntry("l_discount", "nvme")
+        .containsEntry("l_shipdate", "nvme");
+    assertThat(plan.get(0).getDouble(7)).isLessThan(plan.get(0).getDouble(6)).isPositive();
+    // Planning changed nothing.
+    assertThat(version("lineitem")).isEqualTo(before);
+    assertThat(placement("tpch.lineitem")).allSatisfy((c, d) -> assertThat(d).isEqualTo("hdd"));
+
+    List<Row> applied =
+        call(
+            "CALL mosaic.system.place(table => 'tpch.lineitem', apply => true,"
+                + " time_limit_seconds => 30)");
+    Map<String, String> plannedAgain = new TreeMap<>();
+    for (Row r : applied) {
+      plannedAgain.put(r.getString(0), r.getString(2));
+      assertThat(r.getBoolean(5)).isEqualTo(r.getBoolean(4));
+    }
+    assertThat(plannedAgain).isEqualTo(planned);
+    assertThat(version("lineitem")).isGreaterThan(before);
+    assertThat(placement("tpch.lineitem")).isEqualTo(planned);
+    for (Row r : call("CALL mosaic.system.placement(table => 'tpch.lineitem')")) {
+      assertThat(r.getString(2)).isEqualTo(r.getString(1).equals("nvme") ? "zstd" : "lz4");
+    }
+    // The migration started a new trace epoch: the next plan waits for scans on this placement.
+    assertThatThrownBy(() -> call("CALL mosaic.system.place(table => 'tpch.lineitem')"))
+        .hasMessageContaining("CALL mosaic.system.place")
+        .hasMessageContaining("no scans recorded in the current trace epoch")
+        .hasMessageContaining("run the workload first");
+
+    assertSameRows(spark.table("mosaic.tpch.lineitem"), spark.table("lineitem_src"));
+  }
+
+  @Test
+  void moveColumnsMovesByHand() {
+    assertThat(placement("tpch.orders")).containsEntry("o_comment", "nvme");
+    List<Row> moved =
+        call(
+            "CALL mosaic.system.move_columns(table => 'tpch.orders',"
+                + " placement => 'o_comment = hdd, o_orderdate=hdd, o_orderkey=nvme')");
+    // o_orderkey is on nvme already: only two columns move.
+    assertThat(moved).extracting(r -> r.getString(0)).containsExactly("o_comment", "o_orderdate");
+    for (Row r : moved) {
+      assertThat(r.getString(1)).isEqualTo("nvme");
+      assertThat(r.getString(2)).isEqualTo("hdd");
+      assertThat(r.getInt(3)).isPositive();
+      assertThat(r.getLong(4)).isPositive();
+      assertThat(r.getLong(5)).isPositive();
+    }
+    Map<String, String> now = placement("tpch.orders");
+    assertThat(now).containsEntry("o_comment", "hdd").containsEntry("o_orderdate", "hdd");
+    assertThat(now).containsEntry("o_orderkey", "nvme").containsEntry("o_custkey", "nvme");
+    assertSameRows(spark.table("mosaic.tpch.orders"), spark.table("orders_src"));
+    // Asking again moves nothing.
+    assertThat(call("CALL mosaic.system.move_columns('tpch.orders', 'o_comment=hdd')")).isEmpty();
+  }
+
+  @Test
+  void errorsNameTheProblemAndTheFix() {
+    assertThatThrownBy(() -> call("CALL mosaic.system.placement(table => 'tpch.nope')"))
+        .hasMessageContaining("CALL mosaic.system.placement: no table tpch.nope in catalog mosaic")
+        .hasMessageContaining("SHOW TABLES IN mosaic.tpch");
+    assertThatThrownBy(() -> call("CALL mosaic.system.placement(table => 'lineitem')"))
+        .hasMessageContaining("must name a table as namespace.table");
+    assertThatThrownBy(
+            () -> call("CALL mosaic.system.place(table => 'tpch.orders', strategy => 'fastest')"))
+        .hasMessageContaining("strategy 'fastest' is unknown; use lopt, hot-column or hot-table");
+    assertThatThrownBy(
+            () ->
+                call(
+                    "CALL mosaic.system.move_columns(table => 'tpch.orders',"
+                        + " placement => 'nope=hdd')"))
+        .hasMessageContaining("unknown column 'nope'")
+        .hasMessageContaining("o_comment");
+    assertThatThrownBy(
+            () ->
+                call(
+                    "CALL mosaic.system.move_columns(table => 'tpch.orders',"
+                        + " placement => 'o_comment=ssd')"))
+        .hasMessageContaining("unknown device 'ssd'")
+        .hasMessageContaining("nvme, hdd");
+    assertThatThrownBy(
+            () ->
+                call(
+                    "CALL mosaic.system.move_columns(table => 'tpch.orders',"
+                        + " placement => 'o_comment')"))
+        .hasMessageContaining("placement entry 'o_comment' must be COLUMN=DEVICE");
+    assertThatThrownBy(() -> call("CALL mosaic.system.place(table => 'tpch.unread')"))
+        .hasMessageContaining("no scans recorded in the current trace epoch");
+    // Spark reports FAILED_TO_LOAD_ROUTINE with ours as the cause.
+    assertThatThrownBy(() -> call("CALL mosaic.system.compact(table => 'tpch.orders')"))
+        .rootCause()
+        .hasMessageContaining("no procedure mosaic.system.compact")
+        .hasMessageContaining("mosaic.system.move_columns");
+
+    spark.table("bare.tpch.orders").collectAsList(); // a recorded scan: only the model lacks
+    assertThatThrownBy(() -> call("CALL bare.system.place(table => 'tpch.orders')"))
+        .hasMessageContaining("no usable device model")
+        .hasMessageContaining("run `mosaic calibrate --devices");
+  }
+}
