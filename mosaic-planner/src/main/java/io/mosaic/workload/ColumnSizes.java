@@ -99,46 +99,24 @@ public record ColumnSizes(List<ColumnSize> columns) {
   public static ColumnSizes parse(String text, String source) {
     List<ColumnSize> sizes = new ArrayList<>();
     Map<ColumnRef, Integer> seen = new LinkedHashMap<>();
-    boolean header = false;
-    String[] lines = text.split("\r?\n", -1);
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i].strip();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      if (!header) {
-        if (!line.replace(" ", "").equals(HEADER)) {
-          throw error(source, i, "expected the header \"" + HEADER + "\", not \"" + line + "\"");
-        }
-        header = true;
-        continue;
-      }
-      String[] f = line.split(",", -1);
-      if (f.length != 5) {
-        throw error(
-            source,
-            i,
+    for (CsvLines.Line line : CsvLines.parse(text, source, HEADER)) {
+      if (line.fields().size() != 5) {
+        throw line.error(
             "expected 5 fields ("
                 + HEADER
                 + "), found "
-                + f.length
+                + line.fields().size()
                 + "; leave a codec's field empty if it was not measured");
       }
-      ColumnRef column;
-      try {
-        column = new ColumnRef(f[0].strip(), f[1].strip());
-      } catch (IllegalArgumentException e) {
-        throw error(source, i, e.getMessage());
-      }
-      Integer first = seen.putIfAbsent(column, i + 1);
+      ColumnRef column = line.column();
+      Integer first = seen.putIfAbsent(column, line.number());
       if (first != null) {
-        throw error(
-            source, i, "column " + column + " is listed twice (first on line " + first + ")");
+        throw line.error("column " + column + " is listed twice (first on line " + first + ")");
       }
-      long bytes = number(f[2], "bytes", source, i, false);
+      long bytes = number(line, 2, "bytes", false);
       Map<Codec, Long> stored = new EnumMap<>(Codec.class);
-      long zstd = number(f[3], "zstd_bytes", source, i, true);
-      long lz4 = number(f[4], "lz4_bytes", source, i, true);
+      long zstd = number(line, 3, "zstd_bytes", true);
+      long lz4 = number(line, 4, "lz4_bytes", true);
       if (zstd >= 0) {
         stored.put(Codec.ZSTD, zstd);
       }
@@ -241,8 +219,8 @@ public record ColumnSizes(List<ColumnSize> columns) {
     return columns.stream().mapToLong(ColumnSize::bytes).sum();
   }
 
-  private static long number(String field, String name, String source, int i, boolean optional) {
-    String text = field.strip();
+  private static long number(CsvLines.Line line, int field, String name, boolean optional) {
+    String text = line.field(field);
     if (text.isEmpty() && optional) {
       return -1;
     }
@@ -254,18 +232,12 @@ public record ColumnSizes(List<ColumnSize> columns) {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw error(
-        source,
-        i,
+    throw line.error(
         String.format(
             Locale.ROOT,
             "%s must be a whole number of bytes >= 0%s, not \"%s\"",
             name,
             optional ? " or empty" : "",
             text));
-  }
-
-  private static IllegalArgumentException error(String source, int index, String problem) {
-    return new IllegalArgumentException(source + ":" + (index + 1) + ": " + problem);
   }
 }

@@ -36,32 +36,13 @@ public final class PlacementFile {
 
   public static Placement parse(String text, String source) {
     Map<ColumnRef, String> deviceOf = new LinkedHashMap<>();
-    boolean header = false;
-    String[] lines = text.split("\r?\n", -1);
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i].strip();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
+    for (CsvLines.Line line : CsvLines.parse(text, source, HEADER)) {
+      if (line.fields().size() != 3 || line.field(2).isEmpty()) {
+        throw line.error("expected table,column,device like \"lineitem,l_tax,ssd\"");
       }
-      if (!header) {
-        if (!line.replace(" ", "").equals(HEADER)) {
-          throw error(source, i, "expected the header \"" + HEADER + "\", not \"" + line + "\"");
-        }
-        header = true;
-        continue;
-      }
-      String[] f = line.split(",", -1);
-      if (f.length != 3 || f[2].isBlank()) {
-        throw error(source, i, "expected table,column,device like \"lineitem,l_tax,ssd\"");
-      }
-      ColumnRef column;
-      try {
-        column = new ColumnRef(f[0].strip(), f[1].strip());
-      } catch (IllegalArgumentException e) {
-        throw error(source, i, e.getMessage());
-      }
-      if (deviceOf.put(column, f[2].strip()) != null) {
-        throw error(source, i, "column " + column + " is placed twice; keep one line per column");
+      ColumnRef column = line.column();
+      if (deviceOf.put(column, line.field(2)) != null) {
+        throw line.error("column " + column + " is placed twice; keep one line per column");
       }
     }
     return new Placement(deviceOf);
@@ -84,9 +65,5 @@ public final class PlacementFile {
 
   public static void write(Path file, Placement placement) throws IOException {
     Files.writeString(file, format(placement), StandardCharsets.UTF_8);
-  }
-
-  private static IllegalArgumentException error(String source, int index, String problem) {
-    return new IllegalArgumentException(source + ":" + (index + 1) + ": " + problem);
   }
 }

@@ -1,0 +1,68 @@
+package io.mosaic.workload;
+
+import io.mosaic.model.ColumnRef;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The CSV dialect of the planner's own files (sizes, placements): blank lines and {@code #}
+ * comments are skipped, the first other line must be the given header, fields are separated by
+ * commas and stripped. Errors name the source and the line, as {@code source:line: problem}.
+ */
+final class CsvLines {
+  private CsvLines() {}
+
+  /** One data line: its 1-based number in the source and its stripped fields. */
+  record Line(String source, int number, List<String> fields) {
+    IllegalArgumentException error(String problem) {
+      return new IllegalArgumentException(source + ":" + number + ": " + problem);
+    }
+
+    String field(int i) {
+      return fields.get(i);
+    }
+
+    /** The first two fields as {@code table,column}. */
+    ColumnRef column() {
+      try {
+        return new ColumnRef(field(0), field(1));
+      } catch (IllegalArgumentException e) {
+        throw error(e.getMessage());
+      }
+    }
+  }
+
+  /** The data lines after {@code header} (spaces in the header line are ignored). */
+  static List<Line> parse(String text, String source, String header) {
+    List<Line> result = new ArrayList<>();
+    boolean seenHeader = false;
+    String[] lines = text.split("\r?\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i].strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      if (!seenHeader) {
+        if (!line.replace(" ", "").equals(header)) {
+          throw new IllegalArgumentException(
+              source
+                  + ":"
+                  + (i + 1)
+                  + ": expected the header \""
+                  + header
+                  + "\", not \""
+                  + line
+                  + "\"");
+        }
+        seenHeader = true;
+        continue;
+      }
+      List<String> fields = new ArrayList<>();
+      for (String f : line.split(",", -1)) {
+        fields.add(f.strip());
+      }
+      result.add(new Line(source, i + 1, List.copyOf(fields)));
+    }
+    return result;
+  }
+}
