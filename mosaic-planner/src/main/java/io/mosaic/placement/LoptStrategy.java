@@ -72,11 +72,25 @@ public final class LoptStrategy implements PlacementStrategy {
     LoptFormulation mip = LoptFormulation.of(problem);
     String gapLimit = "limits/gap = " + relativeGap + "\n";
     Solved solved = solve(problem, mip, gapLimit);
-    Placement placement = mip.placement(solved.solver());
-    if (!broken(problem, placement).isEmpty()) {
+    Placement placement = solved.placement(mip);
+    if (placement != null && !broken(problem, placement).isEmpty()) {
       // The default tolerance let a constraint slip by a rounding error: solve again, strictly.
       solved = solve(problem, mip, gapLimit + STRICT_TOLERANCE);
-      placement = mip.placement(solved.solver());
+      placement = solved.placement(mip);
+    }
+    if (placement == null) {
+      // No incumbent by the time limit (a large instance on a busy machine): the local search's
+      // placement instead, its gap still measured against SCIP's bound.
+      if (!LocalSearchStrategy.supports(problem.options())) {
+        throw new IllegalStateException(
+            "LOPT found no placement within its time limit of "
+                + timeLimit.toSeconds()
+                + " s (solver status "
+                + solved.status()
+                + "); raise the time limit, sample the scans, or use a heuristic strategy");
+      }
+      placement =
+          new LocalSearchStrategy(timeLimit, POLISH_UNIMPROVED, 0).place(problem).placement();
     }
     verify(problem, placement);
     ModelSolver solver = solved.solver();
@@ -107,7 +121,14 @@ public final class LoptStrategy implements PlacementStrategy {
         PlacementResult.relativeGap(objective, lpBound));
   }
 
-  private record Solved(ModelSolver solver, SolveStatus status) {}
+  private record Solved(ModelSolver solver, SolveStatus status) {
+    /** The solver's placement, or null if it stopped without one. */
+    Placement placement(LoptFormulation mip) {
+      boolean solution =
+          solver.hasSolution() && (status == SolveStatus.OPTIMAL || status == SolveStatus.FEASIBLE);
+      return solution ? mip.placement(solver) : null;
+    }
+  }
 
   private Solved solve(PlacementProblem problem, LoptFormulation mip, String parameters) {
     ModelSolver solver = solver("scip");
@@ -116,15 +137,6 @@ public final class LoptStrategy implements PlacementStrategy {
     if (status == SolveStatus.INFEASIBLE) {
       throw new InfeasiblePlacementException(
           "no placement satisfies all constraints together (" + constraints(problem) + ")");
-    }
-    if (!solver.hasSolution()
-        || (status != SolveStatus.OPTIMAL && status != SolveStatus.FEASIBLE)) {
-      throw new IllegalStateException(
-          "LOPT found no placement within its time limit of "
-              + timeLimit.toSeconds()
-              + " s (solver status "
-              + status
-              + "); raise the time limit, sample the scans, or use a heuristic strategy");
     }
     return new Solved(solver, status);
   }

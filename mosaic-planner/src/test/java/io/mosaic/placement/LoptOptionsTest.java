@@ -83,6 +83,14 @@ class LoptOptionsTest {
   }
 
   @Test
+  void aTimeLimitTooShortForAnyIncumbentStillGivesAFeasiblePlacement() {
+    PlacementProblem problem = PlacementProblem.capacity(manyColumns(), tenScans());
+    PlacementResult result = new LoptStrategy(Duration.ofNanos(1000)).place(problem);
+    assertThat(Fixtures.feasible(problem, result.placement())).isTrue();
+    assertThat(result.placement().deviceOf()).hasSize(problem.model().columns().size());
+  }
+
+  @Test
   void samplingIsDeterministicBySeedAndKeepsWeights() {
     Workload trace = tenScans();
     PlacementProblem problem = PlacementProblem.capacity(manyColumns(), trace);
