@@ -69,6 +69,24 @@ codec = "lz4"
 cost_per_gb = "20 ct"
 emulate = { read = "200 MB/s" }
 TOML
+# The device model `mosaic calibrate` would write (fast NVMe-like, slow HDD-like), for `place`.
+cat > "$DATA/devices/fast/device-model.toml" <<'TOML'
+[[model]]
+device_id = "fast"
+threads = 2
+raw = "2000.0 MB/s"
+seek = "0.100 ms"
+zstd = "3000.0 MB/s"
+zstd_ratio = 3.000
+
+[[model]]
+device_id = "slow"
+threads = 1
+raw = "200.0 MB/s"
+seek = "8.000 ms"
+lz4 = "300.0 MB/s"
+lz4_ratio = 2.000
+TOML
 cat > "$SERVER/etc/node.properties" <<PROPS
 node.environment=mosaic_e2e
 node.id=mosaic-e2e-1
@@ -157,4 +175,17 @@ for q in 1 3 5 6 10 12 14 19; do
     status=1
   fi
 done
+
+# The planner inside the plugin's class loader: LOPT loads OR-Tools' natives from the plugin jars.
+echo; echo "== \"lineitem\$plan\" (LOPT over the scans above), then CALL mosaic.system.place"
+plan="$(cli --output-format CSV --execute "SELECT column_name, planned_device FROM mosaic.tpch.\"lineitem\$plan\" WHERE strategy = 'lopt'" | sort)"
+cli --output-format ALIGNED --execute "SELECT column_name, current_device, planned_device, moves FROM mosaic.tpch.\"lineitem\$plan\" WHERE strategy = 'lopt' AND moves"
+cli --execute "CALL mosaic.system.place(schema_name => 'tpch', table_name => 'lineitem')"
+placed="$(cli --output-format CSV --execute "SELECT column_name, device FROM mosaic.tpch.\"lineitem\$placement\"" | sort)"
+if [[ -n "$plan" && "$plan" == "$placed" ]]; then
+  echo "place: every lineitem column is where LOPT planned it"
+else
+  echo "place: placement differs from the plan" >&2
+  status=1
+fi
 exit $status

@@ -14,7 +14,11 @@ public enum MosaicErrorCode implements ErrorCodeSupplier {
   MOSAIC_IO_ERROR(2, EXTERNAL),
   MOSAIC_CORRUPT_TABLE(3, EXTERNAL),
   MOSAIC_COMMIT_CONFLICT(4, EXTERNAL),
-  MOSAIC_BAD_DEVICE(5, USER_ERROR);
+  MOSAIC_BAD_DEVICE(5, USER_ERROR),
+  /**
+   * The planner cannot place a table: no device model, no recorded scans, no feasible placement.
+   */
+  MOSAIC_CANNOT_PLACE(6, USER_ERROR);
 
   private final ErrorCode errorCode;
 

@@ -30,28 +30,42 @@ import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.ProjectionApplicationResult;
+import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.RetryMode;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
+import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.expression.ConnectorExpression;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.VarcharType;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Schemas, tables and commits of a Mosaic catalog. Reads pin the latest manifest version when the
  * query resolves the table; writes commit one new version per statement (DESIGN section 6).
  */
 final class MosaicMetadata implements ConnectorMetadata {
+  /**
+   * Manifest property keeping a column's {@code varchar(n)} length: core stores strings unbounded,
+   * Trino checks the length on writes and shows it in DESCRIBE and SHOW CREATE TABLE.
+   */
+  static final String VARCHAR_LENGTH_PREFIX = "trino.varchar_length.";
+
   private final MosaicStorage storage;
 
   @Inject
@@ -129,10 +143,16 @@ final class MosaicMetadata implements ConnectorMetadata {
     return call(() -> table.version(handle.version()));
   }
 
-  static List<MosaicColumnHandle> columns(TableSchema schema) {
+  /** The Trino columns of a version: core's types, with the varchar lengths Trino declared. */
+  static List<MosaicColumnHandle> columns(Manifest manifest) {
     List<MosaicColumnHandle> columns = new ArrayList<>();
-    for (ColumnSpec c : schema.columns()) {
-      columns.add(new MosaicColumnHandle(c.name(), TrinoTypes.toTrino(c.type()), c.nullable()));
+    for (ColumnSpec c : manifest.schema().columns()) {
+      Type type = TrinoTypes.toTrino(c.type());
+      String length = manifest.properties().get(VARCHAR_LENGTH_PREFIX + c.name());
+      if (length != null && type instanceof VarcharType) {
+        type = VarcharType.createVarcharType(Integer.parseInt(length));
+      }
+      columns.add(new MosaicColumnHandle(c.name(), type, c.nullable()));
     }
     return columns;
   }
@@ -152,9 +172,7 @@ final class MosaicMetadata implements ConnectorMetadata {
       properties.put(MosaicTableProperties.DEFAULT_DEVICE, device);
     }
     return new ConnectorTableMetadata(
-        handle.name(),
-        columns(m.schema()).stream().map(MosaicColumnHandle::metadata).toList(),
-        properties);
+        handle.name(), columns(m).stream().map(MosaicColumnHandle::metadata).toList(), properties);
   }
 
   @Override
@@ -169,11 +187,34 @@ final class MosaicMetadata implements ConnectorMetadata {
     return names;
   }
 
+  /** information_schema.columns and SHOW COLUMNS over a schema or the whole catalog. */
+  @Override
+  public Iterator<RelationColumnsMetadata> streamRelationColumns(
+      ConnectorSession session,
+      Optional<String> schemaName,
+      UnaryOperator<Set<SchemaTableName>> relationFilter) {
+    Set<SchemaTableName> names =
+        relationFilter.apply(new LinkedHashSet<>(listTables(session, schemaName)));
+    List<RelationColumnsMetadata> relations = new ArrayList<>();
+    for (SchemaTableName name : names) {
+      Manifest m;
+      try {
+        m = call(storage.open(name)::latest);
+      } catch (TableNotFoundException e) {
+        continue; // dropped since it was listed
+      }
+      relations.add(
+          RelationColumnsMetadata.forTable(
+              name, columns(m).stream().map(MosaicColumnHandle::metadata).toList()));
+    }
+    return relations.iterator();
+  }
+
   @Override
   public Map<String, ColumnHandle> getColumnHandles(
       ConnectorSession session, ConnectorTableHandle tableHandle) {
     Map<String, ColumnHandle> handles = new LinkedHashMap<>();
-    for (MosaicColumnHandle c : columns(manifest((MosaicTableHandle) tableHandle).schema())) {
+    for (MosaicColumnHandle c : columns(manifest((MosaicTableHandle) tableHandle))) {
       handles.put(c.name(), c);
     }
     return handles;
@@ -214,6 +255,8 @@ final class MosaicMetadata implements ConnectorMetadata {
           NOT_SUPPORTED, "This connector does not support creating tables with table comment");
     }
     List<ColumnSpec> columns = new ArrayList<>();
+    Map<String, String> properties =
+        new LinkedHashMap<>(MosaicTableProperties.toMosaic(tableMetadata.getProperties()));
     for (ColumnMetadata c : tableMetadata.getColumns()) {
       if (c.getComment() != null) {
         throw new TrinoException(
@@ -225,8 +268,10 @@ final class MosaicMetadata implements ConnectorMetadata {
       columns.add(
           new ColumnSpec(
               c.getName(), TrinoTypes.fromTrino(c.getName(), c.getType()), c.isNullable()));
+      if (c.getType() instanceof VarcharType v && v.getLength().isPresent()) {
+        properties.put(VARCHAR_LENGTH_PREFIX + c.getName(), Integer.toString(v.getBoundedLength()));
+      }
     }
-    Map<String, String> properties = MosaicTableProperties.toMosaic(tableMetadata.getProperties());
     try {
       return call(
           () ->
@@ -261,7 +306,7 @@ final class MosaicMetadata implements ConnectorMetadata {
     return new MosaicWriteHandle(
         tableMetadata.getTable().getSchemaName(),
         tableMetadata.getTable().getTableName(),
-        columns(call(table::latest).schema()));
+        columns(call(table::latest)));
   }
 
   @Override
@@ -285,7 +330,7 @@ final class MosaicMetadata implements ConnectorMetadata {
     }
     MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
     return new MosaicWriteHandle(
-        handle.schema(), handle.table(), columns(storage.open(handle.name()).latest().schema()));
+        handle.schema(), handle.table(), columns(call(storage.open(handle.name())::latest)));
   }
 
   @Override
@@ -360,6 +405,7 @@ final class MosaicMetadata implements ConnectorMetadata {
   public TableStatistics getTableStatistics(
       ConnectorSession session, ConnectorTableHandle tableHandle) {
     MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
-    return MosaicTableStatistics.of(manifest(handle), columns(manifest(handle).schema()));
+    Manifest m = manifest(handle);
+    return MosaicTableStatistics.of(m, columns(m));
   }
 }

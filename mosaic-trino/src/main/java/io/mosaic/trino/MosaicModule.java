@@ -23,5 +23,9 @@ final class MosaicModule implements Module {
         .addBinding()
         .toProvider(MoveColumnsProcedure.class)
         .in(Scopes.SINGLETON);
+    Multibinder.newSetBinder(binder, Procedure.class)
+        .addBinding()
+        .toProvider(PlaceProcedure.class)
+        .in(Scopes.SINGLETON);
   }
 }

@@ -32,6 +32,12 @@ import java.util.stream.Stream;
  * table a directory in its schema) and the node's one retriever (DESIGN section 5).
  */
 final class MosaicStorage {
+  /**
+   * Longest schema or table name: each is a directory, and file systems (ext4, xfs, ...) allow 255
+   * bytes per name; allowed names are ASCII, so characters are bytes.
+   */
+  static final int MAX_NAME_LENGTH = 255;
+
   private final MosaicConfig config;
   private final DevicePool pool;
   private final Path metadata;
@@ -84,20 +90,45 @@ final class MosaicStorage {
     }
   }
 
+  /** Refuses a name too long to be a directory, before the file system fails on it. */
+  private static void checkLength(String kind, String name) {
+    if (name.length() > MAX_NAME_LENGTH) {
+      throw new TrinoException(
+          MOSAIC_BAD_NAME,
+          kind
+              + " name '"
+              + name
+              + "' is too long: "
+              + name.length()
+              + " characters, Mosaic allows "
+              + MAX_NAME_LENGTH
+              + " (the name is a directory); use a shorter name");
+    }
+  }
+
   Path schemaDirectory(String schema) {
+    checkLength("schema", schema);
     return resolve(metadata, schema);
   }
 
   boolean schemaExists(String schema) {
+    if (schema.length() > MAX_NAME_LENGTH) {
+      return false; // could never have been created
+    }
     Path dir = schemaDirectory(schema);
     return Files.isDirectory(dir) && !MosaicTable.exists(dir);
   }
 
   Path tableRoot(SchemaTableName name) {
+    checkLength("table", name.getTableName());
     return resolve(schemaDirectory(name.getSchemaName()), name.getTableName());
   }
 
   boolean tableExists(SchemaTableName name) {
+    if (name.getTableName().length() > MAX_NAME_LENGTH
+        || name.getSchemaName().length() > MAX_NAME_LENGTH) {
+      return false; // could never have been created
+    }
     return MosaicTable.exists(tableRoot(name));
   }
 

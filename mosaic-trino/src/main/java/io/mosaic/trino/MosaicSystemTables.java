@@ -1,9 +1,13 @@
 package io.mosaic.trino;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
+import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
+import io.airlift.slice.Slices;
+import io.mosaic.placement.InstalledPlan;
 import io.mosaic.table.Manifest;
 import io.mosaic.table.SegmentEntry;
 import io.trino.spi.connector.ColumnMetadata;
@@ -14,6 +18,7 @@ import io.trino.spi.connector.InMemoryRecordSet;
 import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
+import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
 import java.util.ArrayList;
@@ -21,15 +26,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Metadata tables the way Iceberg exposes them: {@code "lineitem$placement"} (where each column
- * lives: device, codec, bytes) and {@code "lineitem$segments"} (every segment of the latest
- * version).
+ * lives: device, codec, bytes), {@code "lineitem$segments"} (every segment of the latest version)
+ * and {@code "lineitem$plan"} (where the planner would put each column now, per strategy).
  */
 final class MosaicSystemTables {
   private static final String PLACEMENT = "placement";
   private static final String SEGMENTS = "segments";
+  private static final String PLAN = "plan";
 
   private MosaicSystemTables() {}
 
@@ -45,13 +52,17 @@ final class MosaicSystemTables {
     }
     SchemaTableName base = new SchemaTableName(name.getSchemaName(), full.substring(0, dollar));
     String kind = full.substring(dollar + 1);
-    if (!(kind.equals(PLACEMENT) || kind.equals(SEGMENTS))
+    if (!(kind.equals(PLACEMENT) || kind.equals(SEGMENTS) || kind.equals(PLAN))
         || !storage.schemaExists(base.getSchemaName())
         || !storage.tableExists(base)) {
       return Optional.empty();
     }
     return Optional.of(
-        kind.equals(PLACEMENT) ? placement(storage, base, name) : segments(storage, base, name));
+        switch (kind) {
+          case PLACEMENT -> placement(storage, base, name);
+          case SEGMENTS -> segments(storage, base, name);
+          default -> plan(storage, base, name);
+        });
   }
 
   private static ColumnMetadata column(String name, Type type) {
@@ -71,7 +82,7 @@ final class MosaicSystemTables {
     return table(
         name,
         columns,
-        () -> {
+        constraint -> {
           Manifest m = MosaicStorage.call(() -> storage.open(base).latest());
           // One row per (column, device, codec), in the schema's column order.
           Map<List<String>, long[]> rows = new LinkedHashMap<>();
@@ -108,7 +119,7 @@ final class MosaicSystemTables {
     return table(
         name,
         columns,
-        () -> {
+        constraint -> {
           Manifest m = MosaicStorage.call(() -> storage.open(base).latest());
           List<List<Object>> out = new ArrayList<>();
           for (String c : m.schema().names()) {
@@ -131,10 +142,59 @@ final class MosaicSystemTables {
         });
   }
 
+  /**
+   * What each strategy would do now, computed when queried (LOPT within {@link
+   * MosaicPlanner#DEFAULT_TIME_LIMIT}); a filter on {@code strategy} computes only the strategies
+   * it keeps. The two predictions are the whole recorded workload's time, the same on every row.
+   */
+  private static SystemTable plan(
+      MosaicStorage storage, SchemaTableName base, SchemaTableName name) {
+    List<ColumnMetadata> columns =
+        List.of(
+            column("strategy", VARCHAR),
+            column("column_name", VARCHAR),
+            column("current_device", VARCHAR),
+            column("planned_device", VARCHAR),
+            column("moves", BOOLEAN),
+            column("stored_bytes", BIGINT),
+            column("predicted_seconds_now", DOUBLE),
+            column("predicted_seconds_planned", DOUBLE));
+    return table(
+        name,
+        columns,
+        constraint -> {
+          Domain strategies =
+              constraint.isNone()
+                  ? Domain.none(VARCHAR)
+                  : constraint.getDomains().orElseThrow().getOrDefault(0, Domain.all(VARCHAR));
+          List<List<Object>> out = new ArrayList<>();
+          for (String strategy : MosaicPlanner.STRATEGIES) {
+            if (!strategies.includesNullableValue(Slices.utf8Slice(strategy))) {
+              continue;
+            }
+            InstalledPlan plan =
+                MosaicPlanner.plan(storage, base, strategy, MosaicPlanner.DEFAULT_TIME_LIMIT);
+            for (InstalledPlan.ColumnPlan c : plan.columns()) {
+              out.add(
+                  List.of(
+                      strategy,
+                      c.column().column(),
+                      c.from(),
+                      c.to(),
+                      c.moves(),
+                      c.storedBytes(),
+                      plan.before().totalSeconds(),
+                      plan.result().prediction().totalSeconds()));
+            }
+          }
+          return out;
+        });
+  }
+
   private static SystemTable table(
       SchemaTableName name,
       List<ColumnMetadata> columns,
-      java.util.function.Supplier<List<List<Object>>> rows) {
+      Function<TupleDomain<Integer>, List<List<Object>>> rows) {
     ConnectorTableMetadata metadata = new ConnectorTableMetadata(name, columns);
     return new SystemTable() {
       @Override
@@ -154,7 +214,7 @@ final class MosaicSystemTables {
           TupleDomain<Integer> constraint) {
         InMemoryRecordSet.Builder set =
             InMemoryRecordSet.builder(columns.stream().map(ColumnMetadata::getType).toList());
-        for (List<Object> row : rows.get()) {
+        for (List<Object> row : rows.apply(constraint)) {
           set.addRow(row.toArray());
         }
         return set.build().cursor();

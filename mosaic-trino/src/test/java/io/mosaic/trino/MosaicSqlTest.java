@@ -60,7 +60,9 @@ class MosaicSqlTest {
         .extracting(r -> r.getField(0), r -> r.getField(1))
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("a", "bigint"),
-            org.assertj.core.groups.Tuple.tuple("b", "varchar"));
+            org.assertj.core.groups.Tuple.tuple("b", "varchar(10)"));
+    assertThatThrownBy(() -> sql("INSERT INTO life.t VALUES (3, 'longer than ten')"))
+        .hasMessageContaining("Cannot truncate non-space characters");
     assertThatThrownBy(() -> sql("DROP SCHEMA life"))
         .hasMessageContaining("Cannot drop non-empty schema");
     sql("DROP TABLE life.t");
@@ -83,13 +85,9 @@ class MosaicSqlTest {
     MaterializedResult actual = sql("SELECT * FROM types");
     assertThat(actual.getMaterializedRows())
         .containsExactlyInAnyOrderElementsOf(expected.getMaterializedRows());
-    // varchar(7) of the VALUES reads back as varchar: Mosaic keeps strings unbounded.
-    // varchar(7) of the VALUES reads back as varchar: Mosaic keeps strings unbounded.
-    assertThat(actual.getTypes())
-        .isEqualTo(
-            expected.getTypes().stream()
-                .map(t -> t instanceof VarcharType ? VarcharType.VARCHAR : t)
-                .toList());
+    // Including varchar(6) of 'mosaïc': the length is kept next to core's unbounded string.
+    assertThat(actual.getTypes()).isEqualTo(expected.getTypes());
+    assertThat(actual.getTypes()).contains(VarcharType.createVarcharType(6));
   }
 
   @Test
@@ -149,6 +147,39 @@ class MosaicSqlTest {
         .hasMessageContaining("is not allowed");
     assertThatThrownBy(() -> sql("SELECT * FROM \"../tiny\""))
         .hasMessageContaining("is not allowed");
+  }
+
+  @Test
+  void informationSchemaListsTheColumnsOfASchema() {
+    sql("CREATE TABLE listed (k bigint, v varchar(3))");
+    assertThat(
+            sql("SELECT table_name, column_name, data_type FROM information_schema.columns"
+                    + " WHERE table_schema = 'tiny' AND table_name IN ('nums', 'listed')")
+                .getMaterializedRows())
+        .extracting(r -> r.getField(0), r -> r.getField(1), r -> r.getField(2))
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("nums", "x", "bigint"),
+            org.assertj.core.groups.Tuple.tuple("nums", "s", "varchar"),
+            org.assertj.core.groups.Tuple.tuple("listed", "k", "bigint"),
+            org.assertj.core.groups.Tuple.tuple("listed", "v", "varchar(3)"));
+    assertThat(
+            sql("SELECT DISTINCT table_name FROM information_schema.columns"
+                    + " WHERE table_schema = 'tiny'")
+                .getOnlyColumnAsSet())
+        .contains("nums", "listed");
+    sql("DROP TABLE listed");
+  }
+
+  @Test
+  void namesTooLongForADirectoryAreRefused() {
+    String longest = "t".repeat(MosaicStorage.MAX_NAME_LENGTH);
+    sql("CREATE TABLE " + longest + " (a bigint)");
+    sql("DROP TABLE " + longest);
+    assertThatThrownBy(() -> sql("CREATE TABLE " + longest + "t (a bigint)"))
+        .hasMessageContaining("table name '" + longest + "t' is too long: 256 characters")
+        .hasMessageContaining("use a shorter name");
+    assertThatThrownBy(() -> sql("CREATE SCHEMA " + "s".repeat(256)))
+        .hasMessageContaining("schema name '" + "s".repeat(256) + "' is too long");
   }
 
   @Test

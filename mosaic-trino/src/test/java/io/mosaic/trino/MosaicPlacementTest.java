@@ -1,0 +1,188 @@
+package io.mosaic.trino;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.Codec;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DeviceModelFile;
+import io.mosaic.device.DevicePool;
+import io.mosaic.device.Latency;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The planner from SQL: {@code "t$plan"} and {@code CALL mosaic.system.place}, over the trace the
+ * cluster records, on a pool whose device model makes "fast" 40x faster to read than "slow".
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MosaicPlacementTest {
+  @TempDir static Path dir;
+  private DistributedQueryRunner runner;
+  private Path modelFile;
+
+  @BeforeAll
+  void start() throws Exception {
+    runner = MosaicQueryRunner.create(dir);
+    DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
+    modelFile = pool.modelFile();
+    Files.createDirectories(modelFile.getParent());
+    // What `mosaic calibrate` would write for an NVMe-like and an HDD-like device.
+    DeviceModelFile.write(
+        modelFile,
+        List.of(
+            new DeviceModel(
+                "fast",
+                2,
+                Bandwidth.ofMegabytesPerSecond(2000),
+                Latency.ofMillis(0.1),
+                Map.of(Codec.ZSTD, new DeviceModel.CodecModel(mbps(3000), 3.0))),
+            new DeviceModel(
+                "slow",
+                1,
+                Bandwidth.ofMegabytesPerSecond(50),
+                Latency.ofMillis(8),
+                Map.of(Codec.LZ4, new DeviceModel.CodecModel(mbps(80), 2.0)))),
+        "test model: fast is 40x faster than slow");
+    runner.execute("CREATE SCHEMA mosaic.tiny");
+  }
+
+  private static Bandwidth mbps(double mbps) {
+    return Bandwidth.ofMegabytesPerSecond(mbps);
+  }
+
+  @AfterAll
+  void close() {
+    if (runner != null) {
+      runner.close();
+    }
+  }
+
+  private MaterializedResult sql(String sql) {
+    return runner.execute(sql);
+  }
+
+  private Map<String, String> devices(String table) {
+    Map<String, String> devices = new HashMap<>();
+    for (MaterializedRow r :
+        sql("SELECT column_name, device FROM \"" + table + "$placement\"").getMaterializedRows()) {
+      assertThat(devices.put((String) r.getField(0), (String) r.getField(1)))
+          .as("one device per column")
+          .isNull();
+    }
+    return devices;
+  }
+
+  @Test
+  void placeMovesTheScannedColumnsWhereThePlanSays() {
+    sql(
+        "CREATE TABLE orders WITH (default_device = 'slow', row_group_rows = 1000) AS"
+            + " SELECT * FROM tpch.tiny.orders");
+    String query =
+        "SELECT o_orderpriority, sum(o_totalprice) FROM orders"
+            + " WHERE o_orderdate < DATE '1995-01-01' GROUP BY o_orderpriority";
+    MaterializedResult before = sql(query);
+    assertThat(before.getRowCount()).isEqualTo(5);
+    sql("SELECT count(DISTINCT o_custkey) FROM orders WHERE o_totalprice > 1000");
+    Set<String> scanned = Set.of("o_orderpriority", "o_totalprice", "o_orderdate", "o_custkey");
+
+    List<MaterializedRow> plan =
+        sql("SELECT column_name, current_device, planned_device, moves, stored_bytes,"
+                + " predicted_seconds_now, predicted_seconds_planned"
+                + " FROM \"orders$plan\" WHERE strategy = 'lopt'")
+            .getMaterializedRows();
+    assertThat(plan).hasSize(9).allMatch(r -> r.getField(1).equals("slow"));
+    Map<String, String> planned =
+        plan.stream()
+            .collect(Collectors.toMap(r -> (String) r.getField(0), r -> (String) r.getField(2)));
+    // Every column read goes to the 40x faster device: it has room for all of them.
+    scanned.forEach(c -> assertThat(planned.get(c)).as(c).isEqualTo("fast"));
+    assertThat(plan)
+        .allMatch(r -> r.getField(3).equals(!r.getField(1).equals(r.getField(2))))
+        .allMatch(r -> (long) r.getField(4) > 0);
+    double now = (double) plan.get(0).getField(5);
+    double planned_ = (double) plan.get(0).getField(6);
+    assertThat(planned_).isLessThan(now / 10);
+    // The heuristics are there too, computed only when asked for.
+    assertThat(sql("SELECT DISTINCT strategy FROM \"orders$plan\"").getOnlyColumnAsSet())
+        .containsExactlyInAnyOrder("lopt", "hot-column", "hot-table");
+
+    sql("CALL mosaic.system.place(schema_name => 'tiny', table_name => 'orders', dry_run => true)");
+    assertThat(devices("orders").values()).containsOnly("slow");
+
+    sql("CALL mosaic.system.place('tiny', 'orders')");
+    // A placement starts a new trace epoch: the scans so far described the old
+    // placement, and reading metadata tables records none.
+    assertThatThrownBy(() -> sql("SELECT * FROM \"orders$plan\""))
+        .hasMessageContaining("cannot place tiny.orders: no scan of it is recorded")
+        .hasMessageContaining("run the queries the placement should serve first");
+    assertThat(devices("orders")).isEqualTo(planned);
+    assertThat(
+            sql("SELECT codec FROM \"orders$placement\" WHERE device = 'fast'")
+                .getOnlyColumnAsSet())
+        .containsOnly("ZSTD");
+    assertThat(sql(query).getMaterializedRows())
+        .containsExactlyInAnyOrderElementsOf(before.getMaterializedRows());
+    assertThat(sql("SELECT * FROM orders").getMaterializedRows())
+        .containsExactlyInAnyOrderElementsOf(
+            sql("SELECT * FROM tpch.tiny.orders").getMaterializedRows());
+  }
+
+  @Test
+  void badArgumentsAndMissingInputsAreExplained() throws Exception {
+    sql("CREATE TABLE nation WITH (default_device = 'slow') AS SELECT * FROM tpch.tiny.nation");
+    assertThatThrownBy(() -> sql("SELECT * FROM \"nation$plan\""))
+        .hasMessageContaining("cannot place tiny.nation: no scan of it is recorded");
+    assertThatThrownBy(() -> sql("CALL mosaic.system.place('tiny', 'nation')"))
+        .hasMessageContaining("cannot place tiny.nation: no scan of it is recorded");
+    sql("SELECT n_name FROM nation WHERE n_regionkey = 1");
+
+    assertThatThrownBy(
+            () ->
+                sql(
+                    "CALL mosaic.system.place(schema_name => 'tiny', table_name => 'nation', strategy => 'fastest')"))
+        .hasMessageContaining("strategy 'fastest' is unknown; use lopt, hot-column, hot-table");
+    assertThatThrownBy(
+            () ->
+                sql(
+                    "CALL mosaic.system.place(schema_name => 'tiny', table_name => 'nation', time_limit => 'soon')"))
+        .hasMessageContaining("time_limit 'soon' is not a usable duration")
+        .hasMessageContaining("write e.g. '10s'");
+    assertThatThrownBy(() -> sql("CALL mosaic.system.place('tiny', 'missing')"))
+        .hasMessageContaining("tiny.missing");
+
+    Path aside = modelFile.resolveSibling("model.aside");
+    Files.move(modelFile, aside);
+    try {
+      assertThatThrownBy(() -> sql("CALL mosaic.system.place('tiny', 'nation')"))
+          .hasMessageContaining("cannot place tiny.nation: no usable device model")
+          .hasMessageContaining("run `mosaic calibrate --devices " + dir.resolve("devices.toml"));
+      assertThatThrownBy(() -> sql("SELECT * FROM \"nation$plan\" WHERE strategy = 'hot-column'"))
+          .hasMessageContaining("no usable device model");
+    } finally {
+      Files.move(aside, modelFile, StandardCopyOption.REPLACE_EXISTING);
+    }
+    // Nothing moved by the failures; with the model back, hot-column places what was read.
+    assertThat(devices("nation").values()).containsOnly("slow");
+    sql(
+        "CALL mosaic.system.place(schema_name => 'tiny', table_name => 'nation', strategy => 'hot-column')");
+    assertThat(devices("nation"))
+        .containsEntry("n_name", "fast")
+        .containsEntry("n_regionkey", "fast");
+  }
+}
