@@ -73,16 +73,7 @@ public final class ScalingBenchmark {
     List<DeviceProfile> devices = new ArrayList<>();
     for (DeviceProfile d : base.devices()) {
       for (int j = 0; j < m; j++) {
-        devices.add(
-            new DeviceProfile(
-                m == 1 ? d.id() : d.id() + "_" + j,
-                d.codec(),
-                d.seek(),
-                d.raw(),
-                d.effective(),
-                d.ratio(),
-                d.capacityBytes(),
-                d.costPerGb()));
+        devices.add(m == 1 ? d : d.withId(d.id() + "_" + j));
       }
     }
     List<ColumnSize> sizes = new ArrayList<>();

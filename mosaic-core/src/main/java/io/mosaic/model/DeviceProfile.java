@@ -54,6 +54,16 @@ public record DeviceProfile(
     }
   }
 
+  /** The same device under another id: Figure 9's identical copies. */
+  public DeviceProfile withId(String newId) {
+    return new DeviceProfile(newId, codec, seek, raw, effective, ratio, capacityBytes, costPerGb);
+  }
+
+  /** The same device holding {@code bytes}: a capacity given or planned for. */
+  public DeviceProfile withCapacity(long bytes) {
+    return new DeviceProfile(id, codec, seek, raw, effective, ratio, bytes, costPerGb);
+  }
+
   /**
    * An installed device (capacity mode): capacity, codec and price from {@code devices.toml}; raw
    * throughput, seek time and the codec's effective throughput and ratio as calibration measured.

@@ -241,19 +241,7 @@ final class DemoCommand implements Callable<Integer> {
    * sizes.
    */
   private static List<DeviceProfile> headroom(List<DeviceProfile> devices) {
-    return devices.stream()
-        .map(
-            d ->
-                new DeviceProfile(
-                    d.id(),
-                    d.codec(),
-                    d.seek(),
-                    d.raw(),
-                    d.effective(),
-                    d.ratio(),
-                    d.capacityBytes() / 100 * 95,
-                    d.costPerGb()))
-        .toList();
+    return devices.stream().map(d -> d.withCapacity(d.capacityBytes() / 100 * 95)).toList();
   }
 
   private static String fmt(double seconds) {

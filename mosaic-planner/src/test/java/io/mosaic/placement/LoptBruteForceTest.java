@@ -126,17 +126,7 @@ class LoptBruteForceTest {
     // Identical copies of a device (Figure 9's setting) exercise LOPT's symmetry breaking: 2 or 3
     // interchangeable devices in two instances out of five.
     for (int copy = 1; copy <= (seed % 5 == 0 ? 2 : seed % 5 == 1 ? 1 : 0); copy++) {
-      DeviceProfile d = devices.get(0);
-      devices.add(
-          new DeviceProfile(
-              d.id() + "_copy" + copy,
-              d.codec(),
-              d.seek(),
-              d.raw(),
-              d.effective(),
-              d.ratio(),
-              d.capacityBytes(),
-              d.costPerGb()));
+      devices.add(devices.get(0).withId(devices.get(0).id() + "_copy" + copy));
     }
     CostModel model = CostModel.of(devices, sizes);
     List<ColumnRef> columns = model.columns();

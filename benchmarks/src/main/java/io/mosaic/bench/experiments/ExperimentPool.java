@@ -212,19 +212,7 @@ public final class ExperimentPool implements AutoCloseable {
   /** Profiles with capacities (bytes per device; missing devices get 0). */
   public static List<DeviceProfile> withCapacities(
       List<DeviceProfile> profiles, Map<String, Long> capacity) {
-    return profiles.stream()
-        .map(
-            d ->
-                new DeviceProfile(
-                    d.id(),
-                    d.codec(),
-                    d.seek(),
-                    d.raw(),
-                    d.effective(),
-                    d.ratio(),
-                    capacity.getOrDefault(d.id(), 0L),
-                    d.costPerGb()))
-        .toList();
+    return profiles.stream().map(d -> d.withCapacity(capacity.getOrDefault(d.id(), 0L))).toList();
   }
 
   /** Moves every column to its device in {@code placement}; returns the bytes moved. */
