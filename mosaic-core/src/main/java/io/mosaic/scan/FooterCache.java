@@ -3,12 +3,12 @@ package io.mosaic.scan;
 import io.mosaic.device.Device;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.SegmentEntry;
+import io.mosaic.table.SegmentReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -47,7 +47,7 @@ final class FooterCache {
       try (ParquetFileReader reader =
           ParquetFileReader.open(
               in,
-              ParquetReadOptions.builder()
+              SegmentReader.readOptions()
                   .withMetadataFilter(ParquetMetadataConverter.NO_FILTER)
                   .build())) {
         footer = reader.getFooter();

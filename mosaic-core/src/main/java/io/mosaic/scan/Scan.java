@@ -28,7 +28,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -258,7 +257,7 @@ public final class Scan implements AutoCloseable {
           ParquetFileReader.open(
               in,
               footer,
-              ParquetReadOptions.builder().usePageChecksumVerification(true).build(),
+              SegmentReader.readOptions().usePageChecksumVerification(true).build(),
               in.newStream())) {
         PageReadStore pages = reader.readRowGroup(group - segment.firstRowGroup());
         FieldVector vector =

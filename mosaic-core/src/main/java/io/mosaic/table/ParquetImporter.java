@@ -8,7 +8,6 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -77,7 +76,7 @@ public final class ParquetImporter {
   private static ParquetFileReader open(Path file) throws IOException {
     return ParquetFileReader.open(
         new LocalInputFile(file),
-        ParquetReadOptions.builder().usePageChecksumVerification(true).build());
+        SegmentReader.readOptions().usePageChecksumVerification(true).build());
   }
 
   public Summary importFiles(List<Path> files, Listener listener) throws IOException {

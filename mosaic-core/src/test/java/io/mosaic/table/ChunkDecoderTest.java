@@ -8,14 +8,19 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
@@ -23,6 +28,8 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The block decoder reads what Mosaic writes, and agrees with the hybrid encoding's spec. */
 class ChunkDecoderTest {
@@ -39,15 +46,24 @@ class ChunkDecoderTest {
         .containsExactly(3, 3, 3, 3, 3, 0, 1, 2, 3, 0, 1, 2, 3);
   }
 
-  @Test
-  void everyTypeOfMosaicsSegmentsTakesTheBlockPathAndMatchesParquetJava() throws IOException {
+  /**
+   * With nulls every page takes the per-value path; without, the bulk paths (dictionary gathers,
+   * plain copies), and 200,000 distinct values overflow parquet-java's dictionary, so later pages
+   * of the same chunk are plain. Nulls every 20,011 rows put one on the last row of the first
+   * 20,000-row page of the string column (index 12): the next, null-free page is written in bulk
+   * after it.
+   */
+  @ParameterizedTest
+  @CsvSource({"20000, 5", "200000, 0", "60000, 20011"})
+  void everyTypeOfMosaicsSegmentsTakesTheBlockPathAndMatchesParquetJava(int rows, int nullEvery)
+      throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
     MosaicTable table = MosaicTable.create(dir.resolve("t"), pool, CommitTest.ALL_TYPES, Map.of());
     try (BufferAllocator alloc = new RootAllocator()) {
       try (TableWriter writer = table.newWriter();
           VectorSchemaRoot batch =
               VectorSchemaRoot.create(CommitTest.ALL_TYPES.arrowSchema(), alloc)) {
-        CommitTest.fill(batch, 20_000, 0);
+        CommitTest.fill(batch, rows, 0, nullEvery);
         writer.write(batch);
         table.append(List.of(writer.finish()));
       }
@@ -55,10 +71,11 @@ class ChunkDecoderTest {
       List<List<Object>> written;
       try (VectorSchemaRoot batch =
           VectorSchemaRoot.create(CommitTest.ALL_TYPES.arrowSchema(), alloc)) {
-        CommitTest.fill(batch, 20_000, 0);
+        CommitTest.fill(batch, rows, 0, nullEvery);
         written = TableRoundTripTest.values(batch);
       }
       int fast = 0;
+      Set<Encoding> encodings = EnumSet.noneOf(Encoding.class);
       for (ColumnSpec c : m.schema().columns()) {
         SegmentEntry s = m.segmentsOf(c.name()).get(0);
         try (ParquetFileReader reader =
@@ -70,12 +87,16 @@ class ChunkDecoderTest {
           List<DataPage> list = new ArrayList<>();
           for (DataPage p = pr.readPage(); p != null; p = pr.readPage()) {
             list.add(p);
+            encodings.add(
+                p instanceof DataPageV1 v1
+                    ? v1.getValueEncoding()
+                    : ((DataPageV2) p).getDataEncoding());
           }
-          FieldVector v = ChunkDecoder.tryDecode(c, d, dict, list, 20_000, alloc);
+          FieldVector v = ChunkDecoder.tryDecode(c, d, dict, list, rows, alloc);
           if (v != null) {
             fast++;
             int column = m.schema().indexOf(c.name());
-            for (int i = 0; i < 20_000; i++) {
+            for (int i = 0; i < rows; i++) {
               assertThat(TableFixtures.plain(v.getObject(i)))
                   .as("%s row %d", c.name(), i)
                   .isEqualTo(written.get(i).get(column));
@@ -86,6 +107,8 @@ class ChunkDecoderTest {
       }
       // All but the 38-digit decimal (fixed-length bytes) take the block path.
       assertThat(fast).isEqualTo(m.schema().columns().size() - 1);
+      assertThat(encodings).contains(Encoding.PLAIN);
+      assertThat(encodings).containsAnyOf(Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
     }
   }
 }

@@ -64,12 +64,17 @@ class CommitTest {
 
   /** Row {@code i} of the all-types table: every 5th value of each column is null. */
   static void fill(VectorSchemaRoot root, int rows, int seed) {
+    fill(root, rows, seed, 5);
+  }
+
+  /** Every {@code nullEvery}-th value of each column null (shifted per column); 0: no nulls. */
+  static void fill(VectorSchemaRoot root, int rows, int seed, int nullEvery) {
     root.allocateNew();
     List<FieldVector> v = root.getFieldVectors();
     for (int i = 0; i < rows; i++) {
       int k = i + seed;
       for (int c = 0; c < v.size(); c++) {
-        if ((k + c) % 5 == 0) {
+        if (nullEvery > 0 && (k + c) % nullEvery == 0) {
           v.get(c).setNull(i);
         } else {
           set(v.get(c), c, i, k);

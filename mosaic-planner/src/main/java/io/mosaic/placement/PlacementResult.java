@@ -11,9 +11,10 @@ import java.time.Duration;
  * @param objective Eq. 4 on the scans the strategy solved on ({@link
  *     PlacementProblem#solveWorkload}), in seconds
  * @param lowerBound the solver's best bound on that objective; NaN for heuristics
- * @param gap {@code (objective - lowerBound) / objective}; 0 when proven optimal, NaN for
- *     heuristics
- * @param optimal whether the objective is proven optimal (within the solver's tolerances)
+ * @param gap {@code (objective - lowerBound) / objective}; at most {@link
+ *     LoptStrategy#OPTIMALITY_GAP} when optimal, NaN for heuristics
+ * @param optimal whether the objective is proven optimal within the solver's tolerances (relative
+ *     gap {@link LoptStrategy#OPTIMALITY_GAP}, as Gurobi's default)
  * @param lpBound the LP relaxation's optimum (continuous {@code I}), a weaker bound; NaN if not
  *     computed
  * @param lpGap {@code (objective - lpBound) / objective}; NaN if not computed

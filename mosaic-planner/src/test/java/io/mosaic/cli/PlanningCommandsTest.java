@@ -209,7 +209,9 @@ class PlanningCommandsTest {
                 .toList(),
             sizes.columns());
     Workload trace = TraceFile.load(args[3]);
-    PlacementResult lopt = new LoptStrategy().place(PlacementProblem.budget(model, trace, 300));
+    PlacementResult lopt =
+        new LoptStrategy(LoptStrategy.DEFAULT_TIME_LIMIT, 0)
+            .place(PlacementProblem.budget(model, trace, 300));
     double imported_ = model.totalTime(trace, PlacementFile.read(placement));
     // The re-imported model is solved to SCIP's default relative gap (1e-4), from MPS text.
     assertThat(imported_).isCloseTo(lopt.objective(), offset(1e-4 * lopt.objective()));

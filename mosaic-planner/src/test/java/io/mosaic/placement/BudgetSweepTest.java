@@ -41,7 +41,8 @@ class BudgetSweepTest {
 
   static final Workload TRACE_OF_A = Workload.merging(List.of(scan(1, "t.a")));
 
-  private final BudgetSweep sweep = new BudgetSweep(new LoptStrategy(), 6);
+  private final BudgetSweep sweep =
+      new BudgetSweep(new LoptStrategy(LoptStrategy.DEFAULT_TIME_LIMIT, 0), 6);
 
   @Test
   void curveRunsFromTheCheapestBudgetToWhereMoneyStopsHelping() {

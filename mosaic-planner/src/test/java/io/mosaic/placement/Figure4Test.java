@@ -55,7 +55,7 @@ class Figure4Test {
     PlacementProblem problem = PlacementProblem.capacity(MODEL, QUERIES);
 
     PlacementResult hot = new HotColumnStrategy().place(problem);
-    PlacementResult lopt = new LoptStrategy().place(problem);
+    PlacementResult lopt = new LoptStrategy(LoptStrategy.DEFAULT_TIME_LIMIT, 0).place(problem);
 
     assertThat(hot.placement())
         .isEqualTo(placement("t.a", "ssd", "t.b", "ssd", "t.c", "hdd", "t.d", "hdd"));

@@ -83,12 +83,14 @@ class LocalSearchStrategyTest {
     double after = model.totalTime(problem.solveWorkload(), improved);
     assertThat(after).isLessThan(before);
     assertThat(after)
-        .isGreaterThanOrEqualTo(new LoptStrategy().place(problem).objective() * (1 - 1e-9));
+        .isGreaterThanOrEqualTo(
+            new LoptStrategy(LoptStrategy.DEFAULT_TIME_LIMIT, 0).place(problem).objective()
+                * (1 - 1e-9));
   }
 
   private PlacementResult assertWithinGap(PlacementProblem problem) {
     PlacementResult heuristic = search.place(problem);
-    PlacementResult exact = new LoptStrategy().place(problem);
+    PlacementResult exact = new LoptStrategy(LoptStrategy.DEFAULT_TIME_LIMIT, 0).place(problem);
     assertThat(Fixtures.feasible(problem, heuristic.placement())).isTrue();
     assertThat(heuristic.lpBound()).isLessThanOrEqualTo(exact.objective() * (1 + 1e-9));
     assertThat(heuristic.objective()).isGreaterThanOrEqualTo(exact.objective() * (1 - 1e-9));

@@ -70,9 +70,16 @@ class LoptOptionsTest {
   @Test
   void aGapLimitStopsWithinItAndIsNotReportedAsOptimal() {
     PlacementProblem problem = PlacementProblem.capacity(manyColumns(), tenScans());
-    PlacementResult exact = new LoptStrategy().place(problem);
+    PlacementResult exact = new LoptStrategy(Duration.ofSeconds(60), 0).place(problem);
+    PlacementResult standard = new LoptStrategy().place(problem);
     PlacementResult loose = new LoptStrategy(Duration.ofSeconds(60), 0.2).place(problem);
     assertThat(exact.optimal()).isTrue();
+    assertThat(exact.gap()).isBetween(0.0, 1e-9);
+    // The default stops at Gurobi's optimality tolerance and says so.
+    assertThat(standard.optimal()).isTrue();
+    assertThat(standard.gap()).isBetween(0.0, LoptStrategy.OPTIMALITY_GAP);
+    assertThat(standard.objective())
+        .isBetween(exact.objective() - 1e-9, exact.objective() / (1 - LoptStrategy.OPTIMALITY_GAP));
     assertThat(loose.gap()).isBetween(0.0, 0.2);
     assertThat(loose.objective()).isBetween(exact.objective() - 1e-9, exact.objective() / 0.8);
     if (loose.gap() > 0) {

@@ -7,14 +7,12 @@ import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
-import org.apache.spark.sql.vectorized.ArrowColumnVector;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
@@ -79,10 +77,7 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         VectorSchemaRoot root = scan.next();
         ColumnVector[] vectors = new ColumnVector[root.getFieldVectors().size()];
         for (int i = 0; i < vectors.length; i++) {
-          vectors[i] =
-              root.getVector(i) instanceof DecimalVector decimals
-                  ? new DecimalColumnVector(decimals)
-                  : new ArrowColumnVector(root.getVector(i));
+          vectors[i] = FixedWidthColumnVector.of(root.getVector(i));
         }
         batch = new ColumnarBatch(vectors, root.getRowCount());
         return true;

@@ -80,7 +80,8 @@ class MosaicDataSourceTest {
 
   @Test
   void decimalsReadBackExactlyWithSignsNullsAndEveryPrecision() {
-    // decimal(12,2) and (18,0) take the long-backed path of DecimalColumnVector; (38,10) Spark's.
+    // decimal(12,2) and (18,0) take the long-backed path of FixedWidthColumnVector; (38,10)
+    // Spark's.
     StructType schema =
         new StructType()
             .add("price", DataTypes.createDecimalType(12, 2), true)

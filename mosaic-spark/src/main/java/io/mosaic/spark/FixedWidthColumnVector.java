@@ -1,0 +1,101 @@
+package io.mosaic.spark;
+
+import java.nio.ByteOrder;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.vectorized.ArrowColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.unsafe.Platform;
+
+/**
+ * A fixed-width Arrow column as Spark reads it: straight from memory, as Spark's own {@code
+ * OffHeapColumnVector} does. Spark's {@link ArrowColumnVector} reads every value through Arrow's
+ * checked accessors (a validity lookup and a bounds check per value) and builds a {@code
+ * BigDecimal} per decimal, whose {@link Decimal} then takes the slow arithmetic path in every
+ * aggregate. Here decimals of precision up to 18 come out long-backed, as from Spark's Parquet
+ * reader: the low 8 bytes of Arrow's 16-byte little-endian two's complement value are the unscaled
+ * value whenever it has at most 18 digits.
+ *
+ * <p>Safe because a batch is complete before Spark reads it, Spark reads only rows below the
+ * batch's row count, and the reader keeps the vectors open until the next batch.
+ */
+final class FixedWidthColumnVector extends ArrowColumnVector {
+  private final BaseFixedWidthVector vector;
+  private final long data;
+  private final long validity;
+  private final boolean noNulls;
+
+  private FixedWidthColumnVector(BaseFixedWidthVector vector) {
+    super(vector);
+    this.vector = vector;
+    this.data = vector.getDataBufferAddress();
+    this.validity = vector.getValidityBufferAddress();
+    this.noNulls = vector.getNullCount() == 0;
+  }
+
+  /** This view of {@code vector} where it applies (fixed width, not bits), else Spark's own. */
+  static ColumnVector of(ValueVector vector) {
+    if (vector instanceof BaseFixedWidthVector fixed
+        && !(vector instanceof BitVector)
+        && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN) {
+      return new FixedWidthColumnVector(fixed);
+    }
+    return new ArrowColumnVector(vector);
+  }
+
+  @Override
+  public boolean hasNull() {
+    return !noNulls;
+  }
+
+  @Override
+  public boolean isNullAt(int rowId) {
+    return !noNulls
+        && ((Platform.getByte(null, validity + (rowId >>> 3)) >>> (rowId & 7)) & 1) == 0;
+  }
+
+  @Override
+  public byte getByte(int rowId) {
+    return Platform.getByte(null, data + rowId);
+  }
+
+  @Override
+  public short getShort(int rowId) {
+    return Platform.getShort(null, data + 2L * rowId);
+  }
+
+  @Override
+  public int getInt(int rowId) {
+    return Platform.getInt(null, data + 4L * rowId);
+  }
+
+  @Override
+  public long getLong(int rowId) {
+    return Platform.getLong(null, data + 8L * rowId);
+  }
+
+  @Override
+  public float getFloat(int rowId) {
+    return Platform.getFloat(null, data + 4L * rowId);
+  }
+
+  @Override
+  public double getDouble(int rowId) {
+    return Platform.getDouble(null, data + 8L * rowId);
+  }
+
+  @Override
+  public Decimal getDecimal(int rowId, int precision, int scale) {
+    if (precision > Decimal.MAX_LONG_DIGITS() || !(vector instanceof DecimalVector)) {
+      return super.getDecimal(rowId, precision, scale);
+    }
+    if (isNullAt(rowId)) {
+      return null;
+    }
+    long unscaled = Platform.getLong(null, data + (long) DecimalVector.TYPE_WIDTH * rowId);
+    return Decimal.createUnsafe(unscaled, precision, scale);
+  }
+}
