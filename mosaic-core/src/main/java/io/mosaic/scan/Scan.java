@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
@@ -54,6 +55,8 @@ public final class Scan implements AutoCloseable {
   private final BufferAllocator allocator;
   private final Slot[][] slots;
   private final Map<String, Integer> inflight = new HashMap<>();
+  // Per column, vectors of row groups the consumer is done with, for decoding later ones into.
+  private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
   private final Map<String, Long> bytesPerDevice = new LinkedHashMap<>();
   private final AtomicInteger running = new AtomicInteger();
   private final long start = System.nanoTime();
@@ -100,6 +103,9 @@ public final class Scan implements AutoCloseable {
     this.allocator =
         retriever.allocator().newChildAllocator("scan-" + table.name(), 0, Long.MAX_VALUE);
     this.slots = new Slot[groups.size()][columns.size()];
+    for (ColumnSpec c : columns) {
+      spares.put(c.name(), new ConcurrentLinkedDeque<>());
+    }
   }
 
   private ColumnSpec column(String name) {
@@ -161,7 +167,15 @@ public final class Scan implements AutoCloseable {
 
   private void releaseCurrent() {
     if (current != null) {
-      current.close();
+      List<FieldVector> vectors = current.getFieldVectors();
+      for (int c = 0; c < vectors.size(); c++) {
+        ConcurrentLinkedDeque<FieldVector> spare = spares.get(columns.get(c).name());
+        if (spare.size() < 2) {
+          spare.offer(vectors.get(c));
+        } else {
+          vectors.get(c).close();
+        }
+      }
       current = null;
       for (Slot s : slots[cursor - 1]) {
         budget.give(s.bytes);
@@ -262,7 +276,11 @@ public final class Scan implements AutoCloseable {
         PageReadStore pages = reader.readRowGroup(group - segment.firstRowGroup());
         FieldVector vector =
             SegmentReader.decode(
-                pages, footer.getFileMetaData().getSchema().getColumns().get(0), column, allocator);
+                pages,
+                footer.getFileMetaData().getSchema().getColumns().get(0),
+                column,
+                allocator,
+                spares.get(column.name()).poll());
         if (!slot.vector.complete(vector)) {
           vector.close();
         }
@@ -338,6 +356,11 @@ public final class Scan implements AutoCloseable {
             s.vector.join().close();
           }
         }
+      }
+    }
+    for (ConcurrentLinkedDeque<FieldVector> spare : spares.values()) {
+      for (FieldVector v = spare.poll(); v != null; v = spare.poll()) {
+        v.close();
       }
     }
     allocator.close();

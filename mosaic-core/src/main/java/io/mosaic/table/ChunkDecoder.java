@@ -78,10 +78,43 @@ final class ChunkDecoder {
       int rows,
       BufferAllocator allocator)
       throws IOException {
+    return tryDecode(column, d, dictPage, pages, rows, allocator, null);
+  }
+
+  /**
+   * As above, into {@code spare} (a vector of an earlier row group the consumer is done with) when
+   * it fits: a row group's vectors are megabytes, and allocating them anew meant the allocator
+   * zeroing (and later freeing) every byte. Every value and validity bit of the first {@code rows}
+   * is written, so the old contents need no clearing. {@code spare} is consumed either way.
+   */
+  static FieldVector tryDecode(
+      ColumnSpec column,
+      ColumnDescriptor d,
+      DictionaryPage dictPage,
+      List<DataPage> pages,
+      int rows,
+      BufferAllocator allocator,
+      FieldVector spare)
+      throws IOException {
+    boolean fits =
+        spare != null
+            && spare.getField().getType().equals(column.type().arrowType())
+            && spare.getValueCapacity() >= rows;
+    if (spare != null && (!fits || !supports(column, d, dictPage, pages))) {
+      spare.close();
+    }
     if (!supports(column, d, dictPage, pages)) {
       return null;
     }
-    FieldVector vector = newVector(column, rows, allocator);
+    FieldVector vector;
+    if (fits) {
+      vector = spare;
+      if (vector instanceof BaseVariableWidthVector v) {
+        v.setLastSet(-1); // offset 0 is still 0: every later offset is rewritten
+      }
+    } else {
+      vector = newVector(column, rows, allocator);
+    }
     try {
       Dictionary dict = dictPage == null ? null : new Dictionary(column, d, dictPage);
       int row = 0;

@@ -132,6 +132,17 @@ public final class SegmentReader implements AutoCloseable {
       ColumnSpec column,
       BufferAllocator allocator)
       throws IOException {
+    return decode(pages, descriptor, column, allocator, null);
+  }
+
+  /** As above, reusing {@code spare} if it fits (see {@link ChunkDecoder}); consumes it. */
+  public static FieldVector decode(
+      PageReadStore pages,
+      ColumnDescriptor descriptor,
+      ColumnSpec column,
+      BufferAllocator allocator,
+      FieldVector spare)
+      throws IOException {
     int rows = Math.toIntExact(pages.getRowCount());
     PageReader pageReader = pages.getPageReader(descriptor);
     DictionaryPage dictionary = pageReader.readDictionaryPage();
@@ -140,7 +151,7 @@ public final class SegmentReader implements AutoCloseable {
       dataPages.add(p);
     }
     FieldVector fast =
-        ChunkDecoder.tryDecode(column, descriptor, dictionary, dataPages, rows, allocator);
+        ChunkDecoder.tryDecode(column, descriptor, dictionary, dataPages, rows, allocator, spare);
     if (fast != null) {
       return fast;
     }

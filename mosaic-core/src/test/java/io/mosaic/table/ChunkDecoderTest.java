@@ -3,6 +3,9 @@ package io.mosaic.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.scan.Retriever;
+import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -109,6 +112,54 @@ class ChunkDecoderTest {
       assertThat(fast).isEqualTo(m.schema().columns().size() - 1);
       assertThat(encodings).contains(Encoding.PLAIN);
       assertThat(encodings).containsAnyOf(Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
+    }
+  }
+
+  /**
+   * A scan decodes later row groups into the vectors of earlier ones: row groups with and without
+   * nulls, and a shorter last one, in turn, so stale values or validity bits would show.
+   */
+  @Test
+  void aScanReusingVectorsAcrossRowGroupsReadsEveryRowGroupExactly() throws IOException {
+    DevicePool pool = TestPool.fourDevices(dir);
+    MosaicTable table =
+        MosaicTable.create(
+            dir.resolve("reuse"),
+            pool,
+            CommitTest.ALL_TYPES,
+            Map.of(MosaicTable.ROW_GROUP_ROWS, "6000"));
+    List<List<Object>> expected = new ArrayList<>();
+    int[][] batches = {{9000, 5}, {9000, 0}, {4000, 3}}; // rows, null every n-th (0: none)
+    try (BufferAllocator alloc = new RootAllocator();
+        TableWriter writer = table.newWriter();
+        VectorSchemaRoot batch =
+            VectorSchemaRoot.create(CommitTest.ALL_TYPES.arrowSchema(), alloc)) {
+      int seed = 0;
+      for (int[] b : batches) {
+        CommitTest.fill(batch, b[0], seed, b[1]);
+        expected.addAll(TableRoundTripTest.values(batch));
+        writer.write(batch);
+        seed += b[0];
+      }
+      table.append(List.of(writer.finish()));
+    }
+    List<String> columns = CommitTest.ALL_TYPES.columns().stream().map(ColumnSpec::name).toList();
+    List<List<Object>> read = new ArrayList<>();
+    // A buffer of about a row group and a half: the decoders cannot run ahead of the consumer, so
+    // each row group after the first decodes into vectors the consumer has released.
+    Manifest m = table.latest();
+    long total = m.segments().stream().mapToLong(SegmentEntry::compressedBytes).sum();
+    long buffer = total * 3 / (2 * m.rowGroups().size());
+    try (Retriever retriever = new Retriever(pool);
+        Scan scan = retriever.scan(table, ScanRequest.of(columns).buffer(buffer))) {
+      while (scan.hasNext()) {
+        read.addAll(TableRoundTripTest.values(scan.next()));
+      }
+      assertThat(scan.rowGroups()).hasSizeGreaterThan(3);
+    }
+    assertThat(read).hasSize(expected.size());
+    for (int i = 0; i < read.size(); i++) {
+      assertThat(read.get(i)).as("row %d", i).isEqualTo(expected.get(i));
     }
   }
 }
