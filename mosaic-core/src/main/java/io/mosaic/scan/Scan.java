@@ -4,6 +4,7 @@ import io.mosaic.device.Device;
 import io.mosaic.device.DeviceReadChannel;
 import io.mosaic.table.ColumnSpec;
 import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.DecodedChunk;
 import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.SegmentEntry;
@@ -64,11 +65,14 @@ public final class Scan implements AutoCloseable {
   private int scheduleColumn;
   private int cursor;
   private VectorSchemaRoot current;
+  private FieldVector[] currentDictionaries;
   private volatile boolean closed;
 
   /** One column chunk of one row group on its way from its device to the consumer. */
   private static final class Slot {
     final CompletableFuture<FieldVector> vector = new CompletableFuture<>();
+    // Set before vector completes when the chunk came as dictionary ids (ScanRequest#dictionaries).
+    volatile FieldVector dictionary;
     final long bytes;
     final String device;
 
@@ -158,6 +162,10 @@ public final class Scan implements AutoCloseable {
           : new CorruptTableException(e.getCause().getMessage(), e.getCause());
     }
     current = new VectorSchemaRoot(vectors);
+    currentDictionaries = new FieldVector[columns.size()];
+    for (int c = 0; c < columns.size(); c++) {
+      currentDictionaries[c] = slots[cursor][c].dictionary;
+    }
     // A scan of no columns (count(*)) still delivers each row group's row count.
     current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(cursor))));
     cursor++;
@@ -165,7 +173,28 @@ public final class Scan implements AutoCloseable {
     return current;
   }
 
+  /**
+   * The dictionary of column {@code column} in the batch last returned by {@link #next()}, if the
+   * request allowed dictionaries and that chunk came dictionary-encoded: the batch's vector then
+   * holds int32 ids into it. Null otherwise. Valid as long as the batch.
+   */
+  public FieldVector dictionary(int column) {
+    return currentDictionaries == null ? null : currentDictionaries[column];
+  }
+
+  private void closeDictionaries() {
+    if (currentDictionaries != null) {
+      for (FieldVector d : currentDictionaries) {
+        if (d != null) {
+          d.close();
+        }
+      }
+      currentDictionaries = null;
+    }
+  }
+
   private void releaseCurrent() {
+    closeDictionaries();
     if (current != null) {
       List<FieldVector> vectors = current.getFieldVectors();
       for (int c = 0; c < vectors.size(); c++) {
@@ -274,15 +303,20 @@ public final class Scan implements AutoCloseable {
               SegmentReader.readOptions().usePageChecksumVerification(true).build(),
               in.newStream())) {
         PageReadStore pages = reader.readRowGroup(group - segment.firstRowGroup());
-        FieldVector vector =
+        DecodedChunk decoded =
             SegmentReader.decode(
                 pages,
                 footer.getFileMetaData().getSchema().getColumns().get(0),
                 column,
                 allocator,
-                spares.get(column.name()).poll());
-        if (!slot.vector.complete(vector)) {
-          vector.close();
+                spares.get(column.name()).poll(),
+                request.dictionaries());
+        slot.dictionary = decoded.dictionary();
+        if (!slot.vector.complete(decoded.vector())) {
+          decoded.vector().close();
+          if (decoded.dictionary() != null) {
+            decoded.dictionary().close();
+          }
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -334,6 +368,7 @@ public final class Scan implements AutoCloseable {
       return;
     }
     closed = true;
+    closeDictionaries();
     if (current != null) {
       current.close();
       current = null;
@@ -354,6 +389,9 @@ public final class Scan implements AutoCloseable {
           s.vector.cancel(false);
           if (s.vector.isDone() && !s.vector.isCompletedExceptionally()) {
             s.vector.join().close();
+            if (s.dictionary != null) {
+              s.dictionary.close();
+            }
           }
         }
       }

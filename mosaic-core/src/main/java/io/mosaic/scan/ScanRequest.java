@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * What an engine asks for: columns, the row groups {@code [fromRowGroup, toRowGroup)} (a split;
  * {@code toRowGroup = -1} means to the end), a predicate for row-group skipping, the query id for
- * the trace, and how many bytes of raw column chunks may be prefetched.
+ * the trace, how many bytes of raw column chunks may be prefetched, and whether string and binary
+ * columns may come dictionary-encoded ({@link Scan#dictionary}).
  */
 public record ScanRequest(
     List<String> columns,
@@ -15,7 +16,8 @@ public record ScanRequest(
     int toRowGroup,
     String queryId,
     long bufferBytes,
-    boolean record) {
+    boolean record,
+    boolean dictionaries) {
 
   public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
 
@@ -27,19 +29,22 @@ public record ScanRequest(
   }
 
   public static ScanRequest of(List<String> columns) {
-    return new ScanRequest(columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES, true);
+    return new ScanRequest(columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES, true, false);
   }
 
   public ScanRequest where(Predicate p) {
-    return new ScanRequest(columns, p, fromRowGroup, toRowGroup, queryId, bufferBytes, record);
+    return new ScanRequest(
+        columns, p, fromRowGroup, toRowGroup, queryId, bufferBytes, record, dictionaries);
   }
 
   public ScanRequest rowGroups(int from, int to) {
-    return new ScanRequest(columns, predicate, from, to, queryId, bufferBytes, record);
+    return new ScanRequest(
+        columns, predicate, from, to, queryId, bufferBytes, record, dictionaries);
   }
 
   public ScanRequest queryId(String id) {
-    return new ScanRequest(columns, predicate, fromRowGroup, toRowGroup, id, bufferBytes, record);
+    return new ScanRequest(
+        columns, predicate, fromRowGroup, toRowGroup, id, bufferBytes, record, dictionaries);
   }
 
   /**
@@ -47,10 +52,22 @@ public record ScanRequest(
    * into many partitions records it once itself ({@link TraceLog}).
    */
   public ScanRequest recorded(boolean on) {
-    return new ScanRequest(columns, predicate, fromRowGroup, toRowGroup, queryId, bufferBytes, on);
+    return new ScanRequest(
+        columns, predicate, fromRowGroup, toRowGroup, queryId, bufferBytes, on, dictionaries);
   }
 
   public ScanRequest buffer(long bytes) {
-    return new ScanRequest(columns, predicate, fromRowGroup, toRowGroup, queryId, bytes, record);
+    return new ScanRequest(
+        columns, predicate, fromRowGroup, toRowGroup, queryId, bytes, record, dictionaries);
+  }
+
+  /**
+   * Whether a string or binary column chunk stored wholly dictionary-encoded may be handed out as
+   * int32 ids into its dictionary ({@link Scan#dictionary}) instead of as its values: an engine
+   * that resolves ids lazily then copies no string it filters away.
+   */
+  public ScanRequest dictionaries(boolean on) {
+    return new ScanRequest(
+        columns, predicate, fromRowGroup, toRowGroup, queryId, bufferBytes, record, on);
   }
 }

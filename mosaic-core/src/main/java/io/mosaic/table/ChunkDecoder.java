@@ -96,16 +96,45 @@ final class ChunkDecoder {
       BufferAllocator allocator,
       FieldVector spare)
       throws IOException {
-    boolean fits =
-        spare != null
-            && spare.getField().getType().equals(column.type().arrowType())
-            && spare.getValueCapacity() >= rows;
-    if (spare != null && (!fits || !supports(column, d, dictPage, pages))) {
-      spare.close();
-    }
+    DecodedChunk chunk = tryDecode(column, d, dictPage, pages, rows, allocator, spare, false);
+    return chunk == null ? null : chunk.vector();
+  }
+
+  /**
+   * As above; with {@code ids}, a string or binary chunk whose pages are all dictionary-encoded
+   * comes out as int32 ids plus its dictionary's values ({@link DecodedChunk}).
+   */
+  static DecodedChunk tryDecode(
+      ColumnSpec column,
+      ColumnDescriptor d,
+      DictionaryPage dictPage,
+      List<DataPage> pages,
+      int rows,
+      BufferAllocator allocator,
+      FieldVector spare,
+      boolean ids)
+      throws IOException {
     if (!supports(column, d, dictPage, pages)) {
+      if (spare != null) {
+        spare.close();
+      }
       return null;
     }
+    ColumnType.Kind kind = column.type().kind();
+    boolean asIds =
+        ids
+            && dictPage != null
+            && (kind == ColumnType.Kind.STRING || kind == ColumnType.Kind.BINARY)
+            && pages.stream().allMatch(ChunkDecoder::dictionaryEncoded);
+    // Ids decode exactly as an int32 column whose dictionary maps each id to itself.
+    ColumnSpec target =
+        asIds
+            ? new ColumnSpec(column.name(), ColumnType.of(ColumnType.Kind.INT32), column.nullable())
+            : column;
+    boolean fits =
+        spare != null
+            && spare.getField().getType().equals(target.type().arrowType())
+            && spare.getValueCapacity() >= rows;
     FieldVector vector;
     if (fits) {
       vector = spare;
@@ -113,20 +142,39 @@ final class ChunkDecoder {
         v.setLastSet(-1); // offset 0 is still 0: every later offset is rewritten
       }
     } else {
-      vector = newVector(column, rows, allocator);
+      if (spare != null) {
+        spare.close();
+      }
+      vector = newVector(target, rows, allocator);
     }
+    FieldVector values = null;
     try {
       Dictionary dict = dictPage == null ? null : new Dictionary(column, d, dictPage);
+      Dictionary sinkDict = asIds ? Dictionary.identity(dict.lengths.length) : dict;
       int row = 0;
       for (DataPage p : pages) {
-        row = decodePage(column, d, p, dict, vector, row);
+        row = decodePage(target, d, p, sinkDict, vector, row);
       }
       vector.setValueCount(rows);
-      return vector;
+      if (asIds) {
+        values = dict.values(column, allocator);
+      }
+      return new DecodedChunk(vector, values);
     } catch (IOException | RuntimeException e) {
       vector.close();
+      if (values != null) {
+        values.close();
+      }
       throw e;
     }
+  }
+
+  private static boolean dictionaryEncoded(DataPage page) {
+    Encoding e =
+        page instanceof DataPageV1 v1
+            ? v1.getValueEncoding()
+            : ((DataPageV2) page).getDataEncoding();
+    return e == Encoding.PLAIN_DICTIONARY || e == Encoding.RLE_DICTIONARY;
   }
 
   /** An empty vector of the column's Arrow type, allocated for {@code rows} values. */
@@ -271,6 +319,34 @@ final class ChunkDecoder {
     final byte[] bytes;
     final int[] offsets;
     final int[] lengths;
+
+    private Dictionary(long[] longs) {
+      this.longs = longs;
+      this.doubles = null;
+      this.bytes = null;
+      this.offsets = null;
+      this.lengths = null;
+    }
+
+    /** Maps each of {@code size} ids to itself: decodes dictionary ids as the column's values. */
+    static Dictionary identity(int size) {
+      long[] l = new long[size];
+      for (int i = 0; i < size; i++) {
+        l[i] = i;
+      }
+      return new Dictionary(l);
+    }
+
+    /** The entries of a string or binary dictionary as a vector of the column's type. */
+    FieldVector values(ColumnSpec column, BufferAllocator allocator) {
+      BaseVariableWidthVector v =
+          (BaseVariableWidthVector) newVector(column, lengths.length, allocator);
+      for (int i = 0; i < lengths.length; i++) {
+        v.setSafe(i, bytes, offsets[i], lengths[i]);
+      }
+      v.setValueCount(lengths.length);
+      return v;
+    }
 
     Dictionary(ColumnSpec column, ColumnDescriptor d, DictionaryPage page) throws IOException {
       // parquet-java decodes the dictionary page; its entries are copied once into arrays.

@@ -132,16 +132,20 @@ public final class SegmentReader implements AutoCloseable {
       ColumnSpec column,
       BufferAllocator allocator)
       throws IOException {
-    return decode(pages, descriptor, column, allocator, null);
+    return decode(pages, descriptor, column, allocator, null, false).vector();
   }
 
-  /** As above, reusing {@code spare} if it fits (see {@link ChunkDecoder}); consumes it. */
-  public static FieldVector decode(
+  /**
+   * As above, reusing {@code spare} if it fits (see {@link ChunkDecoder}; consumed either way), and
+   * with {@code ids}, a wholly dictionary-encoded string or binary chunk as ids and dictionary.
+   */
+  public static DecodedChunk decode(
       PageReadStore pages,
       ColumnDescriptor descriptor,
       ColumnSpec column,
       BufferAllocator allocator,
-      FieldVector spare)
+      FieldVector spare,
+      boolean ids)
       throws IOException {
     int rows = Math.toIntExact(pages.getRowCount());
     PageReader pageReader = pages.getPageReader(descriptor);
@@ -150,8 +154,9 @@ public final class SegmentReader implements AutoCloseable {
     for (DataPage p = pageReader.readPage(); p != null; p = pageReader.readPage()) {
       dataPages.add(p);
     }
-    FieldVector fast =
-        ChunkDecoder.tryDecode(column, descriptor, dictionary, dataPages, rows, allocator, spare);
+    DecodedChunk fast =
+        ChunkDecoder.tryDecode(
+            column, descriptor, dictionary, dataPages, rows, allocator, spare, ids);
     if (fast != null) {
       return fast;
     }
@@ -173,7 +178,7 @@ public final class SegmentReader implements AutoCloseable {
       values.consume();
     }
     vector.setValueCount(rows);
-    return vector;
+    return new DecodedChunk(vector, null);
   }
 
   /** Pages already read, served again in order. */

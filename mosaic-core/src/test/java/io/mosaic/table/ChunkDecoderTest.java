@@ -18,6 +18,7 @@ import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The block decoder reads what Mosaic writes, and agrees with the hybrid encoding's spec. */
 class ChunkDecoderTest {
@@ -119,8 +121,10 @@ class ChunkDecoderTest {
    * A scan decodes later row groups into the vectors of earlier ones: row groups with and without
    * nulls, and a shorter last one, in turn, so stale values or validity bits would show.
    */
-  @Test
-  void aScanReusingVectorsAcrossRowGroupsReadsEveryRowGroupExactly() throws IOException {
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aScanReusingVectorsAcrossRowGroupsReadsEveryRowGroupExactly(boolean dictionaries)
+      throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
     MosaicTable table =
         MosaicTable.create(
@@ -151,11 +155,32 @@ class ChunkDecoderTest {
     long total = m.segments().stream().mapToLong(SegmentEntry::compressedBytes).sum();
     long buffer = total * 3 / (2 * m.rowGroups().size());
     try (Retriever retriever = new Retriever(pool);
-        Scan scan = retriever.scan(table, ScanRequest.of(columns).buffer(buffer))) {
+        Scan scan =
+            retriever.scan(
+                table, ScanRequest.of(columns).buffer(buffer).dictionaries(dictionaries))) {
+      int asIds = 0;
       while (scan.hasNext()) {
-        read.addAll(TableRoundTripTest.values(scan.next()));
+        VectorSchemaRoot batch = scan.next();
+        List<List<Object>> rows = TableRoundTripTest.values(batch);
+        for (int c = 0; c < columns.size(); c++) {
+          FieldVector dictionary = scan.dictionary(c);
+          if (dictionary != null) {
+            // Ids into the chunk's dictionary: resolved here to the values they stand for.
+            asIds++;
+            IntVector ids = (IntVector) batch.getVector(c);
+            for (int i = 0; i < rows.size(); i++) {
+              rows.get(i)
+                  .set(
+                      c,
+                      ids.isNull(i) ? null : TableFixtures.plain(dictionary.getObject(ids.get(i))));
+            }
+          }
+        }
+        read.addAll(rows);
       }
       assertThat(scan.rowGroups()).hasSizeGreaterThan(3);
+      // The string column is dictionary-encoded in every row group (the binary one is plain).
+      assertThat(asIds).isEqualTo(dictionaries ? scan.rowGroups().size() : 0);
     }
     assertThat(read).hasSize(expected.size());
     for (int i = 0; i < read.size(); i++) {

@@ -7,18 +7,24 @@ import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Columnar reads on executors: each task scans its split through the executor's retriever and hands
- * Spark the retriever's Arrow vectors as a {@link ColumnarBatch}, without copying.
+ * Spark the retriever's Arrow vectors as a {@link ColumnarBatch}, without copying;
+ * dictionary-encoded strings stay ids until Spark reads a row ({@link DictionaryColumnVector}).
  */
 final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
   /** One retriever (device reader pools, decoding pool) per pool and executor JVM. */
@@ -50,7 +56,8 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
               ScanRequest.of(p.columns())
                   .where(p.predicate())
                   .rowGroups(p.from(), p.to())
-                  .recorded(false));
+                  .recorded(false)
+                  .dictionaries(true));
     } catch (RuntimeException e) {
       pin.close();
       throw e;
@@ -77,7 +84,14 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         VectorSchemaRoot root = scan.next();
         ColumnVector[] vectors = new ColumnVector[root.getFieldVectors().size()];
         for (int i = 0; i < vectors.length; i++) {
-          vectors[i] = FixedWidthColumnVector.of(root.getVector(i));
+          FieldVector dictionary = scan.dictionary(i);
+          vectors[i] =
+              dictionary instanceof BaseVariableWidthVector values
+                  ? new DictionaryColumnVector(
+                      values instanceof VarCharVector ? DataTypes.StringType : DataTypes.BinaryType,
+                      (IntVector) root.getVector(i),
+                      values)
+                  : FixedWidthColumnVector.of(root.getVector(i));
         }
         batch = new ColumnarBatch(vectors, root.getRowCount());
         return true;
