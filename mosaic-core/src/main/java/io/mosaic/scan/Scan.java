@@ -55,6 +55,11 @@ public final class Scan implements AutoCloseable {
   private final ByteBudget budget;
   private final BufferAllocator allocator;
   private final Slot[][] slots;
+  // Row groups read and decoded ahead of the consumer (the byte budget may stop it sooner). Each
+  // decodes into megabytes of vectors; a few ahead keep every device busy, and the decoders can
+  // then reuse the vectors of released row groups instead of allocating (and zeroing) new ones.
+  private static final int ROW_GROUPS_AHEAD = 3;
+
   private final Map<String, Integer> inflight = new HashMap<>();
   // Per column, vectors of row groups the consumer is done with, for decoding later ones into.
   private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
@@ -214,7 +219,8 @@ public final class Scan implements AutoCloseable {
 
   /** Issues reads in row-group order while the budget and the devices' queues allow. */
   private synchronized void schedule() {
-    while (!closed && !columns.isEmpty() && scheduleGroup < groups.size()) {
+    int end = Math.min(groups.size(), cursor + ROW_GROUPS_AHEAD);
+    while (!closed && !columns.isEmpty() && scheduleGroup < end) {
       int group = groups.get(scheduleGroup);
       ColumnSpec column = columns.get(scheduleColumn);
       SegmentEntry segment = manifest.segmentFor(column.name(), group);
