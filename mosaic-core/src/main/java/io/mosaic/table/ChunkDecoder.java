@@ -24,12 +24,11 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Decodes a column chunk's pages (decompressed by parquet-java) straight into an Arrow vector:
- * plain fixed-width values are copied in one piece, other values are read from the page buffer, and
- * dictionary ids and definition levels are unpacked by parquet-java's hybrid decoder into int
- * arrays first; no object is allocated per value. It covers the encodings Spark and Mosaic write
- * (v1 and v2 pages; PLAIN, PLAIN_DICTIONARY, RLE_DICTIONARY; RLE definition levels); {@link
- * #tryDecode} returns null for anything else, and the caller falls back to parquet-java's
- * value-at-a-time reader.
+ * plain fixed-width values are copied in one piece, dictionary-encoded ones gathered per type, and
+ * dictionary ids and definition levels are unpacked a run at a time into int arrays first; no
+ * object is allocated per value. It covers the encodings Spark and Mosaic write (v1 and v2 pages;
+ * PLAIN, PLAIN_DICTIONARY, RLE_DICTIONARY; RLE definition levels); {@link #tryDecode} returns null
+ * for anything else, and the caller falls back to parquet-java's value-at-a-time reader.
  */
 final class ChunkDecoder {
   private ChunkDecoder() {}
