@@ -26,6 +26,9 @@ public final class Retriever implements AutoCloseable {
   private final ExecutorService decoders;
   private final FooterCache footers = new FooterCache();
   private final BufferAllocator allocator = new RootAllocator();
+  // A few row groups of decoded columns (lineitem SF 1: 16 MiB per decimal column and row group).
+  private static final long POOLED_VECTOR_BYTES = 256L << 20;
+  private final VectorPool vectors = new VectorPool(allocator, POOLED_VECTOR_BYTES);
 
   public Retriever(DevicePool pool) {
     this(pool, Runtime.getRuntime().availableProcessors());
@@ -79,10 +82,20 @@ public final class Retriever implements AutoCloseable {
     return allocator;
   }
 
+  VectorPool vectors() {
+    return vectors;
+  }
+
+  /** Bytes of decoded vectors kept for later scans ({@link VectorPool}). */
+  public long pooledBytes() {
+    return vectors.bytes();
+  }
+
   @Override
   public void close() {
     readers.values().forEach(ExecutorService::shutdownNow);
     decoders.shutdownNow();
+    vectors.close();
     allocator.close();
   }
 }

@@ -203,11 +203,12 @@ public final class Scan implements AutoCloseable {
     if (current != null) {
       List<FieldVector> vectors = current.getFieldVectors();
       for (int c = 0; c < vectors.size(); c++) {
-        ConcurrentLinkedDeque<FieldVector> spare = spares.get(columns.get(c).name());
+        String name = columns.get(c).name();
+        ConcurrentLinkedDeque<FieldVector> spare = spares.get(name);
         if (spare.size() < 2) {
           spare.offer(vectors.get(c));
         } else {
-          vectors.get(c).close();
+          retriever.vectors().give(name, vectors.get(c));
         }
       }
       current = null;
@@ -315,8 +316,8 @@ public final class Scan implements AutoCloseable {
                 footer.getFileMetaData().getSchema().getColumns().get(0),
                 column,
                 allocator,
-                spares.get(column.name()).poll(),
-                request.dictionaries());
+                spare(column.name()),
+                request.form());
         slot.dictionary = decoded.dictionary();
         if (!slot.vector.complete(decoded.vector())) {
           decoded.vector().close();
@@ -330,6 +331,12 @@ public final class Scan implements AutoCloseable {
     } finally {
       running.decrementAndGet();
     }
+  }
+
+  /** A vector to decode column {@code name} into: this scan's own spare, else the pool's. */
+  private FieldVector spare(String name) {
+    FieldVector own = spares.get(name).poll();
+    return own != null ? own : retriever.vectors().take(name, allocator);
   }
 
   private void fail(
@@ -376,7 +383,11 @@ public final class Scan implements AutoCloseable {
     closed = true;
     closeDictionaries();
     if (current != null) {
-      current.close();
+      // The consumer is done with the last batch too: its vectors go to the pool.
+      List<FieldVector> vectors = current.getFieldVectors();
+      for (int c = 0; c < vectors.size(); c++) {
+        retriever.vectors().give(columns.get(c).name(), vectors.get(c));
+      }
       current = null;
     }
     // Reads under way finish their chunk; queued ones see the flag and stop at once.
@@ -402,11 +413,12 @@ public final class Scan implements AutoCloseable {
         }
       }
     }
-    for (ConcurrentLinkedDeque<FieldVector> spare : spares.values()) {
-      for (FieldVector v = spare.poll(); v != null; v = spare.poll()) {
-        v.close();
-      }
-    }
+    spares.forEach(
+        (name, spare) -> {
+          for (FieldVector v = spare.poll(); v != null; v = spare.poll()) {
+            retriever.vectors().give(name, v);
+          }
+        });
     allocator.close();
     ScanStats stats = stats();
     if (request.record()) {

@@ -1,5 +1,6 @@
 package io.mosaic.scan;
 
+import io.mosaic.table.ChunkForm;
 import io.mosaic.trace.TraceLog;
 import java.util.List;
 
@@ -7,7 +8,7 @@ import java.util.List;
  * What an engine asks for: columns, the row groups {@code [fromRowGroup, toRowGroup)} (a split;
  * {@code toRowGroup = -1} means to the end), a predicate for row-group skipping, the query id for
  * the trace, how many bytes of raw column chunks may be prefetched, and whether string and binary
- * columns may come dictionary-encoded ({@link Scan#dictionary}).
+ * columns may come dictionary-encoded ({@link Scan#dictionary}) and decimals as unscaled longs.
  */
 public record ScanRequest(
     List<String> columns,
@@ -17,7 +18,8 @@ public record ScanRequest(
     String queryId,
     long bufferBytes,
     boolean record,
-    boolean dictionaries) {
+    boolean dictionaries,
+    boolean unscaledDecimals) {
 
   public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
 
@@ -29,22 +31,39 @@ public record ScanRequest(
   }
 
   public static ScanRequest of(List<String> columns) {
-    return new ScanRequest(columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES, true, false);
+    return new ScanRequest(
+        columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES, true, false, false);
   }
 
   public ScanRequest where(Predicate p) {
     return new ScanRequest(
-        columns, p, fromRowGroup, toRowGroup, queryId, bufferBytes, record, dictionaries);
+        columns,
+        p,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        bufferBytes,
+        record,
+        dictionaries,
+        unscaledDecimals);
   }
 
   public ScanRequest rowGroups(int from, int to) {
     return new ScanRequest(
-        columns, predicate, from, to, queryId, bufferBytes, record, dictionaries);
+        columns, predicate, from, to, queryId, bufferBytes, record, dictionaries, unscaledDecimals);
   }
 
   public ScanRequest queryId(String id) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, id, bufferBytes, record, dictionaries);
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        id,
+        bufferBytes,
+        record,
+        dictionaries,
+        unscaledDecimals);
   }
 
   /**
@@ -53,12 +72,28 @@ public record ScanRequest(
    */
   public ScanRequest recorded(boolean on) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, queryId, bufferBytes, on, dictionaries);
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        bufferBytes,
+        on,
+        dictionaries,
+        unscaledDecimals);
   }
 
   public ScanRequest buffer(long bytes) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, queryId, bytes, record, dictionaries);
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        bytes,
+        record,
+        dictionaries,
+        unscaledDecimals);
   }
 
   /**
@@ -68,6 +103,37 @@ public record ScanRequest(
    */
   public ScanRequest dictionaries(boolean on) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, queryId, bufferBytes, record, on);
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        bufferBytes,
+        record,
+        on,
+        unscaledDecimals);
+  }
+
+  /**
+   * Whether decimals stored as int64 may be handed out as a {@code BigIntVector} of their unscaled
+   * values ({@link io.mosaic.table.ChunkForm}) instead of Arrow's 16-byte decimals; the scan's
+   * schema says their precision and scale.
+   */
+  public ScanRequest unscaledDecimals(boolean on) {
+    return new ScanRequest(
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        bufferBytes,
+        record,
+        dictionaries,
+        on);
+  }
+
+  /** The forms of decoded chunks this request allows. */
+  public ChunkForm form() {
+    return new ChunkForm(dictionaries, unscaledDecimals);
   }
 }

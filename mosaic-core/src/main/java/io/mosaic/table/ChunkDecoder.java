@@ -95,14 +95,12 @@ final class ChunkDecoder {
       BufferAllocator allocator,
       FieldVector spare)
       throws IOException {
-    DecodedChunk chunk = tryDecode(column, d, dictPage, pages, rows, allocator, spare, false);
+    DecodedChunk chunk =
+        tryDecode(column, d, dictPage, pages, rows, allocator, spare, ChunkForm.PLAIN);
     return chunk == null ? null : chunk.vector();
   }
 
-  /**
-   * As above; with {@code ids}, a string or binary chunk whose pages are all dictionary-encoded
-   * comes out as int32 ids plus its dictionary's values ({@link DecodedChunk}).
-   */
+  /** As above, in one of the other forms {@code form} allows, where the chunk has it. */
   static DecodedChunk tryDecode(
       ColumnSpec column,
       ColumnDescriptor d,
@@ -111,7 +109,7 @@ final class ChunkDecoder {
       int rows,
       BufferAllocator allocator,
       FieldVector spare,
-      boolean ids)
+      ChunkForm form)
       throws IOException {
     if (!supports(column, d, dictPage, pages)) {
       if (spare != null) {
@@ -121,15 +119,23 @@ final class ChunkDecoder {
     }
     ColumnType.Kind kind = column.type().kind();
     boolean asIds =
-        ids
+        form.dictionaryIds()
             && dictPage != null
             && (kind == ColumnType.Kind.STRING || kind == ColumnType.Kind.BINARY)
             && pages.stream().allMatch(ChunkDecoder::dictionaryEncoded);
-    // Ids decode exactly as an int32 column whose dictionary maps each id to itself.
+    boolean unscaled =
+        form.unscaledDecimals()
+            && kind == ColumnType.Kind.DECIMAL
+            && d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT64;
+    // Ids decode exactly as an int32 column whose dictionary maps each id to itself; unscaled
+    // decimals exactly as the int64 column they are stored as.
     ColumnSpec target =
         asIds
             ? new ColumnSpec(column.name(), ColumnType.of(ColumnType.Kind.INT32), column.nullable())
-            : column;
+            : unscaled
+                ? new ColumnSpec(
+                    column.name(), ColumnType.of(ColumnType.Kind.INT64), column.nullable())
+                : column;
     boolean fits =
         spare != null
             && spare.getField().getType().equals(target.type().arrowType())

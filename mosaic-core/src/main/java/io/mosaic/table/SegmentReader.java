@@ -132,12 +132,13 @@ public final class SegmentReader implements AutoCloseable {
       ColumnSpec column,
       BufferAllocator allocator)
       throws IOException {
-    return decode(pages, descriptor, column, allocator, null, false).vector();
+    return decode(pages, descriptor, column, allocator, null, ChunkForm.PLAIN).vector();
   }
 
   /**
-   * As above, reusing {@code spare} if it fits (see {@link ChunkDecoder}; consumed either way), and
-   * with {@code ids}, a wholly dictionary-encoded string or binary chunk as ids and dictionary.
+   * As above, reusing {@code spare} if it fits (see {@link ChunkDecoder}; consumed either way), in
+   * one of the other forms {@code form} allows where the chunk has it (the value-at-a-time fallback
+   * gives plain vectors only).
    */
   public static DecodedChunk decode(
       PageReadStore pages,
@@ -145,7 +146,7 @@ public final class SegmentReader implements AutoCloseable {
       ColumnSpec column,
       BufferAllocator allocator,
       FieldVector spare,
-      boolean ids)
+      ChunkForm form)
       throws IOException {
     int rows = Math.toIntExact(pages.getRowCount());
     PageReader pageReader = pages.getPageReader(descriptor);
@@ -156,7 +157,7 @@ public final class SegmentReader implements AutoCloseable {
     }
     DecodedChunk fast =
         ChunkDecoder.tryDecode(
-            column, descriptor, dictionary, dataPages, rows, allocator, spare, ids);
+            column, descriptor, dictionary, dataPages, rows, allocator, spare, form);
     if (fast != null) {
       return fast;
     }

@@ -78,8 +78,19 @@ class ScanTest {
       VectorSchemaRoot batch = scan.next();
       for (int c = 0; c < index.size(); c++) {
         var vector = batch.getVector(c);
+        // With ScanRequest#dictionaries, a dictionary-encoded string column holds ids into it;
+        // with #unscaledDecimals, a decimal column its unscaled longs.
+        var dictionary = scan.dictionary(c);
+        int scale = scan.manifest().schema().column(vector.getName()).type().scale();
         for (int i = 0; i < batch.getRowCount(); i++) {
-          Object got = TableFixtures.plain(vector.getObject(i));
+          Object got =
+              TableFixtures.plain(
+                  dictionary != null
+                      ? dictionary.getObject(((org.apache.arrow.vector.IntVector) vector).get(i))
+                      : vector instanceof org.apache.arrow.vector.BigIntVector unscaled
+                              && !(rows.get(at + i).get(index.get(c)) instanceof Long)
+                          ? java.math.BigDecimal.valueOf(unscaled.get(i), scale)
+                          : vector.getObject(i));
           Object want = rows.get(at + i).get(index.get(c));
           if (!java.util.Objects.equals(got, want)) {
             mismatches++;
@@ -155,6 +166,41 @@ class ScanTest {
 
   private static boolean inRange(int day, LocalDate low, LocalDate high) {
     return day >= low.toEpochDay() && day <= high.toEpochDay();
+  }
+
+  @Test
+  void scansOfOneRowGroupEachDecodeIntoPooledVectorsAndStayExact() {
+    // As an engine splits a table: one short scan per row group, each decoding into vectors that
+    // earlier scans gave back; strings alternate between dictionary ids and values, and decimals
+    // between unscaled longs and Arrow decimals, so pooled vectors of the other kind must be
+    // refused and replaced.
+    List<String> columns = List.of("l_orderkey", "l_quantity", "l_shipmode", "l_comment");
+    List<Integer> index = List.of(0, 4, 14, 15);
+    List<Long> groups = lineitem.latest().rowGroups();
+    assertThat(groups).hasSizeGreaterThan(2);
+    long reusedBefore = retriever.vectors().reused();
+    int from = 0;
+    for (int g = 0; g < groups.size(); g++) {
+      int rows = Math.toIntExact(groups.get(g));
+      ScanRequest request =
+          ScanRequest.of(columns)
+              .rowGroups(g, g + 1)
+              .dictionaries(g % 2 == 0)
+              .unscaledDecimals(g % 2 == 0);
+      try (Scan scan = retriever.scan(lineitem, request)) {
+        assertScan(scan, lineitemRows.subList(from, from + rows), index, "row group " + g);
+      }
+      assertThat(retriever.vectors().bytes()).as("pooled after row group " + g).isPositive();
+      from += rows;
+    }
+    // Every scan after the first found the previous one's vectors.
+    assertThat(retriever.vectors().reused() - reusedBefore)
+        .isGreaterThanOrEqualTo((groups.size() - 1L) * columns.size());
+    try (Scan scan = retriever.scan(lineitem, ScanRequest.of(columns).unscaledDecimals(true))) {
+      assertThat(scan.next().getVector("l_quantity"))
+          .as("decimal(12,2) as unscaled longs")
+          .isInstanceOf(org.apache.arrow.vector.BigIntVector.class);
+    }
   }
 
   @Test

@@ -21,6 +21,11 @@ import org.apache.spark.unsafe.Platform;
  *
  * <p>Safe because a batch is complete before Spark reads it, Spark reads only rows below the
  * batch's row count, and the reader keeps the vectors open until the next batch.
+ *
+ * <p>The scan owns the vectors, so closing this view leaves them open. Spark's columnar-to-row code
+ * closes every batch it has read ({@code closeIfFreeable}); Arrow's vectors then freed their
+ * memory, and the scan decoded every row group into fresh, zeroed megabytes instead of reusing the
+ * last ones.
  */
 final class FixedWidthColumnVector extends ArrowColumnVector {
   private final BaseFixedWidthVector vector;
@@ -43,7 +48,24 @@ final class FixedWidthColumnVector extends ArrowColumnVector {
         && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN) {
       return new FixedWidthColumnVector(fixed);
     }
-    return new ArrowColumnVector(vector);
+    return new ScanOwned(vector);
+  }
+
+  @Override
+  public void close() {
+    // The scan owns the vector: it reuses it for a later row group or frees it.
+  }
+
+  /** Spark's own view of the other Arrow vectors, equally leaving them to the scan. */
+  private static final class ScanOwned extends ArrowColumnVector {
+    ScanOwned(ValueVector vector) {
+      super(vector);
+    }
+
+    @Override
+    public void close() {
+      // As above.
+    }
   }
 
   @Override

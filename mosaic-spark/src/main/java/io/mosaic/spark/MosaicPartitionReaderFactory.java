@@ -8,27 +8,36 @@ import io.mosaic.table.TablePin;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
-import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Columnar reads on executors: each task scans its split through the executor's retriever and hands
  * Spark the retriever's Arrow vectors as a {@link ColumnarBatch}, without copying;
- * dictionary-encoded strings stay ids until Spark reads a row ({@link DictionaryColumnVector}).
+ * dictionary-encoded strings stay ids until Spark reads a row ({@link DictionaryColumnVector}), and
+ * decimals of up to 18 digits come as unscaled longs ({@link UnscaledDecimalColumnVector}).
  */
 final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
   /** One retriever (device reader pools, decoding pool) per pool and executor JVM. */
   private static final Map<String, Retriever> RETRIEVERS = new ConcurrentHashMap<>();
+
+  /**
+   * This JVM's retriever for the device pool configured at {@code devices}, if any read used it.
+   */
+  static Retriever retriever(String devices) {
+    return RETRIEVERS.get(devices);
+  }
 
   @Override
   public boolean supportColumnarReads(InputPartition partition) {
@@ -57,11 +66,16 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
                   .where(p.predicate())
                   .rowGroups(p.from(), p.to())
                   .recorded(false)
-                  .dictionaries(true));
+                  .dictionaries(true)
+                  .unscaledDecimals(true));
     } catch (RuntimeException e) {
       pin.close();
       throw e;
     }
+    DataType[] types =
+        p.columns().stream()
+            .map(c -> SparkTypes.toSpark(scan.manifest().schema().column(c).type()))
+            .toArray(DataType[]::new);
     return new PartitionReader<>() {
       private ColumnarBatch batch;
       private long[] base = new long[ScanMetrics.supported(p.options().pool()).length];
@@ -85,13 +99,15 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         ColumnVector[] vectors = new ColumnVector[root.getFieldVectors().size()];
         for (int i = 0; i < vectors.length; i++) {
           FieldVector dictionary = scan.dictionary(i);
-          vectors[i] =
-              dictionary instanceof BaseVariableWidthVector values
-                  ? new DictionaryColumnVector(
-                      values instanceof VarCharVector ? DataTypes.StringType : DataTypes.BinaryType,
-                      (IntVector) root.getVector(i),
-                      values)
-                  : FixedWidthColumnVector.of(root.getVector(i));
+          FieldVector vector = root.getVector(i);
+          if (dictionary instanceof BaseVariableWidthVector values) {
+            vectors[i] = new DictionaryColumnVector(types[i], (IntVector) vector, values);
+          } else if (vector instanceof BigIntVector unscaled
+              && types[i] instanceof DecimalType decimal) {
+            vectors[i] = new UnscaledDecimalColumnVector(decimal, unscaled);
+          } else {
+            vectors[i] = FixedWidthColumnVector.of(vector);
+          }
         }
         batch = new ColumnarBatch(vectors, root.getRowCount());
         return true;

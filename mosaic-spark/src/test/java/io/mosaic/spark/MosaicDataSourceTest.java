@@ -114,8 +114,8 @@ class MosaicDataSourceTest {
 
   @Test
   void decimalsReadBackExactlyWithSignsNullsAndEveryPrecision() {
-    // decimal(12,2) and (18,0) take the long-backed path of FixedWidthColumnVector; (38,10)
-    // Spark's.
+    // decimal(12,2) and (18,0) come as unscaled longs (UnscaledDecimalColumnVector); (38,10) as
+    // Arrow's 16-byte decimals, through Spark's ArrowColumnVector.
     StructType schema =
         new StructType()
             .add("price", DataTypes.createDecimalType(12, 2), true)
