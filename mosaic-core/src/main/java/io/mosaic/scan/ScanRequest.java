@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * What an engine asks for: columns, the row groups {@code [fromRowGroup, toRowGroup)} (a split;
  * {@code toRowGroup = -1} means to the end), a predicate for row-group skipping, the query id for
- * the trace, how many bytes of raw column chunks may be prefetched, and whether string and binary
- * columns may come dictionary-encoded ({@link Scan#dictionary}) and decimals as unscaled longs.
+ * the trace, how many bytes of raw column chunks may be prefetched, and whether columns may come
+ * dictionary-encoded ({@link Scan#dictionary}) and decimals as unscaled longs.
  */
 public record ScanRequest(
     List<String> columns,
@@ -97,9 +97,10 @@ public record ScanRequest(
   }
 
   /**
-   * Whether a string or binary column chunk stored wholly dictionary-encoded may be handed out as
-   * int32 ids into its dictionary ({@link Scan#dictionary}) instead of as its values: an engine
-   * that resolves ids lazily then copies no string it filters away.
+   * Whether a column chunk stored wholly dictionary-encoded (strings, binary, and numbers, dates
+   * and timestamps other than 8- and 16-bit ints) may be handed out as int32 ids into its
+   * dictionary ({@link Scan#dictionary}) instead of as its values: an engine that resolves ids
+   * lazily then decodes and copies no value it filters away, as Spark's Parquet reader does.
    */
   public ScanRequest dictionaries(boolean on) {
     return new ScanRequest(

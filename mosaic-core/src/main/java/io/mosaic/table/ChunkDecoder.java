@@ -121,7 +121,7 @@ final class ChunkDecoder {
     boolean asIds =
         form.dictionaryIds()
             && dictPage != null
-            && (kind == ColumnType.Kind.STRING || kind == ColumnType.Kind.BINARY)
+            && IDS.contains(kind)
             && pages.stream().allMatch(ChunkDecoder::dictionaryEncoded);
     boolean unscaled =
         form.unscaledDecimals()
@@ -131,11 +131,8 @@ final class ChunkDecoder {
     // decimals exactly as the int64 column they are stored as.
     ColumnSpec target =
         asIds
-            ? new ColumnSpec(column.name(), ColumnType.of(ColumnType.Kind.INT32), column.nullable())
-            : unscaled
-                ? new ColumnSpec(
-                    column.name(), ColumnType.of(ColumnType.Kind.INT64), column.nullable())
-                : column;
+            ? target(column, ColumnType.Kind.INT32)
+            : unscaled ? target(column, ColumnType.Kind.INT64) : column;
     boolean fits =
         spare != null
             && spare.getField().getType().equals(target.type().arrowType())
@@ -155,14 +152,14 @@ final class ChunkDecoder {
     FieldVector values = null;
     try {
       Dictionary dict = dictPage == null ? null : new Dictionary(column, d, dictPage);
-      Dictionary sinkDict = asIds ? Dictionary.identity(dict.lengths.length) : dict;
+      Dictionary sinkDict = asIds ? Dictionary.identity(dict.size()) : dict;
       int row = 0;
       for (DataPage p : pages) {
         row = decodePage(target, d, p, sinkDict, vector, row);
       }
       vector.setValueCount(rows);
       if (asIds) {
-        values = dict.values(column, allocator);
+        values = dict.values(unscaled ? target(column, ColumnType.Kind.INT64) : column, allocator);
       }
       return new DecodedChunk(vector, values);
     } catch (IOException | RuntimeException e) {
@@ -172,6 +169,25 @@ final class ChunkDecoder {
       }
       throw e;
     }
+  }
+
+  // Kinds that may come as dictionary ids: those whose dictionary entries Dictionary#values
+  // writes (8- and 16-bit ints are stored as int32 but read as narrower Arrow types: left out).
+  private static final java.util.Set<ColumnType.Kind> IDS =
+      java.util.EnumSet.of(
+          ColumnType.Kind.STRING,
+          ColumnType.Kind.BINARY,
+          ColumnType.Kind.INT32,
+          ColumnType.Kind.DATE,
+          ColumnType.Kind.INT64,
+          ColumnType.Kind.TIMESTAMP,
+          ColumnType.Kind.FLOAT,
+          ColumnType.Kind.DOUBLE,
+          ColumnType.Kind.DECIMAL);
+
+  /** {@code column} decoded as another kind (its ids, its stored ints). */
+  private static ColumnSpec target(ColumnSpec column, ColumnType.Kind kind) {
+    return new ColumnSpec(column.name(), ColumnType.of(kind), column.nullable());
   }
 
   private static boolean dictionaryEncoded(DataPage page) {
@@ -342,14 +358,39 @@ final class ChunkDecoder {
       return new Dictionary(l);
     }
 
-    /** The entries of a string or binary dictionary as a vector of the column's type. */
+    int size() {
+      return lengths != null ? lengths.length : longs != null ? longs.length : doubles.length;
+    }
+
+    /** The dictionary's entries as a vector of {@code column}'s type. */
     FieldVector values(ColumnSpec column, BufferAllocator allocator) {
-      BaseVariableWidthVector v =
-          (BaseVariableWidthVector) newVector(column, lengths.length, allocator);
-      for (int i = 0; i < lengths.length; i++) {
-        v.setSafe(i, bytes, offsets[i], lengths[i]);
+      if (lengths != null) {
+        BaseVariableWidthVector v =
+            (BaseVariableWidthVector) newVector(column, lengths.length, allocator);
+        for (int i = 0; i < lengths.length; i++) {
+          v.setSafe(i, bytes, offsets[i], lengths[i]);
+        }
+        v.setValueCount(lengths.length);
+        return v;
       }
-      v.setValueCount(lengths.length);
+      int size = size();
+      FieldVector v = newVector(column, size, allocator);
+      ArrowBuf data = v.getDataBuffer();
+      for (int i = 0; i < size; i++) {
+        switch (column.type().kind()) {
+          case INT32, DATE -> data.setInt(4L * i, (int) longs[i]);
+          case INT64, TIMESTAMP -> data.setLong(8L * i, longs[i]);
+          case FLOAT -> data.setFloat(4L * i, (float) doubles[i]);
+          case DOUBLE -> data.setDouble(8L * i, doubles[i]);
+          case DECIMAL -> {
+            data.setLong(16L * i, longs[i]);
+            data.setLong(16L * i + 8, longs[i] >> 63);
+          }
+          default -> throw new IllegalStateException("no dictionary ids for " + column);
+        }
+      }
+      setValid(v.getValidityBuffer(), 0, size);
+      v.setValueCount(size);
       return v;
     }
 

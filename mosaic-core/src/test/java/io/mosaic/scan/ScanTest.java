@@ -83,14 +83,14 @@ class ScanTest {
         var dictionary = scan.dictionary(c);
         int scale = scan.manifest().schema().column(vector.getName()).type().scale();
         for (int i = 0; i < batch.getRowCount(); i++) {
+          var values = dictionary != null ? dictionary : vector;
+          int entry = dictionary != null ? ((org.apache.arrow.vector.IntVector) vector).get(i) : i;
           Object got =
               TableFixtures.plain(
-                  dictionary != null
-                      ? dictionary.getObject(((org.apache.arrow.vector.IntVector) vector).get(i))
-                      : vector instanceof org.apache.arrow.vector.BigIntVector unscaled
-                              && !(rows.get(at + i).get(index.get(c)) instanceof Long)
-                          ? java.math.BigDecimal.valueOf(unscaled.get(i), scale)
-                          : vector.getObject(i));
+                  values instanceof org.apache.arrow.vector.BigIntVector unscaled
+                          && !(rows.get(at + i).get(index.get(c)) instanceof Long)
+                      ? java.math.BigDecimal.valueOf(unscaled.get(entry), scale)
+                      : values.getObject(entry));
           Object want = rows.get(at + i).get(index.get(c));
           if (!java.util.Objects.equals(got, want)) {
             mismatches++;

@@ -158,7 +158,7 @@ class ChunkDecoderTest {
         Scan scan =
             retriever.scan(
                 table, ScanRequest.of(columns).buffer(buffer).dictionaries(dictionaries))) {
-      int asIds = 0;
+      Map<String, Integer> asIds = new java.util.HashMap<>();
       while (scan.hasNext()) {
         VectorSchemaRoot batch = scan.next();
         List<List<Object>> rows = TableRoundTripTest.values(batch);
@@ -166,7 +166,7 @@ class ChunkDecoderTest {
           FieldVector dictionary = scan.dictionary(c);
           if (dictionary != null) {
             // Ids into the chunk's dictionary: resolved here to the values they stand for.
-            asIds++;
+            asIds.merge(columns.get(c), 1, Integer::sum);
             IntVector ids = (IntVector) batch.getVector(c);
             for (int i = 0; i < rows.size(); i++) {
               rows.get(i)
@@ -179,8 +179,13 @@ class ChunkDecoderTest {
         read.addAll(rows);
       }
       assertThat(scan.rowGroups()).hasSizeGreaterThan(3);
-      // The string column is dictionary-encoded in every row group (the binary one is plain).
-      assertThat(asIds).isEqualTo(dictionaries ? scan.rowGroups().size() : 0);
+      // The string column is dictionary-encoded in every row group (the binary one is plain), and
+      // the dates in most (the writer falls back to plain where a dictionary grows too large).
+      if (dictionaries) {
+        assertThat(asIds).containsEntry("s", scan.rowGroups().size()).containsKey("day");
+      } else {
+        assertThat(asIds).isEmpty();
+      }
     }
     assertThat(read).hasSize(expected.size());
     for (int i = 0; i < read.size(); i++) {

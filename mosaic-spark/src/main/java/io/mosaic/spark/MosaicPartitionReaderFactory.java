@@ -7,7 +7,6 @@ import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
@@ -25,7 +24,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Columnar reads on executors: each task scans its split through the executor's retriever and hands
  * Spark the retriever's Arrow vectors as a {@link ColumnarBatch}, without copying;
- * dictionary-encoded strings stay ids until Spark reads a row ({@link DictionaryColumnVector}), and
+ * dictionary-encoded chunks stay ids until Spark reads a row ({@link DictionaryColumnVector}), and
  * decimals of up to 18 digits come as unscaled longs ({@link UnscaledDecimalColumnVector}).
  */
 final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
@@ -100,8 +99,8 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         for (int i = 0; i < vectors.length; i++) {
           FieldVector dictionary = scan.dictionary(i);
           FieldVector vector = root.getVector(i);
-          if (dictionary instanceof BaseVariableWidthVector values) {
-            vectors[i] = new DictionaryColumnVector(types[i], (IntVector) vector, values);
+          if (dictionary != null) {
+            vectors[i] = new DictionaryColumnVector(types[i], (IntVector) vector, dictionary);
           } else if (vector instanceof BigIntVector unscaled
               && types[i] instanceof DecimalType decimal) {
             vectors[i] = new UnscaledDecimalColumnVector(decimal, unscaled);

@@ -120,7 +120,8 @@ class MosaicDataSourceTest {
         new StructType()
             .add("price", DataTypes.createDecimalType(12, 2), true)
             .add("wide", DataTypes.createDecimalType(18, 0), true)
-            .add("huge", DataTypes.createDecimalType(38, 10), true);
+            .add("huge", DataTypes.createDecimalType(38, 10), true)
+            .add("rate", DataTypes.createDecimalType(12, 2), true);
     List<Row> rows = new ArrayList<>();
     SplittableRandom random = new SplittableRandom(7);
     for (int i = 0; i < 5_000; i++) {
@@ -134,14 +135,16 @@ class MosaicDataSourceTest {
                   ? null
                   : new BigDecimal(
                           random.nextLong() + "%09d".formatted(random.nextInt(1_000_000_000)))
-                      .movePointLeft(10)));
+                      .movePointLeft(10),
+              // Seven values: stored dictionary-encoded, read as ids (DictionaryColumnVector).
+              i % 31 == 0 ? null : BigDecimal.valueOf(i % 7 - 3, 2)));
     }
     rows.add(
         RowFactory.create(
-            new BigDecimal("9999999999.99"), new BigDecimal("999999999999999999"), null));
+            new BigDecimal("9999999999.99"), new BigDecimal("999999999999999999"), null, null));
     rows.add(
         RowFactory.create(
-            new BigDecimal("-9999999999.99"), new BigDecimal("-999999999999999999"), null));
+            new BigDecimal("-9999999999.99"), new BigDecimal("-999999999999999999"), null, null));
     Dataset<Row> source = spark.createDataFrame(rows, schema);
     source.write().format("mosaic").save(table("decimals"));
     Dataset<Row> back = spark.read().format("mosaic").load(table("decimals"));
@@ -149,7 +152,8 @@ class MosaicDataSourceTest {
     assertThat(source.exceptAll(back).count()).isZero();
     // Aggregates run on the vectors directly (whole-stage codegen over the columnar batch).
     String sums =
-        "sum(price) as p, sum(wide) as w, sum(huge) as h, min(price) as lo, max(wide) as hi";
+        "sum(price) as p, sum(wide) as w, sum(huge) as h, min(price) as lo, max(wide) as hi,"
+            + " sum(rate) as r, min(rate) as rlo";
     assertThat(back.selectExpr(sums.split(", ")).collectAsList())
         .isEqualTo(source.selectExpr(sums.split(", ")).collectAsList());
   }
