@@ -26,6 +26,12 @@ final class ByteBudget {
     return true;
   }
 
+  /** Takes {@code bytes} whether or not they fit: for chunks the consumer is blocked on. */
+  synchronized void take(long bytes) {
+    used += bytes;
+    peak = Math.max(peak, used);
+  }
+
   synchronized void give(long bytes) {
     used -= bytes;
   }

@@ -69,6 +69,8 @@ public final class Scan implements AutoCloseable {
   private int scheduleGroup;
   private int scheduleColumn;
   private int cursor;
+  // The row group the consumer is blocked on (-1: none), admitted past the byte budget if need be.
+  private int awaited = -1;
   private VectorSchemaRoot current;
   private FieldVector[] currentDictionaries;
   private volatile boolean closed;
@@ -150,6 +152,9 @@ public final class Scan implements AutoCloseable {
       throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
     }
     releaseCurrent();
+    synchronized (this) {
+      awaited = cursor;
+    }
     schedule();
     List<FieldVector> vectors = new ArrayList<>();
     try {
@@ -165,6 +170,9 @@ public final class Scan implements AutoCloseable {
       throw e.getCause() instanceof RuntimeException r
           ? r
           : new CorruptTableException(e.getCause().getMessage(), e.getCause());
+    }
+    synchronized (this) {
+      awaited = -1;
     }
     current = new VectorSchemaRoot(vectors);
     currentDictionaries = new FieldVector[columns.size()];
@@ -233,7 +241,11 @@ public final class Scan implements AutoCloseable {
       ParquetMetadata footer = retriever.footers().footer(table.name(), device, segment);
       ColumnChunkMetaData chunk =
           footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
-      if (!budget.tryTake(chunk.getTotalSize())) {
+      // The consumer holds no batch while it waits for a row group, so refusing that group's
+      // chunks would wait forever when the budget is smaller than one row group.
+      if (scheduleGroup == awaited) {
+        budget.take(chunk.getTotalSize());
+      } else if (!budget.tryTake(chunk.getTotalSize())) {
         return;
       }
       Slot slot = new Slot(chunk.getTotalSize(), device.id());

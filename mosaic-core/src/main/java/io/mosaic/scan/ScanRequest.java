@@ -83,6 +83,10 @@ public record ScanRequest(
         unscaledDecimals);
   }
 
+  /**
+   * At most {@code bytes} of raw column chunks read ahead; the row group the consumer waits for is
+   * read whole even when it alone is larger.
+   */
   public ScanRequest buffer(long bytes) {
     return new ScanRequest(
         columns,

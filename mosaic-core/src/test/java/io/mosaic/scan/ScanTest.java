@@ -2,6 +2,7 @@ package io.mosaic.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.CorruptTableException;
@@ -14,6 +15,7 @@ import io.mosaic.trace.TraceRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -214,6 +216,20 @@ class ScanTest {
       assertThat(drain(scan)).hasSize(lineitemRows.size());
       assertThat(scan.stats().peakBufferedBytes()).isPositive().isLessThanOrEqualTo(limit);
     }
+  }
+
+  @Test
+  void aBufferSmallerThanOneRowGroupStillReadsEverything() {
+    // The consumer needs a whole row group before it can release anything: that row group is
+    // admitted past the budget (without that, the scan failed on a chunk it never read).
+    List<String> columns = List.of("l_orderkey", "l_quantity", "l_shipmode", "l_comment");
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(120),
+        () -> {
+          try (Scan scan = retriever.scan(lineitem, ScanRequest.of(columns).buffer(1))) {
+            assertScan(scan, lineitemRows, List.of(0, 4, 14, 15), "one-byte buffer");
+          }
+        });
   }
 
   @Test
