@@ -2,6 +2,7 @@ package io.mosaic.spark;
 
 import java.nio.ByteOrder;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.ValueVector;
@@ -41,12 +42,20 @@ final class FixedWidthColumnVector extends ArrowColumnVector {
     this.noNulls = vector.getNullCount() == 0;
   }
 
-  /** This view of {@code vector} where it applies (fixed width, not bits), else Spark's own. */
+  /**
+   * This view of {@code vector} where it applies (fixed width, not bits), {@link
+   * VariableWidthColumnVector} for strings and binary, else Spark's own.
+   */
   static ColumnVector of(ValueVector vector) {
-    if (vector instanceof BaseFixedWidthVector fixed
-        && !(vector instanceof BitVector)
-        && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN) {
+    // Arrow's buffers are little-endian; Platform reads native order.
+    boolean littleEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+    if (littleEndian
+        && vector instanceof BaseFixedWidthVector fixed
+        && !(vector instanceof BitVector)) {
       return new FixedWidthColumnVector(fixed);
+    }
+    if (littleEndian && vector instanceof BaseVariableWidthVector variable) {
+      return new VariableWidthColumnVector(variable);
     }
     return new ScanOwned(vector);
   }
