@@ -80,10 +80,20 @@ public final class LoptStrategy implements PlacementStrategy {
     String gapLimit = "limits/gap = " + relativeGap + "\n";
     Solved solved = solve(problem, mip, gapLimit);
     Placement placement = solved.placement(mip);
+    boolean repaired = false;
     if (placement != null && !broken(problem, placement).isEmpty()) {
-      // The default tolerance let a constraint slip by a rounding error: solve again, strictly.
-      solved = solve(problem, mip, gapLimit + STRICT_TOLERANCE);
-      placement = solved.placement(mip);
+      // The default tolerance let a constraint slip by a rounding error. Moving a column or two
+      // puts it back inside, and SCIP's bound still holds; solving again strictly took a second
+      // time limit and ended further from the optimum (TPC-DS SF 30 in budget mode: gap 2.3 %
+      // against 0.08 % for the first solve).
+      Placement fixed = PlacementRepair.repair(problem, placement);
+      repaired = fixed != null && broken(problem, fixed).isEmpty();
+      if (repaired) {
+        placement = fixed;
+      } else {
+        solved = solve(problem, mip, gapLimit + STRICT_TOLERANCE);
+        placement = solved.placement(mip);
+      }
     }
     if (placement == null) {
       // No incumbent by the time limit (a large instance on a busy machine): the local search's
@@ -108,6 +118,12 @@ public final class LoptStrategy implements PlacementStrategy {
     // SCIP reports OPTIMAL once it reaches the gap limit: optimal only if that limit is at most the
     // optimality tolerance.
     boolean reachedGap = status == SolveStatus.OPTIMAL;
+    if (repaired) {
+      // The repair may cost a little: SCIP's gap holds only if it stayed within it of the bound.
+      reachedGap &=
+          PlacementResult.relativeGap(model.totalTime(scans, placement), bound(solver))
+              <= relativeGap;
+    }
     boolean optimal = reachedGap && relativeGap <= OPTIMALITY_GAP;
     if (!reachedGap && LocalSearchStrategy.supports(problem.options())) {
       placement = LocalSearchStrategy.improve(problem, placement, timeLimit, POLISH_UNIMPROVED);
