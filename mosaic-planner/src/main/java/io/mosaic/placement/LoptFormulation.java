@@ -34,7 +34,8 @@ import java.util.Set;
  *            min/max bytes per device, pins (I fixed), y_d >= I[d][c] and sum_d y_d <= k,
  *            no regression: z_T <= (1 + slack) t_T(reference) (Section 5.4)
  *            valid cuts: z_T >= sum_d I[d][c] b(T,c,d) for all T, c in T, and z_T >= b(T),
- *            with b the least time of scan T alone ({@link ScanLowerBound})
+ *            with b the least time of scan T alone within capacities, the budget left to it
+ *            and pins ({@link ScanLowerBound})
  * </pre>
  *
  * Every column of the model is placed, scanned or not: cold columns take capacity and cost too.
@@ -88,6 +89,7 @@ public final class LoptFormulation {
 
     List<DistinctScan> list = scans.scans();
     scanTime = new Variable[list.size()];
+    ScanLimits limits = new ScanLimits(problem, model);
     LinearExprBuilder objective = LinearExpr.newBuilder();
     for (int t = 0; t < list.size(); t++) {
       List<ColumnRef> scanned = new ArrayList<>(list.get(t).sortedColumns());
@@ -97,10 +99,12 @@ public final class LoptFormulation {
           times[c][d] = model.columnTime(devices.get(d), scanned.get(c));
         }
       }
+      ScanLowerBound.Limits own = limits.of(scanned);
+      double[][] allowed = limits.pinned(scanned, times);
       scanTime[t] =
           variable(
               builder.newNumVar(
-                  below(ScanLowerBound.of(times, SCAN_BOUND_NODES)),
+                  below(ScanLowerBound.of(allowed, own, SCAN_BOUND_NODES)),
                   Double.POSITIVE_INFINITY,
                   unique("z_" + t)));
       objective.addTerm(scanTime[t], list.get(t).weight());
@@ -117,14 +121,14 @@ public final class LoptFormulation {
       // Implied for integral I, but the relaxation otherwise spreads every column over the devices
       // and prices the scan as a divisible load (the weak bound behind Figure 9's gaps).
       for (int c = 0; c < scanned.size(); c++) {
-        LinearExprBuilder own = LinearExpr.newBuilder();
+        LinearExprBuilder column = LinearExpr.newBuilder();
         for (int d = 0; d < nd; d++) {
           double alone =
-              below(ScanLowerBound.of(ScanLowerBound.fixed(times, c, d), SCAN_BOUND_NODES));
-          own.addTerm(place[d][index.get(scanned.get(c))], Math.max(times[c][d], alone));
+              below(ScanLowerBound.of(ScanLowerBound.fixed(allowed, c, d), own, SCAN_BOUND_NODES));
+          column.addTerm(place[d][index.get(scanned.get(c))], Math.max(times[c][d], alone));
         }
-        own.addTerm(scanTime[t], -1);
-        builder.addLessOrEqual(own, 0).withName(unique("column_" + t + "_" + scanned.get(c)));
+        column.addTerm(scanTime[t], -1);
+        builder.addLessOrEqual(column, 0).withName(unique("column_" + t + "_" + scanned.get(c)));
       }
     }
     builder.minimize(objective);
@@ -186,6 +190,80 @@ public final class LoptFormulation {
             .addLessOrEqual(scanTime[t], (1 + noRegression.slack()) * reference)
             .withName(unique("no_regression_" + t));
       }
+    }
+  }
+
+  /**
+   * What each scan's columns alone must respect in every placement ({@link ScanLowerBound.Limits}):
+   * the devices' capacities (Eq. 7), the money the budget leaves once every other column sits on
+   * its cheapest allowed device (Eq. 8), and pins.
+   */
+  private static final class ScanLimits {
+    private final PlacementProblem problem;
+    private final CostModel model;
+    private final List<DeviceProfile> devices;
+    private final long[] capacity;
+    private final double budget;
+    private final Map<ColumnRef, Double> cheapest = new HashMap<>();
+    private double allCheapest;
+
+    ScanLimits(PlacementProblem problem, CostModel model) {
+      this.problem = problem;
+      this.model = model;
+      this.devices = model.devices();
+      this.capacity = devices.stream().mapToLong(problem::limitBytes).toArray();
+      this.budget =
+          problem.mode() instanceof PlacementMode.Budget b
+              ? b.budgetCents()
+              : Double.POSITIVE_INFINITY;
+      for (ColumnRef column : model.columns()) {
+        double min = Double.POSITIVE_INFINITY;
+        for (DeviceProfile device : devices) {
+          String pin = problem.pinnedDevice(column);
+          if (pin == null || pin.equals(device.id())) {
+            min = Math.min(min, cents(device, column));
+          }
+        }
+        cheapest.put(column, min);
+        allCheapest += min;
+      }
+    }
+
+    private double cents(DeviceProfile device, ColumnRef column) {
+      return device.costPerGb().cents() * model.storedBytes(device, column) / BYTES_PER_GB;
+    }
+
+    ScanLowerBound.Limits of(List<ColumnRef> scanned) {
+      long[][] bytes = new long[scanned.size()][devices.size()];
+      double[][] cents = new double[scanned.size()][devices.size()];
+      double others = allCheapest;
+      for (int c = 0; c < scanned.size(); c++) {
+        others -= cheapest.get(scanned.get(c));
+        for (int d = 0; d < devices.size(); d++) {
+          bytes[c][d] = model.storedBytes(devices.get(d), scanned.get(c));
+          cents[c][d] = cents(devices.get(d), scanned.get(c));
+        }
+      }
+      // Loosened by more than rounding: the bound must hold for every placement within budget.
+      double left = (budget - others) * (1 + 1e-9) + 1e-6;
+      return new ScanLowerBound.Limits(bytes, capacity, cents, left);
+    }
+
+    /** {@code times} with a pinned column's other devices ruled out (infinitely slow). */
+    double[][] pinned(List<ColumnRef> scanned, double[][] times) {
+      double[][] allowed = times.clone();
+      for (int c = 0; c < scanned.size(); c++) {
+        String pin = problem.pinnedDevice(scanned.get(c));
+        if (pin != null) {
+          allowed[c] = times[c].clone();
+          for (int d = 0; d < devices.size(); d++) {
+            if (!devices.get(d).id().equals(pin)) {
+              allowed[c][d] = Double.POSITIVE_INFINITY;
+            }
+          }
+        }
+      }
+      return allowed;
     }
   }
 

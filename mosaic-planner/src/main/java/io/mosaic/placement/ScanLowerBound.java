@@ -2,62 +2,107 @@ package io.mosaic.placement;
 
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.stream.IntStream;
 
 /**
- * The least time one scan can take (Eq. 3) with its columns on any of the devices and nothing else
+ * The least time one scan can take (Eq. 3) with its columns on the devices and nothing else
  * competing for them: a lower bound on that scan's time in every placement. LOPT's LP relaxation
  * spreads each column fractionally over the devices and so prices a scan like a perfectly divisible
  * load; a scan of three equal columns on an NVMe and an HDD 9x slower costs it 2.7 column-times,
- * where any real placement costs 3. Solved exactly per scan by a small depth-first branch and bound
- * (a scan has tens of columns at most); a search that outgrows its node limit yields no bound.
+ * where any real placement costs 3. Optional {@link Limits} keep the scan's own columns within each
+ * device's capacity (Eq. 7) and within the money the budget leaves them (Eq. 8), which every
+ * placement must do too. Solved exactly per scan by a small depth-first branch and bound (a scan
+ * has tens of columns at most); a search that outgrows its node limit, or finds no placement within
+ * the limits, yields no bound (NaN).
  */
 final class ScanLowerBound {
+  /**
+   * What the scan's columns alone may use: {@code bytes[c][d]} of device {@code d}'s {@code
+   * capacity[d]}, and {@code cents[c][d]} of {@code budget}.
+   */
+  record Limits(long[][] bytes, long[] capacity, double[][] cents, double budget) {}
+
   private final double[][] times;
+  private final long[][] bytes;
+  private final double[][] cents;
+  private final long[] capacity;
+  private final double budget;
   private final int devices;
   private final int[] twinOf;
   private final double[] loads;
+  private final long[] used;
+  private double spent;
   private final long nodeLimit;
-  private double best;
+  private double best = Double.POSITIVE_INFINITY;
   private long nodes;
 
-  private ScanLowerBound(double[][] times, long nodeLimit) {
-    // Longest columns first: they decide the makespan, so good placements are found early.
-    this.times =
-        Arrays.stream(times)
-            .sorted(Comparator.comparingDouble(ScanLowerBound::fastest).reversed())
-            .toArray(double[][]::new);
+  private ScanLowerBound(double[][] times, Limits limits, long nodeLimit) {
     this.devices = times[0].length;
+    // Longest columns first: they decide the makespan, so good placements are found early.
+    Integer[] order = new Integer[times.length];
+    Arrays.setAll(order, c -> c);
+    Arrays.sort(order, Comparator.comparingDouble((Integer c) -> fastest(times[c])).reversed());
+    this.times = new double[times.length][];
+    this.bytes = new long[times.length][];
+    this.cents = new double[times.length][];
+    for (int i = 0; i < order.length; i++) {
+      this.times[i] = times[order[i]];
+      this.bytes[i] = limits == null ? new long[devices] : limits.bytes()[order[i]];
+      this.cents[i] = limits == null ? new double[devices] : limits.cents()[order[i]];
+    }
+    this.capacity = new long[devices];
+    Arrays.fill(capacity, Long.MAX_VALUE);
+    if (limits != null) {
+      System.arraycopy(limits.capacity(), 0, capacity, 0, devices);
+    }
+    this.budget = limits == null ? Double.POSITIVE_INFINITY : limits.budget();
     this.loads = new double[devices];
+    this.used = new long[devices];
     this.nodeLimit = nodeLimit;
-    // A device whose times equal an earlier one's for every column is that device's twin: trying
-    // both at the same load explores the same placements twice.
+    // A device identical to an earlier one for every column (time, bytes, price) and in capacity
+    // is that device's twin: trying both at the same load explores the same placements twice.
     this.twinOf = new int[devices];
     for (int d = 0; d < devices; d++) {
       twinOf[d] = -1;
       for (int e = 0; e < d && twinOf[d] < 0; e++) {
-        int a = d;
-        int b = e;
-        if (IntStream.range(0, times.length).allMatch(c -> times[c][a] == times[c][b])) {
+        if (identical(d, e)) {
           twinOf[d] = e;
         }
       }
     }
   }
 
+  private boolean identical(int d, int e) {
+    if (capacity[d] != capacity[e]) {
+      return false;
+    }
+    for (int c = 0; c < times.length; c++) {
+      if (times[c][d] != times[c][e] || bytes[c][d] != bytes[c][e] || cents[c][d] != cents[c][e]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * The bound for a scan whose column {@code c} takes {@code times[c][d]} seconds on device {@code
-   * d}; 0 for a scan of no columns, and NaN when the search needs more than {@code nodeLimit}
-   * nodes.
+   * d}, with no limits; 0 for a scan of no columns, NaN when the search needs more than {@code
+   * nodeLimit} nodes.
    */
   static double of(double[][] times, long nodeLimit) {
+    return of(times, null, nodeLimit);
+  }
+
+  /** As above, the columns kept within {@code limits} (null: none). */
+  static double of(double[][] times, Limits limits, long nodeLimit) {
     if (times.length == 0) {
       return 0;
     }
-    ScanLowerBound search = new ScanLowerBound(times, nodeLimit);
-    search.best = search.greedy();
+    ScanLowerBound search = new ScanLowerBound(times, limits, nodeLimit);
+    search.greedy();
     search.branch(0, 0);
-    return search.nodes > nodeLimit ? Double.NaN : search.best;
+    return search.nodes > nodeLimit || search.best == Double.POSITIVE_INFINITY
+        ? Double.NaN
+        : search.best;
   }
 
   /** {@code times} with column {@code column} held on device {@code device}. */
@@ -73,21 +118,32 @@ final class ScanLowerBound {
     return Arrays.stream(t).min().orElse(0);
   }
 
-  /** Each column where it ends soonest: a first upper bound. */
-  private double greedy() {
+  /** Each column where it ends soonest within the limits: a first upper bound, if it fits. */
+  private void greedy() {
     double[] load = new double[devices];
+    long[] bytesUsed = new long[devices];
+    double money = 0;
     double max = 0;
-    for (double[] t : times) {
-      int at = 0;
-      for (int d = 1; d < devices; d++) {
-        if (load[d] + t[d] < load[at] + t[at]) {
+    for (int c = 0; c < times.length; c++) {
+      int at = -1;
+      for (int d = 0; d < devices; d++) {
+        boolean fits =
+            times[c][d] < Double.POSITIVE_INFINITY
+                && bytesUsed[d] + bytes[c][d] <= capacity[d]
+                && money + cents[c][d] <= budget;
+        if (fits && (at < 0 || load[d] + times[c][d] < load[at] + times[c][at])) {
           at = d;
         }
       }
-      load[at] += t[at];
+      if (at < 0) {
+        return; // no first placement: the search starts without an upper bound
+      }
+      load[at] += times[c][at];
+      bytesUsed[at] += bytes[c][at];
+      money += cents[c][at];
       max = Math.max(max, load[at]);
     }
-    return max;
+    best = max;
   }
 
   private void branch(int column, double max) {
@@ -110,17 +166,24 @@ final class ScanLowerBound {
     }
     double[] t = times[column];
     for (int d = 0; d < devices; d++) {
-      if (twinOf[d] >= 0 && loads[twinOf[d]] == loads[d]) {
+      if (twinOf[d] >= 0 && loads[twinOf[d]] == loads[d] && used[twinOf[d]] == used[d]) {
         continue;
       }
       double before = loads[d];
       double load = before + t[d];
-      if (load >= best) {
+      if (load >= best
+          || used[d] + bytes[column][d] > capacity[d]
+          || spent + cents[column][d] > budget) {
         continue;
       }
+      double spentBefore = spent;
       loads[d] = load;
+      used[d] += bytes[column][d];
+      spent += cents[column][d];
       branch(column + 1, Math.max(max, load));
       loads[d] = before;
+      used[d] -= bytes[column][d];
+      spent = spentBefore;
       if (nodes > nodeLimit) {
         return;
       }

@@ -33,6 +33,47 @@ class ScanLowerBoundTest {
   }
 
   @Test
+  void withinCapacitiesAndABudgetEqualsTheBestPlacementThatFits() {
+    Random random = new Random(11);
+    int bounded = 0;
+    for (int instance = 0; instance < 200; instance++) {
+      int columns = 1 + random.nextInt(6);
+      int devices = 1 + random.nextInt(4);
+      double[][] times = randomTimes(random, columns, devices);
+      long[][] bytes = new long[columns][devices];
+      double[][] cents = new double[columns][devices];
+      long[] capacity = new long[devices];
+      for (int d = 0; d < devices; d++) {
+        capacity[d] = 1 + random.nextInt(columns * 10);
+        for (int c = 0; c < columns; c++) {
+          bytes[c][d] = 1 + random.nextInt(10);
+          cents[c][d] = bytes[c][d] * (d + 1); // the faster, the dearer
+        }
+      }
+      var limits =
+          new ScanLowerBound.Limits(bytes, capacity, cents, random.nextInt(columns * 20 + 1));
+      double expected = bruteForce(times, limits, -1, -1);
+      double actual = ScanLowerBound.of(times, limits, 1_000_000);
+      if (Double.isNaN(expected)) {
+        assertThat(actual).as("instance " + instance + " has no placement").isNaN();
+      } else {
+        assertThat(actual).as("instance " + instance).isCloseTo(expected, within(1e-12));
+        bounded++;
+      }
+      int c = random.nextInt(columns);
+      int d = random.nextInt(devices);
+      double fixedExpected = bruteForce(times, limits, c, d);
+      double fixedActual = ScanLowerBound.of(ScanLowerBound.fixed(times, c, d), limits, 1_000_000);
+      if (Double.isNaN(fixedExpected)) {
+        assertThat(fixedActual).isNaN();
+      } else {
+        assertThat(fixedActual).isCloseTo(fixedExpected, within(1e-12));
+      }
+    }
+    assertThat(bounded).isGreaterThan(50);
+  }
+
+  @Test
   void threeEqualColumnsOnAFastAndASlowDeviceTakeThreeColumnTimes() {
     // What the LP relaxation prices at 2.7: 3 units of work over speeds 1 and 1/9.
     double[][] times = {{1, 9}, {1, 9}, {1, 9}};
@@ -66,13 +107,22 @@ class ScanLowerBoundTest {
     return bruteForceWith(times, -1, -1);
   }
 
-  /** Eq. 3 minimised over every assignment of columns to devices ({@code c} on {@code d}). */
   private static double bruteForceWith(double[][] times, int c, int d) {
+    return bruteForce(times, null, c, d);
+  }
+
+  /**
+   * Eq. 3 minimised over every assignment of columns to devices ({@code c} on {@code d}) within
+   * {@code limits} (null: none); NaN if none fits.
+   */
+  private static double bruteForce(double[][] times, ScanLowerBound.Limits limits, int c, int d) {
     int devices = times[0].length;
     int assignments = (int) Math.pow(devices, times.length);
     double best = Double.POSITIVE_INFINITY;
     for (int a = 0; a < assignments; a++) {
       double[] load = new double[devices];
+      long[] used = new long[devices];
+      double spent = 0;
       int code = a;
       boolean allowed = true;
       for (int col = 0; col < times.length; col++) {
@@ -80,7 +130,13 @@ class ScanLowerBoundTest {
         code /= devices;
         allowed &= col != c || dev == d;
         load[dev] += times[col][dev];
+        if (limits != null) {
+          used[dev] += limits.bytes()[col][dev];
+          spent += limits.cents()[col][dev];
+          allowed &= used[dev] <= limits.capacity()[dev];
+        }
       }
+      allowed &= limits == null || spent <= limits.budget();
       if (allowed) {
         double max = 0;
         for (double l : load) {
@@ -89,6 +145,6 @@ class ScanLowerBoundTest {
         best = Math.min(best, max);
       }
     }
-    return best;
+    return best == Double.POSITIVE_INFINITY ? Double.NaN : best;
   }
 }
