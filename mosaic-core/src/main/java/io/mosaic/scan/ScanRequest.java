@@ -3,12 +3,13 @@ package io.mosaic.scan;
 import io.mosaic.table.ChunkForm;
 import io.mosaic.trace.TraceLog;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What an engine asks for: columns, the row groups {@code [fromRowGroup, toRowGroup)} (a split;
  * {@code toRowGroup = -1} means to the end), a predicate for row-group skipping, the query id for
- * the trace, how many bytes of raw column chunks may be prefetched, and whether columns may come
- * dictionary-encoded ({@link Scan#dictionary}) and decimals as unscaled longs.
+ * the trace, how many bytes of raw column chunks may be prefetched, and the forms decoded chunks
+ * may take: dictionary-encoded ({@link Scan#dictionary}), decimals as unscaled longs.
  */
 public record ScanRequest(
     List<String> columns,
@@ -18,13 +19,13 @@ public record ScanRequest(
     String queryId,
     long bufferBytes,
     boolean record,
-    boolean dictionaries,
-    boolean unscaledDecimals) {
+    ChunkForm form) {
 
   public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
 
   public ScanRequest {
     columns = List.copyOf(columns);
+    Objects.requireNonNull(form, "form");
     if (bufferBytes <= 0) {
       throw new IllegalArgumentException("the scan buffer must be positive, not " + bufferBytes);
     }
@@ -32,38 +33,21 @@ public record ScanRequest(
 
   public static ScanRequest of(List<String> columns) {
     return new ScanRequest(
-        columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES, true, false, false);
+        columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES, true, ChunkForm.PLAIN);
   }
 
   public ScanRequest where(Predicate p) {
     return new ScanRequest(
-        columns,
-        p,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        bufferBytes,
-        record,
-        dictionaries,
-        unscaledDecimals);
+        columns, p, fromRowGroup, toRowGroup, queryId, bufferBytes, record, form);
   }
 
   public ScanRequest rowGroups(int from, int to) {
-    return new ScanRequest(
-        columns, predicate, from, to, queryId, bufferBytes, record, dictionaries, unscaledDecimals);
+    return new ScanRequest(columns, predicate, from, to, queryId, bufferBytes, record, form);
   }
 
   public ScanRequest queryId(String id) {
     return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        id,
-        bufferBytes,
-        record,
-        dictionaries,
-        unscaledDecimals);
+        columns, predicate, fromRowGroup, toRowGroup, id, bufferBytes, record, form);
   }
 
   /**
@@ -72,15 +56,7 @@ public record ScanRequest(
    */
   public ScanRequest recorded(boolean on) {
     return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        bufferBytes,
-        on,
-        dictionaries,
-        unscaledDecimals);
+        columns, predicate, fromRowGroup, toRowGroup, queryId, bufferBytes, on, form);
   }
 
   /**
@@ -89,15 +65,7 @@ public record ScanRequest(
    */
   public ScanRequest buffer(long bytes) {
     return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        bytes,
-        record,
-        dictionaries,
-        unscaledDecimals);
+        columns, predicate, fromRowGroup, toRowGroup, queryId, bytes, record, form);
   }
 
   /**
@@ -115,8 +83,7 @@ public record ScanRequest(
         queryId,
         bufferBytes,
         record,
-        on,
-        unscaledDecimals);
+        new ChunkForm(on, form.unscaledDecimals()));
   }
 
   /**
@@ -133,12 +100,6 @@ public record ScanRequest(
         queryId,
         bufferBytes,
         record,
-        dictionaries,
-        on);
-  }
-
-  /** The forms of decoded chunks this request allows. */
-  public ChunkForm form() {
-    return new ChunkForm(dictionaries, unscaledDecimals);
+        new ChunkForm(form.dictionaryIds(), on));
   }
 }

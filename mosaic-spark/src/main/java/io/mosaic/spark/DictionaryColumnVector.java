@@ -6,9 +6,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
-import org.apache.spark.sql.vectorized.ColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarArray;
-import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -21,21 +18,15 @@ import org.apache.spark.unsafe.types.UTF8String;
  * the next batch; decimals come from a dictionary of unscaled longs (the scan's {@code
  * unscaledDecimals} form) or, stored as int32, of Arrow's 16-byte decimals (low 8 bytes).
  */
-final class DictionaryColumnVector extends ColumnVector {
-  private final IntVector ids;
+final class DictionaryColumnVector extends ScanColumnVector {
   private final long idAddress;
-  private final long validity;
-  private final boolean noNulls;
   private final long offsets;
   private final long data;
   private final long decimalWidth;
 
   DictionaryColumnVector(DataType type, IntVector ids, FieldVector dictionary) {
-    super(type);
-    this.ids = ids;
+    super(type, ids);
     this.idAddress = ids.getDataBufferAddress();
-    this.validity = ids.getValidityBufferAddress();
-    this.noNulls = ids.getNullCount() == 0;
     this.offsets = dictionary instanceof BaseVariableWidthVector v ? v.getOffsetBufferAddress() : 0;
     this.data = dictionary.getDataBufferAddress();
     this.decimalWidth = dictionary instanceof DecimalVector ? DecimalVector.TYPE_WIDTH : 8;
@@ -47,67 +38,18 @@ final class DictionaryColumnVector extends ColumnVector {
   }
 
   @Override
-  public void close() {
-    // The scan owns the vectors.
-  }
-
-  @Override
-  public boolean hasNull() {
-    return !noNulls;
-  }
-
-  @Override
-  public int numNulls() {
-    return ids.getNullCount();
-  }
-
-  @Override
-  public boolean isNullAt(int rowId) {
-    return !noNulls
-        && ((Platform.getByte(null, validity + (rowId >>> 3)) >>> (rowId & 7)) & 1) == 0;
+  String description() {
+    return "dictionary-encoded " + super.description();
   }
 
   @Override
   public UTF8String getUTF8String(int rowId) {
-    if (isNullAt(rowId)) {
-      return null;
-    }
-    long entry = offsets + 4L * id(rowId);
-    int start = Platform.getInt(null, entry);
-    int end = Platform.getInt(null, entry + 4);
-    return UTF8String.fromAddress(null, data + start, end - start);
+    return isNullAt(rowId) ? null : utf8(offsets, data, id(rowId));
   }
 
   @Override
   public byte[] getBinary(int rowId) {
-    if (isNullAt(rowId)) {
-      return null;
-    }
-    long entry = offsets + 4L * id(rowId);
-    int start = Platform.getInt(null, entry);
-    byte[] out = new byte[Platform.getInt(null, entry + 4) - start];
-    Platform.copyMemory(null, data + start, out, Platform.BYTE_ARRAY_OFFSET, out.length);
-    return out;
-  }
-
-  private UnsupportedOperationException notThisType() {
-    return new UnsupportedOperationException(
-        "a dictionary-encoded " + dataType().simpleString() + " column has no such values");
-  }
-
-  @Override
-  public boolean getBoolean(int rowId) {
-    throw notThisType();
-  }
-
-  @Override
-  public byte getByte(int rowId) {
-    throw notThisType();
-  }
-
-  @Override
-  public short getShort(int rowId) {
-    throw notThisType();
+    return isNullAt(rowId) ? null : bytes(offsets, data, id(rowId));
   }
 
   @Override
@@ -131,16 +73,6 @@ final class DictionaryColumnVector extends ColumnVector {
   }
 
   @Override
-  public ColumnarArray getArray(int rowId) {
-    throw notThisType();
-  }
-
-  @Override
-  public ColumnarMap getMap(int ordinal) {
-    throw notThisType();
-  }
-
-  @Override
   public Decimal getDecimal(int rowId, int precision, int scale) {
     if (precision > Decimal.MAX_LONG_DIGITS()) {
       throw notThisType(); // stored as fixed-length bytes, which are never dictionary ids
@@ -150,10 +82,5 @@ final class DictionaryColumnVector extends ColumnVector {
     }
     long unscaled = Platform.getLong(null, data + decimalWidth * id(rowId));
     return Decimal.createUnsafe(unscaled, precision, scale);
-  }
-
-  @Override
-  public ColumnVector getChild(int ordinal) {
-    throw notThisType();
   }
 }

@@ -84,8 +84,7 @@ final class FixedWidthColumnVector extends ArrowColumnVector {
 
   @Override
   public boolean isNullAt(int rowId) {
-    return !noNulls
-        && ((Platform.getByte(null, validity + (rowId >>> 3)) >>> (rowId & 7)) & 1) == 0;
+    return !noNulls && ScanColumnVector.isNull(validity, rowId);
   }
 
   @Override

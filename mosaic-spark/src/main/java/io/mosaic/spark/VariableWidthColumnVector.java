@@ -2,7 +2,6 @@ package io.mosaic.spark;
 
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.spark.sql.vectorized.ArrowColumnVector;
-import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -37,28 +36,16 @@ final class VariableWidthColumnVector extends ArrowColumnVector {
 
   @Override
   public boolean isNullAt(int rowId) {
-    return !noNulls
-        && ((Platform.getByte(null, validity + (rowId >>> 3)) >>> (rowId & 7)) & 1) == 0;
+    return !noNulls && ScanColumnVector.isNull(validity, rowId);
   }
 
   @Override
   public UTF8String getUTF8String(int rowId) {
-    if (isNullAt(rowId)) {
-      return null;
-    }
-    int start = Platform.getInt(null, offsets + 4L * rowId);
-    int end = Platform.getInt(null, offsets + 4L * rowId + 4);
-    return UTF8String.fromAddress(null, data + start, end - start);
+    return isNullAt(rowId) ? null : ScanColumnVector.utf8(offsets, data, rowId);
   }
 
   @Override
   public byte[] getBinary(int rowId) {
-    if (isNullAt(rowId)) {
-      return null;
-    }
-    int start = Platform.getInt(null, offsets + 4L * rowId);
-    byte[] out = new byte[Platform.getInt(null, offsets + 4L * rowId + 4) - start];
-    Platform.copyMemory(null, data + start, out, Platform.BYTE_ARRAY_OFFSET, out.length);
-    return out;
+    return isNullAt(rowId) ? null : ScanColumnVector.bytes(offsets, data, rowId);
   }
 }
