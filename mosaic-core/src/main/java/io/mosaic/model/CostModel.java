@@ -118,10 +118,18 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
    * devices are read in parallel.
    */
   public double scanTime(DistinctScan scan, Placement placement) {
+    return scanTime(scan, column -> deviceOf(placement, column));
+  }
+
+  /**
+   * Eq. 3 with each column on the device {@code deviceOf} gives it: for a placement being changed,
+   * without building a {@link Placement} per move tried.
+   */
+  public double scanTime(DistinctScan scan, Function<ColumnRef, DeviceProfile> deviceOf) {
     Map<String, Double> perDevice = new LinkedHashMap<>();
     for (ColumnRef column : scan.sortedColumns()) {
       size(column);
-      DeviceProfile device = deviceOf(placement, column);
+      DeviceProfile device = deviceOf.apply(column);
       perDevice.merge(device.id(), columnTime(device, column), Double::sum);
     }
     return perDevice.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
@@ -142,9 +150,14 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
     double cents = 0;
     for (ColumnRef column : sizes.keySet()) {
       DeviceProfile device = deviceOf(placement, column);
-      cents += device.costPerGb().cents() * storedBytes(device, column) / BYTES_PER_GB;
+      cents += cents(device, column);
     }
     return cents;
+  }
+
+  /** Eq. 5's term for one column: what storing {@code column} on {@code device} costs, in cents. */
+  public double cents(DeviceProfile device, ColumnRef column) {
+    return device.costPerGb().cents() * storedBytes(device, column) / BYTES_PER_GB;
   }
 
   /** Stored bytes per device (the left side of Eq. 7), every device listed in pool order. */

@@ -221,16 +221,12 @@ public final class LoptFormulation {
         for (DeviceProfile device : devices) {
           String pin = problem.pinnedDevice(column);
           if (pin == null || pin.equals(device.id())) {
-            min = Math.min(min, cents(device, column));
+            min = Math.min(min, model.cents(device, column));
           }
         }
         cheapest.put(column, min);
         allCheapest += min;
       }
-    }
-
-    private double cents(DeviceProfile device, ColumnRef column) {
-      return device.costPerGb().cents() * model.storedBytes(device, column) / BYTES_PER_GB;
     }
 
     ScanLowerBound.Limits of(List<ColumnRef> scanned) {
@@ -241,7 +237,7 @@ public final class LoptFormulation {
         others -= cheapest.get(scanned.get(c));
         for (int d = 0; d < devices.size(); d++) {
           bytes[c][d] = model.storedBytes(devices.get(d), scanned.get(c));
-          cents[c][d] = cents(devices.get(d), scanned.get(c));
+          cents[c][d] = model.cents(devices.get(d), scanned.get(c));
         }
       }
       // Loosened by more than rounding: the bound must hold for every placement within budget.

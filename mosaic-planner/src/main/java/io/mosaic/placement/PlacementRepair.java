@@ -7,7 +7,6 @@ import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -84,11 +83,7 @@ final class PlacementRepair {
           if (used.get(target.id()) + bytes > problem.limitBytes(target)) {
             continue;
           }
-          double moved =
-              cost
-                  + (target.costPerGb().cents() * bytes
-                          - source.costPerGb().cents() * model.storedBytes(source, column))
-                      / 1e9;
+          double moved = cost + model.cents(target, column) - model.cents(source, column);
           boolean helps =
               overfull.contains(from)
                   ? moved <= Math.max(cost, budget)
@@ -114,22 +109,14 @@ final class PlacementRepair {
 
   /** How much longer the column's scans take (Eq. 4, weighted) with it on {@code target}. */
   private double loss(Map<ColumnRef, String> deviceOf, ColumnRef column, String target) {
+    DeviceProfile moved = model.device(target);
     double loss = 0;
     for (DistinctScan scan : scansOf.getOrDefault(column, List.of())) {
-      loss +=
-          scan.weight() * (time(scan, deviceOf, column, target) - time(scan, deviceOf, null, null));
+      double after =
+          model.scanTime(scan, c -> c.equals(column) ? moved : model.device(deviceOf.get(c)));
+      double before = model.scanTime(scan, c -> model.device(deviceOf.get(c)));
+      loss += scan.weight() * (after - before);
     }
     return loss;
-  }
-
-  /** Eq. 3 for {@code scan}, with {@code moved} (if any) on {@code target}. */
-  private double time(
-      DistinctScan scan, Map<ColumnRef, String> deviceOf, ColumnRef moved, String target) {
-    Map<String, Double> load = new LinkedHashMap<>();
-    for (ColumnRef c : scan.columns()) {
-      String device = c.equals(moved) ? target : deviceOf.get(c);
-      load.merge(device, model.columnTime(model.device(device), c), Double::sum);
-    }
-    return load.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
   }
 }
