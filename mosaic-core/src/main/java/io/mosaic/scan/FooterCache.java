@@ -31,13 +31,18 @@ final class FooterCache {
         }
       };
 
-  ParquetMetadata footer(String table, Device device, SegmentEntry segment) {
-    String key = device.id() + "/" + segment.path();
+  /** The segment's footer if it is cached, else null; never reads. */
+  ParquetMetadata cached(Device device, SegmentEntry segment) {
     synchronized (footers) {
-      ParquetMetadata cached = footers.get(key);
-      if (cached != null) {
-        return cached;
-      }
+      return footers.get(key(device, segment));
+    }
+  }
+
+  /** The segment's footer, read from its device the first time. */
+  ParquetMetadata footer(String table, Device device, SegmentEntry segment) {
+    ParquetMetadata cached = cached(device, segment);
+    if (cached != null) {
+      return cached;
     }
     Path file = device.resolve(segment.path());
     ParquetMetadata footer;
@@ -73,8 +78,12 @@ final class FooterCache {
           e);
     }
     synchronized (footers) {
-      footers.put(key, footer);
+      footers.put(key(device, segment), footer);
     }
     return footer;
+  }
+
+  private static String key(Device device, SegmentEntry segment) {
+    return device.id() + "/" + segment.path();
   }
 }

@@ -227,7 +227,23 @@ public final class Scan implements AutoCloseable {
   }
 
   /** Issues reads in row-group order while the budget and the devices' queues allow. */
-  private synchronized void schedule() {
+  private void schedule() {
+    // A footer not cached yet is read outside the scan's lock: reader threads finishing a chunk
+    // take that lock too, and must not queue behind another segment's footer I/O.
+    SegmentEntry missing = scheduleCached(null, null);
+    while (missing != null) {
+      Device device = table.pool().device(missing.device());
+      ParquetMetadata footer = retriever.footers().footer(table.name(), device, missing);
+      missing = scheduleCached(missing, footer);
+    }
+  }
+
+  /**
+   * Schedules reads whose segment footers are at hand ({@code known} is the one just read, in case
+   * the cache has dropped it again); returns the first segment whose footer is not, or null.
+   */
+  private synchronized SegmentEntry scheduleCached(
+      SegmentEntry known, ParquetMetadata knownFooter) {
     int end = Math.min(groups.size(), cursor + ROW_GROUPS_AHEAD);
     while (!closed && !columns.isEmpty() && scheduleGroup < end) {
       int group = groups.get(scheduleGroup);
@@ -236,9 +252,13 @@ public final class Scan implements AutoCloseable {
       Device device = table.pool().device(segment.device());
       // A few reads queued per device keep it busy without letting one scan crowd out others.
       if (inflight.getOrDefault(device.id(), 0) >= 2 * device.spec().threads()) {
-        return;
+        return null;
       }
-      ParquetMetadata footer = retriever.footers().footer(table.name(), device, segment);
+      ParquetMetadata footer =
+          segment.equals(known) ? knownFooter : retriever.footers().cached(device, segment);
+      if (footer == null) {
+        return segment;
+      }
       ColumnChunkMetaData chunk =
           footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
       // The consumer holds no batch while it waits for a row group, so refusing that group's
@@ -246,7 +266,7 @@ public final class Scan implements AutoCloseable {
       if (scheduleGroup == awaited) {
         budget.take(chunk.getTotalSize());
       } else if (!budget.tryTake(chunk.getTotalSize())) {
-        return;
+        return null;
       }
       Slot slot = new Slot(chunk.getTotalSize(), device.id());
       slots[scheduleGroup][scheduleColumn] = slot;
@@ -260,6 +280,7 @@ public final class Scan implements AutoCloseable {
         scheduleGroup++;
       }
     }
+    return null;
   }
 
   private void read(

@@ -113,6 +113,38 @@ public final class Migrator {
     this.table = table;
   }
 
+  /**
+   * A placement as users type it in SQL procedures ({@code 'l_comment=hdd, l_shipdate=nvme'}): an
+   * ordered column {@code ->} device map. Columns and devices are checked later, by {@link #plan}.
+   */
+  public static Map<String, String> parsePlacement(String text) {
+    Map<String, String> placement = new LinkedHashMap<>();
+    for (String entry : text == null ? new String[0] : text.split(",")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int eq = entry.indexOf('=');
+      if (eq < 0
+          || entry.indexOf('=', eq + 1) >= 0
+          || entry.substring(0, eq).isBlank()
+          || entry.substring(eq + 1).isBlank()) {
+        throw new IllegalArgumentException(
+            "placement entry '"
+                + entry.strip()
+                + "' must be COLUMN=DEVICE: write column=device pairs separated by commas, e.g."
+                + " 'l_comment=hdd, l_shipdate=nvme'");
+      }
+      placement.put(entry.substring(0, eq).strip(), entry.substring(eq + 1).strip());
+    }
+    if (placement.isEmpty()) {
+      throw new IllegalArgumentException(
+          "placement '"
+              + (text == null ? "" : text)
+              + "' names no column: give column=device pairs, e.g. 'l_comment=hdd'");
+    }
+    return placement;
+  }
+
   /** Plans moving every column named in {@code placement} (column -> device id). */
   public Plan plan(Map<String, String> placement) {
     Manifest base = table.latest();

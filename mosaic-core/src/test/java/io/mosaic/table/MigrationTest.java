@@ -213,4 +213,19 @@ class MigrationTest {
     assertThat(table.latest()).isEqualTo(after);
     assertThat(after.segmentsOf("a").get(0).codec()).isEqualTo(Codec.ZSTD);
   }
+
+  @Test
+  void placementTextKeepsOrderAndNamesWhatIsMalformed() {
+    assertThat(Migrator.parsePlacement(" l_comment = hdd,, l_shipdate=nvme ,"))
+        .containsExactly(Map.entry("l_comment", "hdd"), Map.entry("l_shipdate", "nvme"));
+    for (String bad : List.of("l_comment", "l_comment=", "=hdd", "a=b=c", "a=hdd, b:ssd")) {
+      assertThatThrownBy(() -> Migrator.parsePlacement(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("must be COLUMN=DEVICE")
+          .hasMessageContaining("'" + bad.substring(bad.lastIndexOf(',') + 1).strip() + "'");
+    }
+    assertThatThrownBy(() -> Migrator.parsePlacement(" , "))
+        .hasMessageContaining("names no column");
+    assertThatThrownBy(() -> Migrator.parsePlacement(null)).hasMessageContaining("names no column");
+  }
 }

@@ -57,35 +57,10 @@ final class MoveColumnsProcedure extends MosaicProcedure {
     return OUTPUT;
   }
 
-  /** {@code 'c1=dev1, c2=dev2'} as an ordered column {@code ->} device map. */
-  static Map<String, String> parsePlacement(String text) {
-    Map<String, String> placement = new LinkedHashMap<>();
-    for (String entry : text == null ? new String[0] : text.split(",")) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      int eq = entry.indexOf('=');
-      if (eq <= 0 || eq == entry.length() - 1 || entry.indexOf('=', eq + 1) >= 0) {
-        throw new IllegalArgumentException(
-            "placement entry '"
-                + entry.strip()
-                + "' must be COLUMN=DEVICE, e.g. placement => 'l_comment=hdd, l_shipdate=nvme'");
-      }
-      placement.put(entry.substring(0, eq).strip(), entry.substring(eq + 1).strip());
-    }
-    if (placement.isEmpty()) {
-      throw new IllegalArgumentException(
-          "placement => '"
-              + (text == null ? "" : text)
-              + "' names no column: give COLUMN=DEVICE pairs, e.g. 'l_comment=hdd'");
-    }
-    return placement;
-  }
-
   @Override
   List<InternalRow> run(InternalRow args) throws IOException {
     MosaicTable table = catalog.openTable(string(args, 0));
-    Migration m = Migration.apply(table, parsePlacement(string(args, 1)));
+    Migration m = Migration.apply(table, Migrator.parsePlacement(string(args, 1)));
     Map<String, List<Migrator.Move>> byColumn = new LinkedHashMap<>();
     m.plan()
         .moves()

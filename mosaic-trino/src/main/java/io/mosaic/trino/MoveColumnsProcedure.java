@@ -16,7 +16,6 @@ import io.trino.spi.procedure.Procedure;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -62,10 +61,10 @@ final class MoveColumnsProcedure implements Provider<Procedure> {
 
   public void moveColumns(String schema, String table, String placement) {
     MosaicTable t = storage.open(new SchemaTableName(schema, table));
-    Map<String, String> target = parse(placement);
     Migrator migrator = new Migrator(t);
     Migrator.Plan plan;
     try {
+      Map<String, String> target = Migrator.parsePlacement(placement);
       plan = call(() -> migrator.plan(target));
     } catch (IllegalArgumentException e) {
       throw new TrinoException(MOSAIC_BAD_DEVICE, e.getMessage(), e);
@@ -75,32 +74,5 @@ final class MoveColumnsProcedure implements Provider<Procedure> {
     } catch (IOException e) {
       throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
     }
-  }
-
-  /** {@code column=device, column=device}. */
-  static Map<String, String> parse(String placement) {
-    Map<String, String> target = new LinkedHashMap<>();
-    for (String part : placement.split(",")) {
-      if (part.isBlank()) {
-        continue;
-      }
-      String[] kv = part.split("=", -1);
-      if (kv.length != 2 || kv[0].isBlank() || kv[1].isBlank()) {
-        throw new TrinoException(
-            MOSAIC_BAD_DEVICE,
-            "placement '"
-                + placement
-                + "' is not understood at '"
-                + part.strip()
-                + "': write column=device pairs separated by commas, e.g."
-                + " 'l_comment=hdd, l_shipdate=nvme'");
-      }
-      target.put(kv[0].strip(), kv[1].strip());
-    }
-    if (target.isEmpty()) {
-      throw new TrinoException(
-          MOSAIC_BAD_DEVICE, "placement is empty: give column=device pairs, e.g. 'l_comment=hdd'");
-    }
-    return target;
   }
 }
