@@ -29,7 +29,8 @@ import java.util.Locale;
  *
  * <p>Each solve is also run with OptaPlanner local search ({@link LocalSearchStrategy}) for
  * comparison. Usage: {@code benchmarks/bench PlannerBenchmark OUT_DIR [TIME_LIMIT_SECONDS] [STEPS]
- * [WORKLOADS]}, workloads comma-separated (default {@code tpch,tpcds}).
+ * [WORKLOADS] [PARTS]}, workloads comma-separated (default {@code tpch,tpcds}), parts {@code
+ * solves,curves} (the default) or either alone.
  */
 public final class PlannerBenchmark {
   private PlannerBenchmark() {}
@@ -39,13 +40,15 @@ public final class PlannerBenchmark {
     long limit = args.length > 1 ? Long.parseLong(args[1]) : 60;
     int steps = args.length > 2 ? Integer.parseInt(args[2]) : 8;
     String[] workloads = (args.length > 3 ? args[3] : "tpch,tpcds").split(",");
+    List<String> parts = List.of((args.length > 4 ? args[4] : "solves,curves").split(","));
     Files.createDirectories(outDir);
     for (String workload : workloads) {
-      run(workload, outDir, limit, steps);
+      run(workload, outDir, limit, steps, parts);
     }
   }
 
-  private static void run(String workload, Path outDir, long limit, int steps) throws IOException {
+  private static void run(String workload, Path outDir, long limit, int steps, List<String> parts)
+      throws IOException {
     Workload trace = TraceFile.load(workload);
     LoptStrategy lopt = new LoptStrategy(Duration.ofSeconds(limit));
     System.out.printf(
@@ -59,7 +62,7 @@ public final class PlannerBenchmark {
     LocalSearchStrategy local =
         new LocalSearchStrategy(Duration.ofSeconds(limit), Duration.ofSeconds(5), 0);
     System.out.println("workload,strategy,sf,budget,solve_s,objective_s,optimal,gap,lp_gap");
-    for (int sf : new int[] {1, 30, 100}) {
+    for (int sf : parts.contains("solves") ? new int[] {1, 30, 100} : new int[0]) {
       CostModel model = model(workload + "-sf" + sf);
       double min = BudgetSweep.minimumBudgetCents(model);
       PlacementResult unbounded = lopt.place(PlacementProblem.capacity(model, trace));
@@ -72,7 +75,7 @@ public final class PlannerBenchmark {
       report(workload, sf, budget, local.place(PlacementProblem.budget(model, trace, mid)));
     }
 
-    for (int sf : new int[] {30, 100}) {
+    for (int sf : parts.contains("curves") ? new int[] {30, 100} : new int[0]) {
       CostModel model = model(workload + "-sf" + sf);
       long start = System.nanoTime();
       BudgetSweep.Result curve =

@@ -135,7 +135,7 @@ public final class BudgetSweep {
         saturation = Math.min(saturation, p.costCents());
       }
     }
-    return new Result(pareto(solved), minimum, saturation, best);
+    return new Result(pareto(solved, best), minimum, saturation, best);
   }
 
   private Point solve(CostModel model, Workload workload, PlacementOptions options, double budget) {
@@ -160,10 +160,13 @@ public final class BudgetSweep {
 
   /**
    * The points no other point beats: sorted by cost, each faster than every cheaper one by more
-   * than {@link #SATURATION_TOLERANCE}, so the curve ends at the vertical line. A point's budget is
-   * what it was solved with; its cost is what the placement really costs.
+   * than {@link #SATURATION_TOLERANCE}, up to the cheapest point within that tolerance of {@code
+   * best}, which ends the curve at the vertical line. That point is kept even when it is less than
+   * the tolerance faster than the point before it (which is then just short of the best time), or a
+   * costlier point beyond the line would take its place. A point's budget is what it was solved
+   * with; its cost is what the placement really costs.
    */
-  static List<Point> pareto(List<Point> points) {
+  static List<Point> pareto(List<Point> points, double best) {
     List<Point> sorted = new ArrayList<>(points);
     sorted.sort(
         (a, b) ->
@@ -173,10 +176,15 @@ public final class BudgetSweep {
     List<Point> front = new ArrayList<>();
     double fastest = Double.POSITIVE_INFINITY;
     for (Point p : sorted) {
+      boolean last = saturated(p, best);
       // Faster by more than the saturation tolerance: solver noise (~1e-6) is not an improvement.
-      if (p.predictedSeconds() < fastest * (1 - SATURATION_TOLERANCE)) {
+      if (p.predictedSeconds() < fastest * (1 - SATURATION_TOLERANCE)
+          || (last && p.predictedSeconds() < fastest)) {
         front.add(p);
         fastest = p.predictedSeconds();
+      }
+      if (last) {
+        break;
       }
     }
     return front;

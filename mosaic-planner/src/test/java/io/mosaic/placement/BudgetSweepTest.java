@@ -95,6 +95,31 @@ class BudgetSweepTest {
   }
 
   @Test
+  void theCurveEndsAtTheCheapestPointReachingTheBestTime() {
+    // TPC-DS SF 100's sweep (2026-11-23): the bisection's knee was less than the tolerance faster
+    // than the point before it, so it was dropped and the unbounded solve, beyond the line, ended
+    // the curve instead.
+    double best = 105.5864;
+    List<BudgetSweep.Point> solved =
+        List.of(
+            point(2532.32, best),
+            point(746.87, 1050.5676),
+            point(2506.0, 105.65),
+            point(2520.0, 105.60),
+            point(2488.52, 105.7164));
+
+    List<BudgetSweep.Point> curve = BudgetSweep.pareto(solved, best);
+
+    assertThat(curve)
+        .extracting(BudgetSweep.Point::costCents)
+        .containsExactly(746.87, 2488.52, 2506.0);
+  }
+
+  private static BudgetSweep.Point point(double cents, double seconds) {
+    return new BudgetSweep.Point(cents, cents, seconds, Map.of(), null);
+  }
+
+  @Test
   void aBudgetBelowTheMinimumSaysTheMinimum() {
     double minimum = BudgetSweep.minimumBudgetCents(MODEL);
     assertThatThrownBy(
