@@ -1,7 +1,5 @@
 package io.mosaic.placement;
 
-import com.google.ortools.modelbuilder.ModelSolver;
-import com.google.ortools.modelbuilder.SolveStatus;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -78,7 +76,7 @@ public final class LocalSearchStrategy implements PlacementStrategy {
               + " s; try LOPT, which proves whether one exists");
     }
     double objective = model.totalTime(problem.solveWorkload(), placement);
-    double lpBound = lpBound(problem);
+    double lpBound = LoptFormulation.lpBound(problem, timeLimit);
     double gap = PlacementResult.relativeGap(objective, lpBound);
     return new PlacementResult(
         placement,
@@ -152,15 +150,5 @@ public final class LocalSearchStrategy implements PlacementStrategy {
     }
     return !(problem.mode() instanceof PlacementMode.Budget b)
         || model.cost(placement) <= b.budgetCents() * (1 + 1e-9) + 1e-9;
-  }
-
-  /** The LP relaxation's optimum (continuous I), a lower bound on any placement's Eq. 4. */
-  private double lpBound(PlacementProblem problem) {
-    LoptFormulation lp = LoptFormulation.relaxation(problem);
-    ModelSolver glop = new ModelSolver("glop");
-    ModelSolver solver = glop.solverIsSupported() ? glop : new ModelSolver("scip");
-    solver.setTimeLimit(timeLimit);
-    SolveStatus status = solver.solve(lp.model());
-    return status == SolveStatus.OPTIMAL ? solver.getObjectiveValue() : Double.NaN;
   }
 }

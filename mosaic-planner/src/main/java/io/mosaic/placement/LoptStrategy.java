@@ -134,7 +134,7 @@ public final class LoptStrategy implements PlacementStrategy {
     if (optimal) {
       bound = Double.isNaN(bound) ? objective : Math.min(objective, bound);
     }
-    double lpBound = lpBound(problem);
+    double lpBound = LoptFormulation.lpBound(problem, timeLimit);
     return new PlacementResult(
         placement,
         model.predict(problem.workload(), placement),
@@ -166,16 +166,6 @@ public final class LoptStrategy implements PlacementStrategy {
           "no placement satisfies all constraints together (" + constraints(problem) + ")");
     }
     return new Solved(solver, status);
-  }
-
-  /** The optimum of the LP relaxation: same model, continuous I (Glop; SCIP if absent). */
-  private double lpBound(PlacementProblem problem) {
-    LoptFormulation lp = LoptFormulation.relaxation(problem);
-    ModelSolver glop = new ModelSolver("glop");
-    ModelSolver solver = glop.solverIsSupported() ? glop : solver("scip");
-    solver.setTimeLimit(timeLimit);
-    SolveStatus status = solver.solve(lp.model());
-    return status == SolveStatus.OPTIMAL ? solver.getObjectiveValue() : Double.NaN;
   }
 
   private static double bound(ModelSolver solver) {
