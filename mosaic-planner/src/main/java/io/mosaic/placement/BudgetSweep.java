@@ -124,18 +124,14 @@ public final class BudgetSweep {
         }
       }
     }
-    double saturation = knee.costCents();
     for (int i = 1; i < steps - 1; i++) {
-      double budget = minimum + (saturation - minimum) * i / (steps - 1);
+      double budget = minimum + (knee.costCents() - minimum) * i / (steps - 1);
       solved.add(solve(model, workload, options, budget));
     }
-    // An evenly spaced budget may have reached the best time more cheaply than the bisection did.
-    for (Point p : solved) {
-      if (saturated(p, best)) {
-        saturation = Math.min(saturation, p.costCents());
-      }
-    }
-    return new Result(pareto(solved, best), minimum, saturation, best);
+    // The curve ends at the cheapest point reaching the best time, the vertical line: an evenly
+    // spaced budget may have got there more cheaply than the bisection did.
+    List<Point> curve = pareto(solved, best);
+    return new Result(curve, minimum, curve.get(curve.size() - 1).costCents(), best);
   }
 
   private Point solve(CostModel model, Workload workload, PlacementOptions options, double budget) {
