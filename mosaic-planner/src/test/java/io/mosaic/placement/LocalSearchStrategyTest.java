@@ -44,6 +44,16 @@ class LocalSearchStrategyTest {
     assertThat(r.placement().device(col("u.cold"))).isEqualTo("hdd");
   }
 
+  /** LOPT polishes for what is left of its deadline, a duration in nanoseconds. */
+  @Test
+  void limitsFinerThanAMillisecondAreAccepted() {
+    PlacementProblem problem =
+        PlacementProblem.budget(BudgetSweepTest.MODEL, BudgetSweepTest.TRACE, 900);
+    LocalSearchStrategy nanos =
+        new LocalSearchStrategy(Duration.ofNanos(1_500_000_123), Duration.ofNanos(500_000_001), 7);
+    assertThat(Fixtures.feasible(problem, nanos.place(problem).placement())).isTrue();
+  }
+
   @Test
   void optionsOnlyTheExactPathHasAreRefused() {
     PlacementProblem problem =

@@ -55,8 +55,8 @@ public final class LocalSearch {
             .withRandomSeed(seed)
             .withTerminationConfig(
                 new TerminationConfig()
-                    .withSpentLimit(timeLimit)
-                    .withUnimprovedSpentLimit(unimproved));
+                    .withSpentLimit(millis(timeLimit))
+                    .withUnimprovedSpentLimit(millis(unimproved)));
     Solver<PlacementSolution> solver =
         SolverFactory.<PlacementSolution>create(config).buildSolver();
     PlacementSolution best = solver.solve(problemSolution);
@@ -65,5 +65,10 @@ public final class LocalSearch {
       deviceOf.put(columns.get(a.getColumn()), devices.get(a.getDevice()).id());
     }
     return new Placement(deviceOf);
+  }
+
+  /** OptaPlanner refuses limits finer than a millisecond (LOPT's deadlines are in nanoseconds). */
+  private static Duration millis(Duration d) {
+    return Duration.ofMillis(Math.max(1, d.toMillis()));
   }
 }
