@@ -64,7 +64,9 @@ final class PlaceCommand implements Callable<Integer> {
       names = "--time-limit",
       defaultValue = "PT60S",
       paramLabel = "DURATION",
-      description = "Solver time limit for lopt (ISO-8601, default ${DEFAULT-VALUE}).")
+      description =
+          "Time limit of the lopt solve, its local-search polish included (ISO-8601, default"
+              + " ${DEFAULT-VALUE}).")
   Duration timeLimit;
 
   @Option(names = "--plan", paramLabel = "FILE", description = "Write the placement (CSV).")

@@ -66,7 +66,8 @@ public final class RecommendCommand implements Callable<Integer> {
       names = "--time-limit",
       defaultValue = "60",
       paramLabel = "SECONDS",
-      description = "Solver time limit per budget (default: ${DEFAULT-VALUE}).")
+      description =
+          "Time limit of the solve for each budget, polish included (default: ${DEFAULT-VALUE}).")
   long timeLimit;
 
   enum Strategy {
