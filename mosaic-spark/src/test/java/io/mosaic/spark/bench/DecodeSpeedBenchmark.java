@@ -39,7 +39,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * Mosaic's decoder (into Arrow), by parquet-java's record reader (into Groups) and by Spark's
  * vectorized reader (into ColumnarBatch), side by side in one JVM; best of five after a warm-up.
  *
- * <p>Run: {@code ./mvnw -q -pl mosaic-spark test-compile exec:exec@decode-speed [-Dbench.args=SF]}.
+ * <p>Run: {@code mosaic-spark/bench DecodeSpeedBenchmark [SF]}.
  */
 public final class DecodeSpeedBenchmark {
   private static final int RUNS = 5;
