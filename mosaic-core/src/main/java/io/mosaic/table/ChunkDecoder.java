@@ -415,34 +415,30 @@ final class ChunkDecoder {
           for (int i = 0; i < size; i++) {
             out[i] = (int) longs[i];
           }
-          entries(data, 4, size).asIntBuffer().put(out);
+          littleEndian(data, 0, 4 * size).asIntBuffer().put(out);
         }
-        case INT64, TIMESTAMP -> entries(data, 8, size).asLongBuffer().put(longs);
+        case INT64, TIMESTAMP -> littleEndian(data, 0, 8 * size).asLongBuffer().put(longs);
         case FLOAT -> {
           float[] out = new float[size];
           for (int i = 0; i < size; i++) {
             out[i] = (float) doubles[i];
           }
-          entries(data, 4, size).asFloatBuffer().put(out);
+          littleEndian(data, 0, 4 * size).asFloatBuffer().put(out);
         }
-        case DOUBLE -> entries(data, 8, size).asDoubleBuffer().put(doubles);
+        case DOUBLE -> littleEndian(data, 0, 8 * size).asDoubleBuffer().put(doubles);
         case DECIMAL -> {
           long[] out = new long[2 * size];
           for (int i = 0; i < size; i++) {
             out[2 * i] = longs[i];
             out[2 * i + 1] = longs[i] >> 63;
           }
-          entries(data, 16, size).asLongBuffer().put(out);
+          littleEndian(data, 0, 16 * size).asLongBuffer().put(out);
         }
         default -> throw new IllegalStateException("no dictionary ids for " + column);
       }
       setValid(v.getValidityBuffer(), 0, size);
       v.setValueCount(size);
       return v;
-    }
-
-    private static ByteBuffer entries(ArrowBuf data, int width, int size) {
-      return data.nioBuffer(0, width * size).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -523,6 +519,11 @@ final class ChunkDecoder {
       this.offsets = off;
       this.lengths = len;
     }
+  }
+
+  /** {@code bytes} bytes of {@code buf} from {@code from}, little-endian as Arrow lays them out. */
+  private static ByteBuffer littleEndian(ArrowBuf buf, long from, int bytes) {
+    return buf.nioBuffer(from, bytes).order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /** Marks {@code [from, from + n)} valid: whole bytes at once, the ragged ends bit by bit. */
@@ -724,11 +725,7 @@ final class ChunkDecoder {
           ends[k] = start + p;
         }
       }
-      v.getOffsetBuffer()
-          .nioBuffer((long) (row + 1) * 4, n * 4)
-          .order(ByteOrder.LITTLE_ENDIAN)
-          .asIntBuffer()
-          .put(ends);
+      littleEndian(v.getOffsetBuffer(), (long) (row + 1) * 4, n * 4).asIntBuffer().put(ends);
       long needed = (long) start + out.length;
       while (v.getDataBuffer().capacity() < needed) {
         v.reallocDataBuffer();
@@ -739,7 +736,7 @@ final class ChunkDecoder {
 
     /** The data buffer's bytes for values {@code [row, row + n)}, little-endian as Arrow's. */
     private ByteBuffer target(int row, int width, int n) {
-      return data.nioBuffer((long) row * width, n * width).order(ByteOrder.LITTLE_ENDIAN);
+      return littleEndian(data, (long) row * width, n * width);
     }
 
     void put(int index, int k) {
