@@ -26,16 +26,34 @@ public final class Retriever implements AutoCloseable {
   private final ExecutorService decoders;
   private final FooterCache footers = new FooterCache();
   private final BufferAllocator allocator = new RootAllocator();
-  // A few row groups of decoded columns (lineitem SF 1: 16 MiB per decimal column and row group).
-  private static final long POOLED_VECTOR_BYTES = 256L << 20;
-  private final VectorPool vectors = new VectorPool(allocator, POOLED_VECTOR_BYTES);
+
+  /**
+   * Default memory for decoded vectors kept between scans: a few row groups of decoded columns
+   * (lineitem SF 1: 16 MiB per decimal column and row group).
+   */
+  public static final long DEFAULT_POOLED_VECTOR_BYTES = 256L << 20;
+
+  private final VectorPool vectors;
 
   public Retriever(DevicePool pool) {
-    this(pool, Runtime.getRuntime().availableProcessors());
+    this(pool, Runtime.getRuntime().availableProcessors(), DEFAULT_POOLED_VECTOR_BYTES);
   }
 
-  public Retriever(DevicePool pool, int decodeThreads) {
+  /**
+   * @param decodeThreads threads decompressing and decoding chunks (at least 1)
+   * @param pooledVectorBytes memory for decoded vectors kept for later scans; 0 keeps none
+   */
+  public Retriever(DevicePool pool, int decodeThreads, long pooledVectorBytes) {
+    if (decodeThreads < 1) {
+      throw new IllegalArgumentException(
+          "decode threads = " + decodeThreads + ": a retriever needs at least 1");
+    }
+    if (pooledVectorBytes < 0) {
+      throw new IllegalArgumentException(
+          "pooled vector memory = " + pooledVectorBytes + " bytes: give 0 or more");
+    }
     this.pool = pool;
+    this.vectors = new VectorPool(allocator, pooledVectorBytes);
     for (Device d : pool.devices()) {
       readers.put(
           d.id(), Executors.newFixedThreadPool(d.spec().threads(), named("mosaic-read-" + d.id())));

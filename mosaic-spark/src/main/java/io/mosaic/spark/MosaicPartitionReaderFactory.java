@@ -52,7 +52,13 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition input) {
     MosaicInputPartition p = (MosaicInputPartition) input;
     Retriever retriever =
-        RETRIEVERS.computeIfAbsent(p.options().devices(), d -> new Retriever(p.options().pool()));
+        RETRIEVERS.computeIfAbsent(
+            p.options().devices(),
+            d -> {
+              ExecutorSettings settings = ExecutorSettings.current();
+              return new Retriever(
+                  p.options().pool(), settings.decodeThreads(), settings.vectorPoolBytes());
+            });
     MosaicTable table = MosaicTable.open(p.options().rootPath(), p.options().pool());
     TablePin pin = table.pin(p.version());
     Scan scan;

@@ -10,6 +10,7 @@ import io.mosaic.table.SegmentEntry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -192,5 +193,37 @@ class MosaicOptionsTest {
         .hasMessageContaining("'5000'")
         .hasMessageContaining("fixed when a table is created");
     assertThat(manifest("by-conf").rowCount()).isEqualTo(30_000);
+  }
+
+  @Test
+  void executorSettingsComeFromTheApplicationConf() {
+    ExecutorSettings defaults = ExecutorSettings.from(new SparkConf(false));
+    assertThat(defaults.decodeThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+    assertThat(defaults.vectorPoolBytes()).isEqualTo(256L << 20);
+    ExecutorSettings set =
+        ExecutorSettings.from(
+            new SparkConf(false)
+                .set("spark.mosaic.decode_threads", "3")
+                .set("spark.mosaic.vector_pool_memory", "64m"));
+    assertThat(set).isEqualTo(new ExecutorSettings(3, 64L << 20));
+    assertThat(
+            ExecutorSettings.from(new SparkConf(false).set("spark.mosaic.vector_pool_memory", "0"))
+                .vectorPoolBytes())
+        .isZero();
+  }
+
+  @Test
+  void badExecutorSettingsNameTheConfAndTheFix() {
+    assertThatThrownBy(
+            () ->
+                ExecutorSettings.from(new SparkConf(false).set("spark.mosaic.decode_threads", "0")))
+        .hasMessageContaining("spark.mosaic.decode_threads = '0'")
+        .hasMessageContaining("at least 1");
+    assertThatThrownBy(
+            () ->
+                ExecutorSettings.from(
+                    new SparkConf(false).set("spark.mosaic.vector_pool_memory", "lots")))
+        .hasMessageContaining("spark.mosaic.vector_pool_memory = 'lots'")
+        .hasMessageContaining("such as 256m");
   }
 }

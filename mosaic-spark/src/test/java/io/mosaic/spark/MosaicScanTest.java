@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.sql.Date;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -105,6 +106,25 @@ class MosaicScanTest {
     assertThat(fixedWidth.selectExpr("sum(o_custkey)", "max(o_orderdate)").collectAsList())
         .hasSize(1);
     assertThat(MosaicPartitionReaderFactory.retriever(sameDevices).pooledBytes()).isPositive();
+  }
+
+  @Test
+  void anExecutorGivenNoVectorPoolMemoryKeepsNoVectors() {
+    // The conf the executor reads when it builds its retriever (here the local driver's); a third
+    // name for the devices file gets a retriever built under it.
+    Path parent = Path.of(devices).getParent();
+    String devicesAgain =
+        parent.resolve("..").resolve(parent.getFileName()).resolve("devices.toml").toString();
+    assertThat(MosaicPartitionReaderFactory.retriever(devicesAgain)).isNull();
+    SparkEnv.get().conf().set(ExecutorSettings.VECTOR_POOL_MEMORY, "0");
+    try {
+      Dataset<Row> fixedWidth =
+          spark.read().format("mosaic").option("devices", devicesAgain).load(path);
+      assertThat(fixedWidth.selectExpr("sum(o_custkey)").collectAsList()).hasSize(1);
+    } finally {
+      SparkEnv.get().conf().remove(ExecutorSettings.VECTOR_POOL_MEMORY);
+    }
+    assertThat(MosaicPartitionReaderFactory.retriever(devicesAgain).pooledBytes()).isZero();
   }
 
   @Test

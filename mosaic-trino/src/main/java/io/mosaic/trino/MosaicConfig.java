@@ -4,6 +4,7 @@ import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
 import io.airlift.units.MinDataSize;
+import io.mosaic.scan.Retriever;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
@@ -13,6 +14,7 @@ public final class MosaicConfig {
   private String metadataDirectory;
   private DataSize scanBufferMemory = DataSize.of(256, DataSize.Unit.MEGABYTE);
   private int decodeThreads = Runtime.getRuntime().availableProcessors();
+  private DataSize vectorPoolMemory = DataSize.ofBytes(Retriever.DEFAULT_POOLED_VECTOR_BYTES);
   private DataSize targetSplitSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
 
   @NotNull
@@ -63,6 +65,20 @@ public final class MosaicConfig {
           + " devices.toml")
   public MosaicConfig setDecodeThreads(int decodeThreads) {
     this.decodeThreads = decodeThreads;
+    return this;
+  }
+
+  @NotNull
+  public DataSize getVectorPoolMemory() {
+    return vectorPoolMemory;
+  }
+
+  @Config("mosaic.vector-pool-memory")
+  @ConfigDescription(
+      "Decoded column vectors the node keeps after a scan, for later scans of the same columns to"
+          + " decode into (0B keeps none)")
+  public MosaicConfig setVectorPoolMemory(DataSize vectorPoolMemory) {
+    this.vectorPoolMemory = vectorPoolMemory;
     return this;
   }
 

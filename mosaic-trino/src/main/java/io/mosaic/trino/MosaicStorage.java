@@ -61,7 +61,8 @@ final class MosaicStorage {
       throw new UncheckedIOException(
           "cannot create mosaic.metadata-directory=" + metadata + ": " + e.getMessage(), e);
     }
-    this.retriever = new Retriever(pool, config.getDecodeThreads());
+    this.retriever =
+        new Retriever(pool, config.getDecodeThreads(), config.getVectorPoolMemory().toBytes());
   }
 
   MosaicConfig config() {

@@ -26,6 +26,7 @@ class MosaicConfigTest {
     assertThat(config.getScanBufferMemory()).isEqualTo(DataSize.of(256, DataSize.Unit.MEGABYTE));
     assertThat(config.getDecodeThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
     assertThat(config.getTargetSplitSize()).isEqualTo(DataSize.of(128, DataSize.Unit.MEGABYTE));
+    assertThat(config.getVectorPoolMemory()).isEqualTo(DataSize.of(256, DataSize.Unit.MEGABYTE));
   }
 
   @Test
@@ -36,13 +37,15 @@ class MosaicConfigTest {
             "mosaic.metadata-directory", "/var/mosaic/metadata",
             "mosaic.scan-buffer-memory", "64MB",
             "mosaic.decode-threads", "3",
-            "mosaic.target-split-size", "32MB");
+            "mosaic.target-split-size", "32MB",
+            "mosaic.vector-pool-memory", "0B");
     MosaicConfig config = new ConfigurationFactory(properties).build(MosaicConfig.class);
     assertThat(config.getDevicesConfig()).isEqualTo("/etc/mosaic/devices.toml");
     assertThat(config.getMetadataDirectory()).isEqualTo("/var/mosaic/metadata");
     assertThat(config.getScanBufferMemory()).isEqualTo(DataSize.of(64, DataSize.Unit.MEGABYTE));
     assertThat(config.getDecodeThreads()).isEqualTo(3);
     assertThat(config.getTargetSplitSize()).isEqualTo(DataSize.of(32, DataSize.Unit.MEGABYTE));
+    assertThat(config.getVectorPoolMemory()).isEqualTo(DataSize.ofBytes(0));
   }
 
   private Connector create(Map<String, String> properties) {
