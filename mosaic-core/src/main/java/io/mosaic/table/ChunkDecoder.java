@@ -680,57 +680,56 @@ final class ChunkDecoder {
       return true;
     }
 
-    /** Variable-width values: all offsets and bytes of the page written at once. */
+    /**
+     * Variable-width values: the page's offsets first (so the data buffer grows once), then each
+     * value's bytes straight into it.
+     */
     private void gatherBinary(int row, int n) {
       BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
       v.fillEmpties(row); // offsets of the nulls before this page
       int start = v.getStartOffset(row);
       int[] ends = new int[n];
-      byte[] out;
+      long end = start;
       if (ids != null) {
         int[] length = dict.lengths;
-        int[] offset = dict.offsets;
-        byte[] bytes = dict.bytes;
-        long total = 0;
         for (int k = 0; k < n; k++) {
-          total += length[ids[k]];
-        }
-        out = new byte[Math.toIntExact(total)];
-        int p = 0;
-        for (int k = 0; k < n; k++) {
-          int id = ids[k];
-          System.arraycopy(bytes, offset[id], out, p, length[id]);
-          p += length[id];
-          ends[k] = start + p;
+          end += length[ids[k]];
+          ends[k] = Math.toIntExact(end);
         }
       } else {
         // PLAIN: a 4-byte little-endian length before each value.
-        int first = values.position();
-        int at = first;
-        long total = 0;
+        int at = values.position();
         for (int k = 0; k < n; k++) {
           int len = values.getInt(at);
-          total += len;
+          end += len;
+          ends[k] = Math.toIntExact(end);
           at += 4 + len;
         }
-        out = new byte[Math.toIntExact(total)];
-        byte[] src = values.array();
-        at = first;
-        int p = 0;
+      }
+      while (v.getDataBuffer().capacity() < end) {
+        v.reallocDataBuffer();
+      }
+      ArrowBuf out = v.getDataBuffer();
+      int p = start;
+      if (ids != null) {
+        int[] offset = dict.offsets;
+        byte[] bytes = dict.bytes;
         for (int k = 0; k < n; k++) {
-          int len = values.getInt(at);
-          System.arraycopy(src, values.arrayOffset() + at + 4, out, p, len);
+          int id = ids[k];
+          out.setBytes(p, bytes, offset[id], ends[k] - p);
+          p = ends[k];
+        }
+      } else {
+        byte[] src = values.array();
+        int at = values.arrayOffset() + values.position();
+        for (int k = 0; k < n; k++) {
+          int len = ends[k] - p;
+          out.setBytes(p, src, at + 4, len);
           at += 4 + len;
-          p += len;
-          ends[k] = start + p;
+          p = ends[k];
         }
       }
       littleEndian(v.getOffsetBuffer(), (long) (row + 1) * 4, n * 4).asIntBuffer().put(ends);
-      long needed = (long) start + out.length;
-      while (v.getDataBuffer().capacity() < needed) {
-        v.reallocDataBuffer();
-      }
-      v.getDataBuffer().setBytes(start, out, 0, out.length);
       v.setLastSet(row + n - 1);
     }
 
