@@ -82,6 +82,7 @@ public final class TpchSparkBenchmark {
       Set<String> only = args.length > 3 ? Set.of(args[3].split(",")) : null;
       double totalParquet = 0;
       double totalMosaic = 0;
+      int queries = 0;
       for (int q = 1; q <= 22; q++) {
         if (only != null && !only.contains("q" + q)) {
           continue;
@@ -89,9 +90,12 @@ public final class TpchSparkBenchmark {
         double[] best = time(spark, dir, TpchSpark.statements(q), runs);
         totalParquet += best[0];
         totalMosaic += best[1];
+        queries++;
         print("q" + q, best);
       }
-      print("total", new double[] {totalParquet, totalMosaic, -1});
+      if (queries > 0) {
+        print("total", new double[] {totalParquet, totalMosaic, -1});
+      }
       int scanRuns = Math.max(runs, 5);
       if (only == null || only.contains("scan")) {
         scan(spark, dir, "scan", SCAN, scanRuns);
