@@ -3,6 +3,7 @@ package io.mosaic.table;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,6 +46,22 @@ public record Manifest(
       }
     }
     result.sort(Comparator.comparingInt(SegmentEntry::firstRowGroup));
+    return result;
+  }
+
+  /**
+   * Where the columns are: one entry per column, device and codec, in the schema's column order
+   * and, within a column, in the order its row groups reach each device.
+   */
+  public List<StoredColumn> storedColumns() {
+    List<StoredColumn> result = new ArrayList<>();
+    for (ColumnSpec c : schema.columns()) {
+      Map<List<Object>, StoredColumn> parts = new LinkedHashMap<>();
+      for (SegmentEntry s : segmentsOf(c.name())) {
+        parts.merge(List.of(s.device(), s.codec()), StoredColumn.of(s), StoredColumn::plus);
+      }
+      result.addAll(parts.values());
+    }
     return result;
   }
 

@@ -1,12 +1,9 @@
 package io.mosaic.spark;
 
-import io.mosaic.table.ColumnSpec;
 import io.mosaic.table.Manifest;
-import io.mosaic.table.SegmentEntry;
+import io.mosaic.table.StoredColumn;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -57,30 +54,17 @@ final class PlacementProcedure extends MosaicProcedure {
   List<InternalRow> run(InternalRow args) {
     Manifest m = catalog.openTable(string(args, 0)).latest();
     List<InternalRow> rows = new ArrayList<>();
-    for (ColumnSpec c : m.schema().columns()) {
-      // A column may span devices (finer placement, or a migration stopped half way).
-      Map<String, long[]> byDevice = new LinkedHashMap<>();
-      for (SegmentEntry s : m.segmentsOf(c.name())) {
-        long[] sums =
-            byDevice.computeIfAbsent(s.device() + "\0" + s.codec().configName(), k -> new long[3]);
-        sums[0]++;
-        sums[1] += s.compressedBytes();
-        sums[2] += s.uncompressedBytes();
-      }
-      byDevice.forEach(
-          (key, sums) -> {
-            String[] deviceAndCodec = key.split("\0");
-            rows.add(
-                new GenericInternalRow(
-                    new Object[] {
-                      utf8(c.name()),
-                      utf8(deviceAndCodec[0]),
-                      utf8(deviceAndCodec[1]),
-                      (int) sums[0],
-                      sums[1],
-                      sums[2]
-                    }));
-          });
+    for (StoredColumn c : m.storedColumns()) {
+      rows.add(
+          new GenericInternalRow(
+              new Object[] {
+                utf8(c.column()),
+                utf8(c.device()),
+                utf8(c.codec().configName()),
+                c.segments(),
+                c.compressedBytes(),
+                c.uncompressedBytes()
+              }));
     }
     return rows;
   }

@@ -10,6 +10,7 @@ import io.airlift.slice.Slices;
 import io.mosaic.placement.InstalledPlan;
 import io.mosaic.table.Manifest;
 import io.mosaic.table.SegmentEntry;
+import io.mosaic.table.StoredColumn;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -22,9 +23,7 @@ import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -84,20 +83,17 @@ final class MosaicSystemTables {
         columns,
         constraint -> {
           Manifest m = MosaicStorage.call(() -> storage.open(base).latest());
-          // One row per (column, device, codec), in the schema's column order.
-          Map<List<String>, long[]> rows = new LinkedHashMap<>();
-          for (String c : m.schema().names()) {
-            for (SegmentEntry s : m.segmentsOf(c)) {
-              long[] sums =
-                  rows.computeIfAbsent(
-                      List.of(c, s.device(), s.codec().toString()), k -> new long[3]);
-              sums[0]++;
-              sums[1] += s.compressedBytes();
-              sums[2] += s.uncompressedBytes();
-            }
-          }
           List<List<Object>> out = new ArrayList<>();
-          rows.forEach((k, v) -> out.add(List.of(k.get(0), k.get(1), k.get(2), v[0], v[1], v[2])));
+          for (StoredColumn c : m.storedColumns()) {
+            out.add(
+                List.of(
+                    c.column(),
+                    c.device(),
+                    c.codec().configName(),
+                    (long) c.segments(),
+                    c.compressedBytes(),
+                    c.uncompressedBytes()));
+          }
           return out;
         });
   }
@@ -129,7 +125,7 @@ final class MosaicSystemTables {
                       c,
                       s.device(),
                       s.path(),
-                      s.codec().toString(),
+                      s.codec().configName(),
                       s.firstRowGroup(),
                       s.rowGroupCount(),
                       s.fileBytes(),

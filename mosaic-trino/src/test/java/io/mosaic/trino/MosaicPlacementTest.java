@@ -135,7 +135,7 @@ class MosaicPlacementTest {
     assertThat(
             sql("SELECT codec FROM \"orders$placement\" WHERE device = 'fast'")
                 .getOnlyColumnAsSet())
-        .containsOnly("ZSTD");
+        .containsOnly("zstd");
     assertThat(sql(query).getMaterializedRows())
         .containsExactlyInAnyOrderElementsOf(before.getMaterializedRows());
     assertThat(sql("SELECT * FROM orders").getMaterializedRows())
