@@ -28,7 +28,6 @@ import java.util.Map;
  */
 public final class ColumnSizesMeasurement {
   private static final String[] CODECS = {"none", "lz4", "zstd"};
-  private static final int BATCH = 65_536;
 
   private ColumnSizesMeasurement() {}
 

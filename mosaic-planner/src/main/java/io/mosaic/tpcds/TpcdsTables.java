@@ -5,7 +5,7 @@ import io.mosaic.table.ColumnSpec;
 import io.mosaic.table.ColumnType;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableSchema;
-import io.mosaic.table.TableWriter;
+import io.mosaic.workload.GeneratedTableLoader;
 import io.trino.tpcds.Results;
 import io.trino.tpcds.Session;
 import io.trino.tpcds.Table;
@@ -20,15 +20,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The TPC-DS tables of the {@code io.trino.tpcds} generator as Mosaic tables, typed as Trino's
@@ -36,8 +33,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * varchar and time as strings. The generator yields rows of strings, {@code null} for SQL NULL.
  */
 public final class TpcdsTables {
-  private static final int BATCH = 65_536;
-
   private TpcdsTables() {}
 
   /** The 24 tables of the TPC-DS schema (the generator's {@code dbgen_version} is not one). */
@@ -75,34 +70,24 @@ public final class TpcdsTables {
       Map<String, String> properties,
       LongConsumer progress)
       throws IOException {
-    TableSchema schema = schema(table);
-    MosaicTable mosaic = MosaicTable.create(root, pool, schema, properties);
     Column[] columns = table.getColumns();
     Session session = Session.getDefaultSession().withScale(sf).withTable(table);
     Iterator<List<List<String>>> rows = Results.constructResults(table, session).iterator();
-    long written = 0;
-    try (BufferAllocator alloc = new RootAllocator();
-        TableWriter writer = mosaic.newWriter();
-        VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {
-      while (rows.hasNext()) {
-        batch.allocateNew();
-        int n = 0;
-        for (; n < BATCH && rows.hasNext(); n++) {
+    return GeneratedTableLoader.load(
+        schema(table),
+        rows,
+        (batch, n, generated) -> {
           // A parent table's generator also yields its child's rows (sales -> returns); the
           // table's own row is always the first.
-          List<String> row = rows.next().get(0);
+          List<String> row = generated.get(0);
           for (int c = 0; c < columns.length; c++) {
             set(batch.getVector(c), n, columns[c], row.get(c));
           }
-        }
-        batch.setRowCount(n);
-        writer.write(batch);
-        written += n;
-        progress.accept(written);
-      }
-      mosaic.append(List.of(writer.finish()));
-    }
-    return mosaic;
+        },
+        root,
+        pool,
+        properties,
+        progress);
   }
 
   private static void set(FieldVector vector, int n, Column column, String value) {

@@ -5,7 +5,7 @@ import io.mosaic.table.ColumnSpec;
 import io.mosaic.table.ColumnType;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableSchema;
-import io.mosaic.table.TableWriter;
+import io.mosaic.workload.GeneratedTableLoader;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
@@ -13,12 +13,9 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -31,8 +28,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * and types (keys int64, integers int32, prices and quantities decimal(12,2), dates, strings).
  */
 public final class TpchTables {
-  static final int BATCH = 65_536;
-
   private TpchTables() {}
 
   public static TableSchema schema(TpchTable<?> table) {
@@ -75,31 +70,19 @@ public final class TpchTables {
       Map<String, String> properties,
       LongConsumer progress)
       throws IOException {
-    TableSchema schema = schema(table);
-    MosaicTable mosaic = MosaicTable.create(root, pool, schema, properties);
     List<TpchColumn<E>> columns = table.getColumns();
-    Iterator<E> rows = table.createGenerator(sf, 1, 1).iterator();
-    long written = 0;
-    try (BufferAllocator alloc = new RootAllocator();
-        TableWriter writer = mosaic.newWriter();
-        VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {
-      while (rows.hasNext()) {
-        batch.allocateNew();
-        int n = 0;
-        for (; n < BATCH && rows.hasNext(); n++) {
-          E row = rows.next();
+    return GeneratedTableLoader.load(
+        schema(table),
+        table.createGenerator(sf, 1, 1).iterator(),
+        (batch, n, row) -> {
           for (int c = 0; c < columns.size(); c++) {
             set(batch, c, n, columns.get(c), row);
           }
-        }
-        batch.setRowCount(n);
-        writer.write(batch);
-        written += n;
-        progress.accept(written);
-      }
-      mosaic.append(List.of(writer.finish()));
-    }
-    return mosaic;
+        },
+        root,
+        pool,
+        properties,
+        progress);
   }
 
   private static <E extends TpchEntity> void set(

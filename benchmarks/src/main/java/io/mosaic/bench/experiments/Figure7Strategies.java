@@ -3,7 +3,6 @@ package io.mosaic.bench.experiments;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
-import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
 import io.mosaic.placement.HotColumnStrategy;
@@ -23,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Paper Figure 7 (Section 5.3), measured: HOT table, HOT column and LOPT each place TPC-H on the 56
@@ -295,25 +293,11 @@ public final class Figure7Strategies {
     fastest.forEach(d -> free.put(d.id(), problem.limitBytes(d)));
     Map<ColumnRef, String> placed = new HashMap<>(problem.options().pinned());
     placed.forEach((c, d) -> free.merge(d, -model.storedBytes(model.device(d), c), Long::sum));
-    Map<String, List<ColumnRef>> tables = new TreeMap<>();
-    model.columns().stream()
-        .filter(c -> !placed.containsKey(c))
-        .forEach(c -> tables.computeIfAbsent(c.table(), t -> new ArrayList<>()).add(c));
-    Map<String, Long> accesses = new HashMap<>();
-    for (DistinctScan scan : problem.workload().scans()) {
-      scan.columns().stream()
-          .map(ColumnRef::table)
-          .distinct()
-          .forEach(t -> accesses.merge(t, scan.weight(), Long::sum));
-    }
-    tables.keySet().stream()
-        .sorted(
-            Comparator.comparingLong((String t) -> accesses.getOrDefault(t, 0L))
-                .reversed()
-                .thenComparing(Comparator.naturalOrder()))
+    HotTableStrategy.tablesHottestFirst(
+            model.columns().stream().filter(c -> !placed.containsKey(c)).toList(),
+            problem.workload())
         .forEach(
-            t -> {
-              List<ColumnRef> cols = tables.get(t);
+            (t, cols) -> {
               for (DeviceProfile d : fastest) {
                 long bytes = cols.stream().mapToLong(c -> model.storedBytes(d, c)).sum();
                 if (bytes <= free.get(d.id())) {
