@@ -77,8 +77,8 @@ public final class TpcdsTables {
         schema(table),
         rows,
         (batch, n, generated) -> {
-          // A parent table's generator also yields its child's rows (sales -> returns); the
-          // table's own row is always the first.
+          // Each generated row comes as a list: a parent's row with its children's (sales ->
+          // returns) when a session generates every table; a one-table session yields just it.
           List<String> row = generated.get(0);
           for (int c = 0; c < columns.length; c++) {
             set(batch.getVector(c), n, columns[c], row.get(c));
