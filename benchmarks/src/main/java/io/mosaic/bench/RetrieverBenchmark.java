@@ -62,27 +62,27 @@ public final class RetrieverBenchmark {
     fourDevices(work.resolve("four"));
   }
 
-  private static DevicePool pool(Path dir, String[] ids, int[] mbps, int[] threads)
-      throws IOException {
-    Files.createDirectories(dir);
+  /** Devices {@code ids} under {@code dir}, codec none, each throttled at its rate (0: not). */
+  static DevicePool pool(Path dir, String[] ids, int[] mbps, int[] threads) throws IOException {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < ids.length; i++) {
+      Files.createDirectories(dir.resolve(ids[i]));
       sb.append("[[device]]\nid = \"")
           .append(ids[i])
           .append("\"\npath = \"")
           .append(ids[i])
           .append("\"\ncapacity = \"100 GB\"\nthreads = ")
           .append(threads[i])
-          .append("\ncodec = \"none\"\ncost_per_gb = \"1 ct\"\nemulate = { read = \"")
-          .append(mbps[i])
-          .append(" MB/s\" }\n\n");
+          .append("\ncodec = \"none\"\ncost_per_gb = \"1 ct\"\n")
+          .append(mbps[i] > 0 ? "emulate = { read = \"" + mbps[i] + " MB/s\" }\n" : "")
+          .append('\n');
     }
     Files.writeString(dir.resolve("devices.toml"), sb);
     return DevicePool.load(dir.resolve("devices.toml"));
   }
 
-  /** A table of {@code columns.length} random long columns, column i on device i. */
-  private static MosaicTable table(Path dir, DevicePool pool, String[] devices, long rows)
+  /** A table of {@code devices.length} seeded random long columns, column i on device i. */
+  static MosaicTable table(Path dir, DevicePool pool, String[] devices, long rows)
       throws IOException {
     List<ColumnSpec> specs = new ArrayList<>();
     Map<String, String> props = new HashMap<>();

@@ -4,24 +4,13 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.ColumnType;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.TableSchema;
-import io.mosaic.table.TableWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -70,46 +59,12 @@ public class RetrieverScanBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     dir = Files.createTempDirectory("mosaic-retriever-jmh");
-    StringBuilder toml = new StringBuilder();
-    for (String d : DEVICES) {
-      Files.createDirectories(dir.resolve(d));
-      toml.append("[[device]]\nid = \"")
-          .append(d)
-          .append("\"\npath = \"")
-          .append(d)
-          .append(
-              "\"\ncapacity = \"10 GB\"\nthreads = 2\ncodec = \"none\"\ncost_per_gb = \"1 ct\"\n")
-          .append(rate > 0 ? "emulate = { read = \"" + rate + " MB/s\" }\n" : "")
-          .append('\n');
-    }
-    Files.writeString(dir.resolve("devices.toml"), toml);
-    DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
-    List<ColumnSpec> specs = new ArrayList<>();
-    Map<String, String> props = new HashMap<>();
-    for (int i = 0; i < DEVICES.length; i++) {
-      specs.add(new ColumnSpec("c" + i, ColumnType.of(ColumnType.Kind.INT64), false));
-      props.put("column.c" + i + ".device", DEVICES[i]);
-    }
-    TableSchema schema = new TableSchema(specs);
-    table = MosaicTable.create(dir.resolve("t"), pool, schema, props);
-    SplittableRandom random = new SplittableRandom(42);
-    try (BufferAllocator alloc = new RootAllocator();
-        TableWriter writer = table.newWriter();
-        VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {
-      for (long done = 0; done < ROWS; done += 65_536) {
-        int n = (int) Math.min(65_536, ROWS - done);
-        batch.allocateNew();
-        for (int c = 0; c < DEVICES.length; c++) {
-          BigIntVector v = (BigIntVector) batch.getVector(c);
-          for (int i = 0; i < n; i++) {
-            v.setSafe(i, random.nextLong());
-          }
-        }
-        batch.setRowCount(n);
-        writer.write(batch);
-      }
-      table.append(List.of(writer.finish()));
-    }
+    int[] rates = new int[DEVICES.length];
+    int[] threads = new int[DEVICES.length];
+    Arrays.fill(rates, rate);
+    Arrays.fill(threads, 2);
+    DevicePool pool = RetrieverBenchmark.pool(dir, DEVICES, rates, threads);
+    table = RetrieverBenchmark.table(dir, pool, DEVICES, ROWS);
     retriever = new Retriever(pool);
   }
 
