@@ -3,6 +3,7 @@ package io.mosaic.device;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /** The compression a device stores its column data with (paper Section 3.2). */
 public enum Codec {
@@ -13,6 +14,15 @@ public enum Codec {
   /** The spelling used in configuration and model files. */
   public String configName() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The Parquet codec segments on a device with this codec are written in (docs/format.md). */
+  public CompressionCodecName parquetCodec() {
+    return switch (this) {
+      case NONE -> CompressionCodecName.UNCOMPRESSED;
+      case LZ4 -> CompressionCodecName.LZ4_RAW;
+      case ZSTD -> CompressionCodecName.ZSTD;
+    };
   }
 
   /** Parses {@code none}, {@code lz4} or {@code zstd}, ignoring case (the paper writes "ZSTD"). */

@@ -1,6 +1,5 @@
 package io.mosaic.device;
 
-import com.github.luben.zstd.Zstd;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -22,8 +21,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import net.jpountz.lz4.LZ4Compressor;
-import net.jpountz.lz4.LZ4Factory;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputDecompressor;
+import org.apache.parquet.hadoop.CodecFactory;
 
 /**
  * Measures a device for its model (paper Section 3.1, Figure 3d): writes a sample column there once
@@ -36,6 +38,8 @@ import net.jpountz.lz4.LZ4Factory;
 public final class DeviceCalibrator {
   static final int BLOCK = 1 << 20;
   private static final int PROBE = 4096;
+  // Bytes each codec decompresses in memory before any device is timed (64 MiB samples: 4 passes).
+  private static final long WARM_UP_BYTES = 256L << 20;
   private static final String DIR = ".mosaic-calibration";
 
   /** Receives progress of a long calibration, for a person at a terminal. */
@@ -75,39 +79,48 @@ public final class DeviceCalibrator {
     this.sample = sample;
     this.options = options;
     this.listener = listener;
-    for (Codec codec : codecsToMeasure()) {
-      blocks.put(codec, compress(codec));
-      // Decompress once in memory: checks the round trip and warms the JIT, so the first device
-      // measured is not slowed by interpreted code.
-      long sum = 0;
-      byte[] out = new byte[BLOCK];
-      for (int i = 0; i < blocks.get(codec).size(); i++) {
-        sum +=
-            blockSum(
-                decompress(codec, blocks.get(codec).get(i), rawLength(i), out), 0, rawLength(i));
+    CodecFactory factory = codecs();
+    try {
+      for (Codec codec : codecsToMeasure()) {
+        blocks.put(codec, compress(factory.getCompressor(codec.parquetCodec())));
+        // Decompress in memory first: checks the round trip and warms the JIT (aircompressor's
+        // LZ4 is plain Java), so the first device measured is not slowed by interpreted code.
+        BytesInputDecompressor decompressor = factory.getDecompressor(codec.parquetCodec());
+        long passes = Math.max(1, WARM_UP_BYTES / sample.length);
+        for (long pass = 0; pass < passes; pass++) {
+          long sum = 0;
+          for (int i = 0; i < blocks.get(codec).size(); i++) {
+            sum += blockSum(decompress(decompressor, blocks.get(codec).get(i), rawLength(i)));
+          }
+          if (sum != expectedChecksum()) {
+            throw new IllegalStateException(codec + " round trip of the calibration sample failed");
+          }
+        }
       }
-      if (sum != expectedChecksum()) {
-        throw new IllegalStateException(codec + " round trip of the calibration sample failed");
-      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot compress the calibration sample: " + e.getMessage(), e);
+    } finally {
+      factory.release();
     }
+  }
+
+  /**
+   * Parquet-java's codecs, which segments are written and read with: calibration measures the
+   * decompression a scan pays (zstd-jni streams for zstd, aircompressor for LZ4_RAW), not the codec
+   * libraries' own fastest calls. One factory per thread: its codecs keep per-stream state.
+   */
+  private static CodecFactory codecs() {
+    return new CodecFactory(new Configuration(false), BLOCK);
   }
 
   private int rawLength(int block) {
     return Math.min(BLOCK, sample.length - block * BLOCK);
   }
 
-  private static byte[] decompress(Codec codec, byte[] stored, int rawLen, byte[] out) {
-    return switch (codec) {
-      case NONE -> stored;
-      case LZ4 -> {
-        LZ4Factory.fastestInstance().fastDecompressor().decompress(stored, 0, out, 0, rawLen);
-        yield out;
-      }
-      case ZSTD -> {
-        Zstd.decompressByteArray(out, 0, rawLen, stored, 0, stored.length);
-        yield out;
-      }
-    };
+  private static byte[] decompress(BytesInputDecompressor decompressor, byte[] stored, int rawLen)
+      throws IOException {
+    return decompressor.decompress(BytesInput.from(stored), rawLen).toByteArray();
   }
 
   /** Whether the OS page cache could be dropped before every read pass (needs root). */
@@ -155,18 +168,11 @@ public final class DeviceCalibrator {
     return codecs;
   }
 
-  private List<byte[]> compress(Codec codec) {
+  private List<byte[]> compress(BytesInputCompressor compressor) throws IOException {
     List<byte[]> out = new ArrayList<>();
-    LZ4Compressor lz4 = LZ4Factory.fastestInstance().fastCompressor();
     for (int off = 0; off < sample.length; off += BLOCK) {
       int len = Math.min(BLOCK, sample.length - off);
-      byte[] raw = Arrays.copyOfRange(sample, off, off + len);
-      out.add(
-          switch (codec) {
-            case NONE -> raw;
-            case LZ4 -> lz4.compress(raw);
-            case ZSTD -> Zstd.compress(raw, 3);
-          });
+      out.add(compressor.compress(BytesInput.from(sample, off, len)).toByteArray());
     }
     return out;
   }
@@ -238,34 +244,35 @@ public final class DeviceCalibrator {
       AtomicInteger cursor,
       AtomicLong checksum)
       throws IOException {
-    byte[] out = new byte[BLOCK];
+    CodecFactory factory = codecs();
     try (DeviceReadChannel ch = device.openForRead(file)) {
+      BytesInputDecompressor decompressor = factory.getDecompressor(codec.parquetCodec());
       for (int i = cursor.getAndIncrement(); i < codecBlocks.size(); i = cursor.getAndIncrement()) {
         byte[] stored = new byte[codecBlocks.get(i).length];
         if (ch.readFully(ByteBuffer.wrap(stored), offsets[i]) != stored.length) {
           throw new IOException("calibration file " + file + " is shorter than written");
         }
-        int rawLen = rawLength(i);
-        byte[] raw = decompress(codec, stored, rawLen, out);
-        checksum.addAndGet(blockSum(raw, 0, rawLen));
+        checksum.addAndGet(blockSum(decompress(decompressor, stored, rawLength(i))));
         listener.advanced(stored.length);
       }
+    } finally {
+      factory.release();
     }
   }
 
   private long expectedChecksum() {
     long sum = 0;
     for (int off = 0; off < sample.length; off += BLOCK) {
-      sum += blockSum(sample, off, Math.min(BLOCK, sample.length - off));
+      sum += blockSum(Arrays.copyOfRange(sample, off, Math.min(sample.length, off + BLOCK)));
     }
     return sum;
   }
 
   /** A cheap order-independent check that decompression really produced the sample. */
-  private static long blockSum(byte[] data, int offset, int len) {
+  private static long blockSum(byte[] block) {
     long h = 0;
-    for (int i = 0; i < len; i += 64) {
-      h = h * 31 + data[offset + i];
+    for (int i = 0; i < block.length; i += 64) {
+      h = h * 31 + block[i];
     }
     return h;
   }

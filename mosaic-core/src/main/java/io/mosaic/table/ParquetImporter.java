@@ -186,7 +186,7 @@ public final class ParquetImporter {
     }
     for (BlockMetaData block : blocks) {
       ColumnChunkMetaData chunk = block.getColumns().get(index);
-      if (SegmentWriter.mosaicCodec(chunk.getCodec()) != device.spec().codec()) {
+      if (chunk.getCodec() != device.spec().codec().parquetCodec()) {
         return false;
       }
     }

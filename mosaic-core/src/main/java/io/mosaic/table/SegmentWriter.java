@@ -32,7 +32,6 @@ import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.io.SeekableInputStream;
@@ -93,27 +92,10 @@ final class SegmentWriter implements AutoCloseable {
     startGroup();
   }
 
-  static CompressionCodecName parquetCodec(Codec codec) {
-    return switch (codec) {
-      case NONE -> CompressionCodecName.UNCOMPRESSED;
-      case LZ4 -> CompressionCodecName.LZ4_RAW;
-      case ZSTD -> CompressionCodecName.ZSTD;
-    };
-  }
-
-  static Codec mosaicCodec(CompressionCodecName name) {
-    return switch (name) {
-      case UNCOMPRESSED -> Codec.NONE;
-      case LZ4_RAW -> Codec.LZ4;
-      case ZSTD -> Codec.ZSTD;
-      default -> null;
-    };
-  }
-
   private void startGroup() {
     pages =
         new ColumnChunkPageWriteStore(
-            codecs.getCompressor(parquetCodec(codec)),
+            codecs.getCompressor(codec.parquetCodec()),
             schema,
             HeapByteBufferAllocator.getInstance(),
             ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
