@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -69,6 +68,8 @@ public final class DeviceCalibrator {
   private final Options options;
   private final Listener listener;
   private final Map<Codec, List<byte[]>> blocks = new EnumMap<>(Codec.class);
+  // Sum of blockSum over the sample's blocks: what every decompression pass must reproduce.
+  private final long expectedChecksum;
   private boolean cacheDropped = true;
 
   /**
@@ -79,6 +80,11 @@ public final class DeviceCalibrator {
     this.sample = sample;
     this.options = options;
     this.listener = listener;
+    long expected = 0;
+    for (int off = 0; off < sample.length; off += BLOCK) {
+      expected += blockSum(sample, off, Math.min(BLOCK, sample.length - off));
+    }
+    this.expectedChecksum = expected;
     CodecFactory factory = codecs();
     try {
       for (Codec codec : codecsToMeasure()) {
@@ -90,9 +96,10 @@ public final class DeviceCalibrator {
         for (long pass = 0; pass < passes; pass++) {
           long sum = 0;
           for (int i = 0; i < blocks.get(codec).size(); i++) {
-            sum += blockSum(decompress(decompressor, blocks.get(codec).get(i), rawLength(i)));
+            int rawLen = rawLength(i);
+            sum += blockSum(decompress(decompressor, blocks.get(codec).get(i), rawLen), 0, rawLen);
           }
-          if (sum != expectedChecksum()) {
+          if (sum != expectedChecksum) {
             throw new IllegalStateException(codec + " round trip of the calibration sample failed");
           }
         }
@@ -228,7 +235,7 @@ public final class DeviceCalibrator {
       pool.shutdownNow();
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    if (checksum.get() != expectedChecksum()) {
+    if (checksum.get() != expectedChecksum) {
       throw new IOException(
           "calibration sample read back from " + file + " differs from what was written");
     }
@@ -252,7 +259,8 @@ public final class DeviceCalibrator {
         if (ch.readFully(ByteBuffer.wrap(stored), offsets[i]) != stored.length) {
           throw new IOException("calibration file " + file + " is shorter than written");
         }
-        checksum.addAndGet(blockSum(decompress(decompressor, stored, rawLength(i))));
+        int rawLen = rawLength(i);
+        checksum.addAndGet(blockSum(decompress(decompressor, stored, rawLen), 0, rawLen));
         listener.advanced(stored.length);
       }
     } finally {
@@ -260,19 +268,11 @@ public final class DeviceCalibrator {
     }
   }
 
-  private long expectedChecksum() {
-    long sum = 0;
-    for (int off = 0; off < sample.length; off += BLOCK) {
-      sum += blockSum(Arrays.copyOfRange(sample, off, Math.min(sample.length, off + BLOCK)));
-    }
-    return sum;
-  }
-
   /** A cheap order-independent check that decompression really produced the sample. */
-  private static long blockSum(byte[] block) {
+  private static long blockSum(byte[] data, int offset, int len) {
     long h = 0;
-    for (int i = 0; i < block.length; i += 64) {
-      h = h * 31 + block[i];
+    for (int i = 0; i < len; i += 64) {
+      h = h * 31 + data[offset + i];
     }
     return h;
   }
