@@ -8,14 +8,12 @@ import io.mosaic.table.MosaicTable;
 import io.mosaic.table.SegmentEntry;
 import io.mosaic.table.SegmentReader;
 import io.mosaic.table.TableSchema;
-import io.mosaic.table.TableWriter;
-import io.trino.tpch.LineItem;
+import io.mosaic.workload.GeneratedTableLoader;
 import io.trino.tpch.LineItemGenerator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +23,6 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -94,26 +91,21 @@ public class ParquetDecodeBenchmark {
                 new ColumnSpec("l_orderkey", ColumnType.of(ColumnType.Kind.INT64), false),
                 new ColumnSpec("l_extendedprice", ColumnType.of(ColumnType.Kind.DOUBLE), false),
                 new ColumnSpec("l_comment", ColumnType.of(ColumnType.Kind.STRING), false)));
-    table = MosaicTable.create(dir.resolve("lineitem"), pool, schema, Map.of());
+    table =
+        GeneratedTableLoader.load(
+            schema,
+            new LineItemGenerator(SF, 1, 1).iterator(),
+            (batch, n, r) -> {
+              ((BigIntVector) batch.getVector(0)).setSafe(n, r.getOrderKey());
+              ((Float8Vector) batch.getVector(1)).setSafe(n, r.getExtendedPrice());
+              ((VarCharVector) batch.getVector(2))
+                  .setSafe(n, r.getComment().getBytes(StandardCharsets.UTF_8));
+            },
+            dir.resolve("lineitem"),
+            pool,
+            Map.of(),
+            rows -> {});
     alloc = new RootAllocator();
-    Iterator<LineItem> items = new LineItemGenerator(SF, 1, 1).iterator();
-    try (TableWriter writer = table.newWriter();
-        VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {
-      while (items.hasNext()) {
-        batch.allocateNew();
-        int n = 0;
-        for (; n < 65_536 && items.hasNext(); n++) {
-          LineItem r = items.next();
-          ((BigIntVector) batch.getVector(0)).setSafe(n, r.getOrderKey());
-          ((Float8Vector) batch.getVector(1)).setSafe(n, r.getExtendedPrice());
-          ((VarCharVector) batch.getVector(2))
-              .setSafe(n, r.getComment().getBytes(StandardCharsets.UTF_8));
-        }
-        batch.setRowCount(n);
-        writer.write(batch);
-      }
-      table.append(List.of(writer.finish()));
-    }
     Manifest m = table.latest();
     spec = schema.columns().stream().filter(c -> c.name().equals(column)).findFirst().orElseThrow();
     segment = m.segmentsOf(column).get(0);

@@ -8,14 +8,12 @@ import io.mosaic.table.MosaicTable;
 import io.mosaic.table.SegmentEntry;
 import io.mosaic.table.SegmentReader;
 import io.mosaic.table.TableSchema;
-import io.mosaic.table.TableWriter;
-import io.trino.tpch.LineItem;
+import io.mosaic.workload.GeneratedTableLoader;
 import io.trino.tpch.LineItemGenerator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,7 +23,6 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -61,9 +58,22 @@ public final class DecodeSpeedBenchmark {
                 new ColumnSpec("l_orderkey", ColumnType.of(ColumnType.Kind.INT64), false),
                 new ColumnSpec("l_extendedprice", ColumnType.of(ColumnType.Kind.DOUBLE), false),
                 new ColumnSpec("l_comment", ColumnType.of(ColumnType.Kind.STRING), false)));
-    MosaicTable table = MosaicTable.create(dir.resolve("lineitem"), pool, schema, Map.of());
-    long rows = write(table, schema, sf);
+    MosaicTable table =
+        GeneratedTableLoader.load(
+            schema,
+            new LineItemGenerator(sf, 1, 1).iterator(),
+            (batch, n, r) -> {
+              ((BigIntVector) batch.getVector(0)).setSafe(n, r.getOrderKey());
+              ((Float8Vector) batch.getVector(1)).setSafe(n, r.getExtendedPrice());
+              ((VarCharVector) batch.getVector(2))
+                  .setSafe(n, r.getComment().getBytes(StandardCharsets.UTF_8));
+            },
+            dir.resolve("lineitem"),
+            pool,
+            Map.of(),
+            written -> {});
     Manifest m = table.latest();
+    long rows = m.rowCount();
     System.out.printf(
         Locale.ROOT,
         "TPC-H lineitem SF %s: %,d rows in %d row groups, zstd; million values per second, one core%n",
@@ -156,30 +166,5 @@ public final class DecodeSpeedBenchmark {
       reader.close();
     }
     return n;
-  }
-
-  private static long write(MosaicTable table, TableSchema schema, double sf) throws IOException {
-    long rows = 0;
-    Iterator<LineItem> items = new LineItemGenerator(sf, 1, 1).iterator();
-    try (BufferAllocator alloc = new RootAllocator();
-        TableWriter writer = table.newWriter();
-        VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {
-      while (items.hasNext()) {
-        batch.allocateNew();
-        int n = 0;
-        for (; n < 65_536 && items.hasNext(); n++) {
-          LineItem r = items.next();
-          ((BigIntVector) batch.getVector(0)).setSafe(n, r.getOrderKey());
-          ((Float8Vector) batch.getVector(1)).setSafe(n, r.getExtendedPrice());
-          ((VarCharVector) batch.getVector(2))
-              .setSafe(n, r.getComment().getBytes(StandardCharsets.UTF_8));
-        }
-        batch.setRowCount(n);
-        writer.write(batch);
-        rows += n;
-      }
-      table.append(List.of(writer.finish()));
-    }
-    return rows;
   }
 }
