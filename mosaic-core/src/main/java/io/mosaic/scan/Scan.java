@@ -65,6 +65,9 @@ public final class Scan implements AutoCloseable {
   private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
   private final Map<String, Long> bytesPerDevice = new LinkedHashMap<>();
   private final AtomicInteger running = new AtomicInteger();
+  // Completed exceptionally when scheduling fails on a reader thread (a segment's footer missing
+  // or unreadable): the consumer may be waiting for a chunk that will now never be read.
+  private final CompletableFuture<Void> failed = new CompletableFuture<>();
   private final long start = System.nanoTime();
   private int scheduleGroup;
   private int scheduleColumn;
@@ -159,7 +162,8 @@ public final class Scan implements AutoCloseable {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       for (int c = 0; c < columns.size(); c++) {
-        vectors.add(slots[cursor][c].vector.get());
+        Slot slot = awaitSlot(cursor, c);
+        vectors.add((FieldVector) CompletableFuture.anyOf(slot.vector, failed).get());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -226,6 +230,46 @@ public final class Scan implements AutoCloseable {
     }
   }
 
+  /**
+   * The slot of column {@code c} in the scan's row group {@code g}, once scheduled: a device's
+   * queue may be full when the consumer gets there, and a reader finishing a chunk schedules the
+   * rest. Throws what stopped the scan, if scheduling failed meanwhile.
+   */
+  private Slot awaitSlot(int g, int c) throws InterruptedException, ExecutionException {
+    while (true) {
+      synchronized (this) {
+        if (slots[g][c] != null) {
+          return slots[g][c];
+        }
+        if (failed.isCompletedExceptionally()) {
+          failed.get();
+        }
+        wait(100);
+      }
+      schedule();
+    }
+  }
+
+  /** Schedules from a reader thread: a failure stops the scan instead of vanishing. */
+  private void scheduleOrFail() {
+    try {
+      schedule();
+    } catch (RuntimeException | Error e) {
+      failScan(e);
+    }
+  }
+
+  private void failScan(Throwable e) {
+    failed.completeExceptionally(
+        e instanceof CorruptTableException || e instanceof CancellationException
+            ? e
+            : new CorruptTableException(
+                "scan of table " + table.name() + " failed: " + e.getMessage(), e));
+    synchronized (this) {
+      notifyAll();
+    }
+  }
+
   /** Issues reads in row-group order while the budget and the devices' queues allow. */
   private void schedule() {
     // A footer not cached yet is read outside the scan's lock: reader threads finishing a chunk
@@ -270,6 +314,7 @@ public final class Scan implements AutoCloseable {
       }
       Slot slot = new Slot(chunk.getTotalSize(), device.id());
       slots[scheduleGroup][scheduleColumn] = slot;
+      notifyAll();
       inflight.merge(device.id(), 1, Integer::sum);
       running.incrementAndGet();
       retriever
@@ -306,7 +351,7 @@ public final class Scan implements AutoCloseable {
       synchronized (this) {
         bytesPerDevice.merge(device.id(), (long) bytes.length, Long::sum);
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
       fail(slot, device, e, column, group, file);
       running.decrementAndGet();
       return;
@@ -314,11 +359,16 @@ public final class Scan implements AutoCloseable {
       synchronized (this) {
         inflight.merge(device.id(), -1, Integer::sum);
       }
-      schedule();
+      scheduleOrFail();
     }
-    retriever
-        .decoders()
-        .execute(() -> decode(slot, device, segment, footer, chunk, bytes, column, group, file));
+    try {
+      retriever
+          .decoders()
+          .execute(() -> decode(slot, device, segment, footer, chunk, bytes, column, group, file));
+    } catch (RuntimeException e) {
+      fail(slot, device, e, column, group, file);
+      running.decrementAndGet();
+    }
   }
 
   private void decode(
@@ -359,7 +409,7 @@ public final class Scan implements AutoCloseable {
           }
         }
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
       fail(slot, device, e, column, group, file);
     } finally {
       running.decrementAndGet();
@@ -373,7 +423,7 @@ public final class Scan implements AutoCloseable {
   }
 
   private void fail(
-      Slot slot, Device device, Exception e, ColumnSpec column, int group, Path file) {
+      Slot slot, Device device, Throwable e, ColumnSpec column, int group, Path file) {
     if (e instanceof CancellationException || e instanceof CorruptTableException) {
       slot.vector.completeExceptionally(e);
     } else {

@@ -39,11 +39,59 @@ public final class GarbageCollector {
 
   /** Collects; files younger than {@code grace} are kept even when unreferenced. */
   public Report collect(Duration grace) {
+    try (CommitGate.Hold hold = CommitGate.exclusive(table.root())) {
+      Live live = retireVersions();
+      Report report =
+          deleteUnreferenced(live.latest().tableId(), live.files(), grace, live.retired());
+      deleteStaleWriterLocks();
+      LockFile.deleteTemporaryDebris(table.root().resolve(MosaicTable.PINS));
+      LockFile.deleteTemporaryDebris(table.root().resolve(MosaicTable.WRITERS));
+      return report;
+    }
+  }
+
+  /**
+   * Deletes {@code segments} now (a migration's old files) unless a version a reader may still open
+   * refers to them. Old versions no reader has pinned are retired first, as in {@link #collect}: a
+   * reader that read the latest version before the migration committed and pins it afterwards then
+   * finds it gone and pins the new one, instead of reading deleted files.
+   */
+  public void retire(Collection<SegmentEntry> segments) {
+    try (CommitGate.Hold hold = CommitGate.exclusive(table.root())) {
+      Set<String> keep = retireVersions().files();
+      for (SegmentEntry s : segments) {
+        if (!keep.contains(key(s.device(), s.path()))) {
+          Device device = table.pool().device(s.device());
+          try {
+            if (Files.deleteIfExists(device.resolve(s.path()))) {
+              device.release(s.fileBytes());
+            }
+          } catch (IOException e) {
+            // left for the next gc
+          }
+        }
+      }
+    }
+  }
+
+  /** What survives a retirement: the latest version and the pinned ones, and their files. */
+  private record Live(Manifest latest, Set<String> files, int retired) {}
+
+  /**
+   * Deletes the manifests of versions older than the latest that no reader has pinned; must run
+   * under the exclusive {@link CommitGate} hold, so that no newer version appears meanwhile.
+   *
+   * <p>Readers pin first and then check that their version still exists (docs/format.md), so a pin
+   * taken while the manifests are being deleted either sees its version gone (and pins the latest)
+   * or is seen by the second look at the pins below, whose versions' files are kept from the
+   * manifests read before deleting them.
+   */
+  private Live retireVersions() {
     Manifest latest = table.latest();
     Set<Long> pinnedBefore = table.pinnedVersions();
     Map<Long, Manifest> retired = new LinkedHashMap<>();
     for (long v : table.versions()) {
-      if (v != latest.version() && !pinnedBefore.contains(v)) {
+      if (v < latest.version() && !pinnedBefore.contains(v)) {
         try {
           retired.put(v, table.version(v));
         } catch (RuntimeException e) {
@@ -61,10 +109,7 @@ public final class GarbageCollector {
         throw new UncheckedIOException("cannot delete " + table.manifestFile(v), e);
       }
     }
-    // A reader may have pinned a version while we were deleting its manifest: keep its files.
-    Set<String> keep = new HashSet<>();
-    addFiles(keep, List.of(latest));
-    List<Manifest> pinned = new ArrayList<>();
+    List<Manifest> live = new ArrayList<>(List.of(latest));
     Set<Long> pinnedNow = new HashSet<>(pinnedBefore);
     pinnedNow.addAll(table.pinnedVersions());
     for (long v : pinnedNow) {
@@ -73,42 +118,16 @@ public final class GarbageCollector {
         try {
           m = table.version(v);
         } catch (RuntimeException e) {
-          continue;
+          continue; // never existed or unreadable: no reader can be reading it
         }
       }
       if (m != null) {
-        pinned.add(m);
+        live.add(m);
       }
     }
-    addFiles(keep, pinned);
-    return deleteUnreferenced(latest.tableId(), keep, grace, manifests);
-  }
-
-  /** Deletes {@code segments} now unless the latest or a pinned version still refers to them. */
-  public void retire(Collection<SegmentEntry> segments) {
-    Manifest latest = table.latest();
     Set<String> keep = new HashSet<>();
-    List<Manifest> live = new ArrayList<>(List.of(latest));
-    for (long v : table.pinnedVersions()) {
-      try {
-        live.add(table.version(v));
-      } catch (RuntimeException e) {
-        // a retired version cannot be read by anyone
-      }
-    }
     addFiles(keep, live);
-    for (SegmentEntry s : segments) {
-      if (!keep.contains(key(s.device(), s.path()))) {
-        Device device = table.pool().device(s.device());
-        try {
-          if (Files.deleteIfExists(device.resolve(s.path()))) {
-            device.release(s.fileBytes());
-          }
-        } catch (IOException e) {
-          // left for the next gc
-        }
-      }
-    }
+    return new Live(latest, keep, manifests);
   }
 
   private static void addFiles(Set<String> keep, List<Manifest> manifests) {
@@ -167,7 +186,6 @@ public final class GarbageCollector {
         }
       }
     }
-    deleteStaleWriterLocks();
     return new Report(manifests, deleted, freed);
   }
 
@@ -178,7 +196,7 @@ public final class GarbageCollector {
     }
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : files.toList()) {
-        if (!MosaicTable.isLocked(f)) {
+        if (f.getFileName().toString().endsWith(".lock") && !MosaicTable.isLocked(f)) {
           Files.deleteIfExists(f);
         }
       }

@@ -5,8 +5,6 @@ import io.mosaic.device.DevicePool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -242,7 +240,7 @@ public final class MosaicTable {
           if (isLocked(f)) {
             versions.add(TablePin.versionOf(f));
           } else {
-            Files.deleteIfExists(f);
+            Files.deleteIfExists(f); // left by a dead reader
           }
         }
       }
@@ -252,22 +250,9 @@ public final class MosaicTable {
     return versions;
   }
 
-  /** Whether some live process holds the lock of {@code file}. */
+  /** Whether some live process (this one included) holds the lock of {@code file}. */
   static boolean isLocked(Path file) {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      FileLock lock = ch.tryLock();
-      if (lock == null) {
-        return true;
-      }
-      lock.release();
-      return false;
-    } catch (OverlappingFileLockException e) {
-      return true;
-    } catch (NoSuchFileException e) {
-      return false;
-    } catch (IOException e) {
-      return true;
-    }
+    return LockFile.isLocked(file);
   }
 
   // ---- writes
@@ -376,9 +361,13 @@ public final class MosaicTable {
               proposed.rowGroups(),
               proposed.segments());
       next.validate();
-      checkNewSegmentsExist(base, next);
-      if (publish(next)) {
-        return next;
+      // gc decides what is garbage under the exclusive hold: checking that the new segments exist
+      // and publishing must not straddle one of its passes.
+      try (CommitGate.Hold hold = CommitGate.shared(root)) {
+        checkNewSegmentsExist(base, next);
+        if (publish(next)) {
+          return next;
+        }
       }
       if (attempt == MAX_COMMIT_ATTEMPTS) {
         throw new TableConflictException(

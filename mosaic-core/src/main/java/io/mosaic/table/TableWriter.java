@@ -107,7 +107,11 @@ public final class TableWriter implements AutoCloseable {
     CrashPoints.reached("row-group-written");
   }
 
-  /** Ends the last row group and the segment files; the result is ready to commit. */
+  /**
+   * Ends the last row group and the segment files; the result is ready to commit. The writer's lock
+   * is held until {@link #close()}, so a commit made before closing cannot lose its files to gc; a
+   * result committed later (by a job's driver) is kept by gc's grace period.
+   */
   public WriteResult finish() throws IOException {
     if (rowsInGroup > 0) {
       endRowGroup();
@@ -121,22 +125,24 @@ public final class TableWriter implements AutoCloseable {
       }
     }
     finished = true;
-    lock.close();
     return new WriteResult(lock.id(), base.schema(), rowGroups, entries);
   }
 
-  /** Abandons the task: its files are deleted now (or by gc after a crash). */
+  /**
+   * Releases the writer's lock; a writer not finished is abandoned, its files deleted now (or by gc
+   * after a crash).
+   */
   @Override
   public void close() throws IOException {
-    if (!finished) {
-      finished = true;
-      try {
+    try {
+      if (!finished) {
+        finished = true;
         for (SegmentWriter w : segments.values()) {
           w.close();
         }
-      } finally {
-        lock.close();
       }
+    } finally {
+      lock.close();
     }
   }
 }

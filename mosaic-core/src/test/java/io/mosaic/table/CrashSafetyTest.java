@@ -75,20 +75,11 @@ class CrashSafetyTest {
     Files.createDirectories(root);
     DevicePool pool = TestPool.fourDevices(root);
     MosaicTable.create(root.resolve("t"), pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.add("-XX:+IgnoreUnrecognizedVMOptions");
-    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    command.add("--enable-native-access=ALL-UNNAMED");
-    command.add("--sun-misc-unsafe-memory-access=allow");
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-Dmosaic.crash.at=" + at);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(CrashWorkload.class.getName());
-    command.add(root.resolve("devices.toml").toString());
-    command.add(root.resolve("t").toString());
+    List<String> command =
+        ChildJvm.command(
+            List.of("-Dmosaic.crash.at=" + at),
+            CrashWorkload.class,
+            List.of(root.resolve("devices.toml").toString(), root.resolve("t").toString()));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String crashPoint = null;
     int points = 0;

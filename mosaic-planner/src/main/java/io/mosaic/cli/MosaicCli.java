@@ -51,7 +51,19 @@ public final class MosaicCli {
 
   /** Runs a command line, printing to {@code out} and {@code err}; returns the exit status. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    return configure(new CommandLine(new MosaicCli()), out, err).execute(args);
+    CommandLine cli = configure(new CommandLine(new MosaicCli()), out, err);
+    // picocli lets a help option win over an argument it cannot match, so `mosaic typo --help`
+    // would print the top-level help and exit 0: an unknown command must be an error.
+    if (args.length > 0 && !args[0].startsWith("-") && !cli.getSubcommands().containsKey(args[0])) {
+      err.println(
+          "mosaic: unknown command '"
+              + args[0]
+              + "'; the commands are "
+              + String.join(", ", cli.getSubcommands().keySet())
+              + " (mosaic --help describes them)");
+      return CommandLine.ExitCode.USAGE;
+    }
+    return cli.execute(args);
   }
 
   /**

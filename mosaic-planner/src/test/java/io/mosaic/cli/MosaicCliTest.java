@@ -61,6 +61,15 @@ class MosaicCliTest {
   }
 
   @Test
+  void anUnknownCommandIsAnErrorEvenWithHelp() {
+    for (String[] args : new String[][] {{"calibrat", "--help"}, {"calibrat"}, {"nope", "-h"}}) {
+      assertThat(run(args)).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(err.toString()).contains("unknown command '" + args[0] + "'", "calibrate");
+    }
+    assertThat(out.toString()).doesNotContain("Usage: mosaic");
+  }
+
+  @Test
   void calibrateWritesAModelThatNeverBeatsTheThrottle() throws IOException {
     Path devices = pool();
     int status = run("calibrate", "--devices", devices.toString(), "--sample-size", "8 MiB");

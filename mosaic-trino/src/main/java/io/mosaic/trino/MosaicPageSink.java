@@ -69,8 +69,8 @@ final class MosaicPageSink implements ConnectorPageSink {
 
   @Override
   public CompletableFuture<Collection<Slice>> finish() {
-    try {
-      return CompletableFuture.completedFuture(List.of(WriteFragments.encode(writer.finish())));
+    try (TableWriter finished = writer) {
+      return CompletableFuture.completedFuture(List.of(WriteFragments.encode(finished.finish())));
     } catch (IOException e) {
       throw new TrinoException(MOSAIC_IO_ERROR, "cannot finish segments: " + e.getMessage(), e);
     } finally {

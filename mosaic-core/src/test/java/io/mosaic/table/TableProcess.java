@@ -1,0 +1,209 @@
+package io.mosaic.table;
+
+import io.mosaic.device.DevicePool;
+import io.mosaic.scan.Retriever;
+import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanRequest;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * One role of the concurrency harness ({@link ConcurrencyHarness}) in its own JVM, so that it can
+ * be killed with SIGKILL at any moment: {@code writer}, {@code migrator}, {@code gc}, {@code
+ * reader}, or a one-shot {@code migrate col=device...} / {@code gc-once}. It prints one line per
+ * event the harness checks: {@code ACK <version> <batch>} after an append returned, {@code READ
+ * <version> <batches>} after a scan that checked every row, {@code ERROR <message>} for a clear
+ * failure, {@code WRONG <what>} for rows that are not the committed ones.
+ *
+ * <p>Rows are {@link CrashWorkload}'s batches: every value derives from the key {@code k = batch *
+ * 100,000 + i}, so a reader can check any version without knowing which batches it holds.
+ */
+public final class TableProcess {
+  private TableProcess() {}
+
+  public static void main(String[] args) throws Exception {
+    DevicePool pool = DevicePool.load(Path.of(args[0]));
+    MosaicTable table = MosaicTable.open(Path.of(args[1]), pool);
+    String role = args[2];
+    Random random = new Random(Long.parseLong(args[3]));
+    int count = Integer.parseInt(args[4]);
+    switch (role) {
+      case "writer" -> writer(table, random, count, Integer.parseInt(args[5]));
+      case "migrator" -> migrator(table, random, count);
+      case "gc" -> gc(table, random, count);
+      case "reader" -> reader(table, pool, random, count, args.length > 5);
+      case "migrate" -> migrate(table, parse(args, 5));
+      case "gc-once" -> new GarbageCollector(table).collect(Duration.ZERO);
+      default -> throw new IllegalArgumentException("unknown role " + role);
+    }
+    System.out.println("DONE");
+  }
+
+  private static Map<String, String> parse(String[] args, int from) {
+    Map<String, String> placement = new LinkedHashMap<>();
+    for (int i = from; i < args.length; i++) {
+      String[] kv = args[i].split("=", 2);
+      placement.put(kv[0], kv[1]);
+    }
+    return placement;
+  }
+
+  /** Appends {@code count} batches numbered from {@code firstBatch}, one commit each. */
+  private static void writer(MosaicTable table, Random random, int count, int firstBatch)
+      throws Exception {
+    try (BufferAllocator alloc = new RootAllocator()) {
+      for (int b = firstBatch; b < firstBatch + count; b++) {
+        try (TableWriter writer = table.newWriter();
+            VectorSchemaRoot batch =
+                VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
+          CrashWorkload.fill(batch, b);
+          writer.write(batch);
+          Manifest m = table.append(List.of(writer.finish()));
+          System.out.println("ACK " + m.version() + " " + b);
+        } catch (CorruptTableException | TableConflictException e) {
+          System.out.println("ERROR " + oneLine(e));
+        }
+        Thread.sleep(random.nextInt(30));
+      }
+    }
+  }
+
+  /** Moves random columns to random devices, {@code count} times. */
+  private static void migrator(MosaicTable table, Random random, int count) throws Exception {
+    List<ColumnSpec> columns = CrashWorkload.SCHEMA.columns();
+    for (int i = 0; i < count; i++) {
+      Map<String, String> placement = new LinkedHashMap<>();
+      for (ColumnSpec c : columns) {
+        if (random.nextBoolean()) {
+          placement.put(c.name(), TestPool.IDS[random.nextInt(TestPool.IDS.length)]);
+        }
+      }
+      try {
+        Manifest m = migrate(table, placement);
+        System.out.println("MIGRATED " + m.version());
+      } catch (java.io.IOException | CorruptTableException | TableConflictException e) {
+        System.out.println("ERROR " + oneLine(e));
+      }
+      Thread.sleep(random.nextInt(30));
+    }
+  }
+
+  private static Manifest migrate(MosaicTable table, Map<String, String> placement)
+      throws java.io.IOException {
+    Migrator migrator = new Migrator(table);
+    return migrator.apply(migrator.plan(placement), new Migrator.Listener() {});
+  }
+
+  /** Collects {@code count} times, with no grace or the default hour, at random. */
+  private static void gc(MosaicTable table, Random random, int count) throws Exception {
+    for (int i = 0; i < count; i++) {
+      Duration grace = random.nextBoolean() ? Duration.ZERO : Duration.ofHours(1);
+      GarbageCollector.Report r = new GarbageCollector(table).collect(grace);
+      System.out.println("GC " + r.manifests() + " " + r.files());
+      Thread.sleep(random.nextInt(20));
+    }
+  }
+
+  /**
+   * Scans pinned versions and checks every row. With {@code server}, it also does what a server
+   * does beside its queries: lists the pins and collects garbage in the same JVM while it reads.
+   */
+  private static void reader(
+      MosaicTable table, DevicePool pool, Random random, int count, boolean server)
+      throws Exception {
+    List<String> names = CrashWorkload.SCHEMA.columns().stream().map(ColumnSpec::name).toList();
+    try (Retriever retriever = new Retriever(pool, 1, 0)) {
+      for (int i = 0; i < count; i++) {
+        try (TablePin pin = table.pin()) {
+          if (server) {
+            table.pinnedVersions();
+            new GarbageCollector(table).collect(Duration.ZERO);
+          }
+          Thread.sleep(random.nextInt(20));
+          try (Scan scan =
+              retriever.scan(table, pin, ScanRequest.of(names).recorded(false).buffer(1 << 20))) {
+            String wrong = check(scan, pin.manifest().rowCount());
+            System.out.println(
+                wrong == null
+                    ? "READ " + pin.version() + " " + batches(scan)
+                    : "WRONG v" + pin.version() + ": " + wrong);
+          }
+        } catch (CorruptTableException | TableNotFoundException e) {
+          System.out.println("ERROR " + oneLine(e));
+        }
+      }
+    }
+  }
+
+  // The batches the last checked scan held (set by check).
+  private static TreeSet<Integer> lastBatches = new TreeSet<>();
+
+  private static String batches(Scan scan) {
+    return lastBatches.toString().replace(" ", "");
+  }
+
+  /** Null if the scan returns complete, correct batches and {@code rows} rows, else what is not. */
+  static String check(Scan scan, long rows) {
+    Map<Integer, boolean[]> seen = new HashMap<>();
+    long total = 0;
+    while (scan.hasNext()) {
+      VectorSchemaRoot batch = scan.next();
+      BigIntVector k = (BigIntVector) batch.getVector(0);
+      Float8Vector v = (Float8Vector) batch.getVector(1);
+      VarCharVector s = (VarCharVector) batch.getVector(2);
+      DecimalVector d = (DecimalVector) batch.getVector(3);
+      for (int r = 0; r < batch.getRowCount(); r++) {
+        long key = k.get(r);
+        int b = (int) (key / 100_000);
+        int i = (int) (key % 100_000);
+        if (i >= CrashWorkload.ROWS
+            || v.get(r) != key / 7.0
+            || !new String(s.get(r), java.nio.charset.StandardCharsets.UTF_8).equals("row " + key)
+            || !d.getObject(r).equals(BigDecimal.valueOf(key * 3, 2))) {
+          return "row " + r + " with key " + key + " holds values of another row";
+        }
+        boolean[] has = seen.computeIfAbsent(b, x -> new boolean[CrashWorkload.ROWS]);
+        if (has[i]) {
+          return "key " + key + " twice";
+        }
+        has[i] = true;
+        total++;
+      }
+    }
+    if (total != rows) {
+      return total + " rows where the version has " + rows;
+    }
+    for (Map.Entry<Integer, boolean[]> e : seen.entrySet()) {
+      for (boolean b : e.getValue()) {
+        if (!b) {
+          return "batch " + e.getKey() + " incomplete";
+        }
+      }
+    }
+    lastBatches = new TreeSet<>(seen.keySet());
+    return null;
+  }
+
+  private static String oneLine(Throwable e) {
+    List<String> parts = new ArrayList<>();
+    for (Throwable t = e; t != null && parts.size() < 3; t = t.getCause()) {
+      parts.add(t.getClass().getSimpleName() + ": " + t.getMessage());
+    }
+    return String.join(" / ", parts).replace('\n', ' ');
+  }
+}
