@@ -13,6 +13,12 @@ public record Bandwidth(double bytesPerSecond) implements Comparable<Bandwidth> 
                   new Quantity.Unit(u.spellings().stream().map(s -> s + "/s").toList(), u.factor()))
           .toList();
 
+  /** The slowest rate {@link #parse} accepts, 1 B/s: below it the time of a read overflows. */
+  static final double MIN_BYTES_PER_SECOND = 1;
+
+  /** The fastest rate {@link #parse} accepts, 1 PB/s, far beyond any device. */
+  static final double MAX_BYTES_PER_SECOND = 1e15;
+
   private static final List<Quantity.Unit> DISPLAY =
       List.of(UNITS.get(0), UNITS.get(1), UNITS.get(3), UNITS.get(5), UNITS.get(7));
 
@@ -22,10 +28,17 @@ public record Bandwidth(double bytesPerSecond) implements Comparable<Bandwidth> 
     }
   }
 
+  /** Parses {@code "1.2 GB/s"}, {@code "64 MiB/s"}, ... from 1 B/s to 1 PB/s. */
   public static Bandwidth parse(String text) {
     double value = Quantity.parse(text, UNITS, "1.2 GB/s", null);
     if (!(value > 0)) {
       throw new IllegalArgumentException("must be greater than zero");
+    }
+    if (value < MIN_BYTES_PER_SECOND) {
+      throw new IllegalArgumentException("too slow; a rate must be at least 1 B/s");
+    }
+    if (!(value <= MAX_BYTES_PER_SECOND)) {
+      throw new IllegalArgumentException("too fast; a rate must be at most 1 PB/s");
     }
     return new Bandwidth(value);
   }

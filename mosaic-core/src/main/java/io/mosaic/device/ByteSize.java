@@ -20,6 +20,12 @@ public record ByteSize(long bytes) implements Comparable<ByteSize> {
           new Quantity.Unit(1024.0 * 1024 * 1024 * 1024, "TiB"),
           new Quantity.Unit(1e15, "PB"));
 
+  /**
+   * The largest size {@link #parse} accepts: 1 EB (1000 PB), far beyond any device and well inside
+   * a {@code long} (text like {@code "1e400 GB"} used to be rounded to {@code Long.MAX_VALUE}).
+   */
+  static final double MAX_BYTES = 1e18;
+
   private static final List<Quantity.Unit> DISPLAY =
       List.of(UNITS.get(0), UNITS.get(1), UNITS.get(3), UNITS.get(5), UNITS.get(7), UNITS.get(9));
 
@@ -29,11 +35,14 @@ public record ByteSize(long bytes) implements Comparable<ByteSize> {
     }
   }
 
-  /** Parses {@code "60 GB"}, {@code "512 MiB"}, ... */
+  /** Parses {@code "60 GB"}, {@code "512 MiB"}, ... up to 1000 PB. */
   public static ByteSize parse(String text) {
     double value = Quantity.parse(text, UNITS, "60 GB", null);
     if (value < 0) {
       throw new IllegalArgumentException("must not be negative");
+    }
+    if (!(value <= MAX_BYTES)) {
+      throw new IllegalArgumentException("too large; a size must be at most 1000 PB (1 EB)");
     }
     return new ByteSize(Math.round(value));
   }

@@ -25,9 +25,12 @@ public enum Codec {
     };
   }
 
-  /** Parses {@code none}, {@code lz4} or {@code zstd}, ignoring case (the paper writes "ZSTD"). */
+  /**
+   * Parses {@code none}, {@code lz4} or {@code zstd}, ignoring case (the paper writes "ZSTD") but
+   * nothing else: {@code "lz4 "} or {@code "lz4\0"} is no codec.
+   */
   public static Optional<Codec> fromConfigName(String text) {
-    return Arrays.stream(values()).filter(c -> c.name().equalsIgnoreCase(text.trim())).findFirst();
+    return Arrays.stream(values()).filter(c -> c.name().equalsIgnoreCase(text)).findFirst();
   }
 
   public static String allowed() {

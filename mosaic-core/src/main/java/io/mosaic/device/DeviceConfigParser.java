@@ -2,10 +2,12 @@ package io.mosaic.device;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,6 +23,11 @@ import org.tomlj.TomlTable;
  * Reads {@code devices.toml} (the installed pool, paper Figure 3a) and device catalogues (devices
  * one could buy, for budget mode). Every problem of a file is collected and reported together, each
  * naming file, line, device, field, bad value and what is allowed.
+ *
+ * <p>Both formats share the rules of the fields they have in common: ids are strings of {@code ID}
+ * (or device numbers 0, 1, ... as in the paper's Figure 3a), sizes, rates, latencies and costs stay
+ * within the ranges their types' {@code parse} methods enforce, and a codec is written exactly,
+ * without surrounding spaces or control characters.
  */
 public final class DeviceConfigParser {
   static final Set<String> POOL_FIELDS =
@@ -162,8 +169,7 @@ public final class DeviceConfigParser {
       uniqueId(e, id, idLines);
       String name = e.optional("name", Entry::string).orElse(id);
       Optional<Emulation> emulation = e.optional("emulate", e::emulation);
-      Path path =
-          e.required("path", Entry::string).map(p -> base.resolve(p).normalize()).orElse(null);
+      Path path = e.required("path", v -> Entry.path(base, v)).orElse(null);
       // A broken emulate table is reported on its own; the directory is still an emulated one.
       if (path != null && e.checkDirectory(path, e.table.contains("emulate"))) {
         String owner = pathOwners.putIfAbsent(path, id);
@@ -250,7 +256,7 @@ public final class DeviceConfigParser {
     Entry(TomlTable table, int headerLine, Set<String> allowed) {
       this.table = table;
       this.headerLine = headerLine;
-      this.device = table.isString("id") ? table.getString("id") : null;
+      this.device = table.isString("id") ? escape(table.getString("id")) : null;
       for (String key : table.keySet()) {
         if (!allowed.contains(key)) {
           problem(key, "unknown field; allowed: " + String.join(", ", sorted(allowed)));
@@ -271,7 +277,20 @@ public final class DeviceConfigParser {
           required(
               "id",
               v -> {
-                String text = v instanceof Long l ? Long.toString(l) : string(v);
+                String text;
+                if (v instanceof Long l) {
+                  if (l < 0) {
+                    throw new IllegalArgumentException(
+                        "a numeric id must be a device number, 0 or more; otherwise write the id"
+                            + " as a string, like id = \"nvme\"");
+                  }
+                  text = Long.toString(l);
+                } else if (v instanceof String) {
+                  text = string(v);
+                } else {
+                  throw new IllegalArgumentException(
+                      "expected a quoted string like id = \"nvme\" (or a device number 0, 1, ...)");
+                }
                 if (!ID.matcher(text).matches()) {
                   throw new IllegalArgumentException(
                       "ids may use only letters, digits, '-', '_' and '.'");
@@ -342,6 +361,19 @@ public final class DeviceConfigParser {
     /** Returns whether {@code path} is a usable directory; emulated devices' are created. */
     boolean checkDirectory(Path path, boolean emulated) {
       if (!Files.exists(path)) {
+        Path link = danglingLink(path);
+        if (link != null) {
+          problem(
+              "path",
+              "bad value \""
+                  + path
+                  + "\": "
+                  + (link.equals(path) ? "" : "\"" + link + "\" is ")
+                  + "a dangling symlink (its target \""
+                  + linkTarget(link)
+                  + "\" does not exist); fix the link or remove it");
+          return false;
+        }
         if (!emulated) {
           problem(
               "path",
@@ -386,6 +418,33 @@ public final class DeviceConfigParser {
       }
     }
 
+    /** {@code path} or its nearest ancestor that is a symlink to nothing, or null if none is. */
+    private static Path danglingLink(Path path) {
+      for (Path p = path; p != null; p = p.getParent()) {
+        if (Files.isSymbolicLink(p) && !Files.exists(p)) {
+          return p;
+        }
+      }
+      return null;
+    }
+
+    private static String linkTarget(Path link) {
+      try {
+        return Files.readSymbolicLink(link).toString();
+      } catch (IOException ex) {
+        return "?";
+      }
+    }
+
+    static Path path(Path base, Object value) {
+      String text = string(value);
+      try {
+        return base.resolve(text).normalize();
+      } catch (InvalidPathException ex) {
+        throw new IllegalArgumentException("not a valid path (" + ex.getReason() + ")");
+      }
+    }
+
     static String string(Object value) {
       if (!(value instanceof String s)) {
         throw new IllegalArgumentException("expected a quoted string");
@@ -412,6 +471,9 @@ public final class DeviceConfigParser {
     }
 
     static Cost cost(Object value) {
+      if (value instanceof Double d && !Double.isFinite(d)) {
+        throw new IllegalArgumentException("not a finite number; write a price like \"60 ct\"");
+      }
       if (value instanceof Long || value instanceof Double) {
         return Cost.parse(value.toString());
       }
@@ -431,9 +493,44 @@ public final class DeviceConfigParser {
         throw new IllegalArgumentException(
             "expected a quoted codec name; allowed: " + Codec.allowed());
       }
+      String inexact = inexact(s);
+      if (inexact != null) {
+        throw new IllegalArgumentException(
+            inexact
+                + "; allowed: "
+                + Codec.allowed()
+                + ", written exactly, without spaces or control characters");
+      }
       return Codec.fromConfigName(s)
           .orElseThrow(
               () -> new IllegalArgumentException("unknown codec; allowed: " + Codec.allowed()));
+    }
+
+    /**
+     * Why {@code s} is not written exactly as a name (a control character, leading or trailing
+     * whitespace), or null if it is. Such values are refused, not trimmed: a stray byte in the file
+     * is a mistake the user should see.
+     */
+    static String inexact(String s) {
+      for (int i = 0; i < s.length(); i++) {
+        if (Character.isISOControl(s.charAt(i))) {
+          return String.format(
+              Locale.ROOT, "contains the control character U+%04X", (int) s.charAt(i));
+        }
+      }
+      boolean leading = !s.isEmpty() && isSpace(s.charAt(0));
+      boolean trailing = !s.isEmpty() && isSpace(s.charAt(s.length() - 1));
+      if (leading && trailing) {
+        return "leading and trailing whitespace";
+      }
+      if (leading || trailing) {
+        return (leading ? "leading" : "trailing") + " whitespace";
+      }
+      return null;
+    }
+
+    private static boolean isSpace(char c) {
+      return Character.isWhitespace(c) || Character.isSpaceChar(c);
     }
 
     static boolean bool(Object value) {
@@ -464,13 +561,39 @@ public final class DeviceConfigParser {
     return true;
   }
 
+  /**
+   * {@code s} with control characters, backslashes and quotes escaped as in a TOML string, so a
+   * message shows a stray NUL or newline instead of printing it.
+   */
+  static String escape(String s) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\\' -> sb.append("\\\\");
+        case '"' -> sb.append("\\\"");
+        case '\t' -> sb.append("\\t");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        default -> {
+          if (Character.isISOControl(c)) {
+            sb.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    return sb.toString();
+  }
+
   private static List<String> sorted(Set<String> fields) {
     return fields.stream().sorted().toList();
   }
 
   private static String literal(Object value) {
     if (value instanceof String s) {
-      return "\"" + s + "\"";
+      return "\"" + escape(s) + "\"";
     }
     if (value instanceof TomlTable t) {
       return "{ "

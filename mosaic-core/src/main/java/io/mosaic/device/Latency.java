@@ -14,16 +14,23 @@ public record Latency(long nanos) implements Comparable<Latency> {
           new Quantity.Unit(1e6, "ms"),
           new Quantity.Unit(1e9, "s"));
 
+  /** The longest latency {@link #parse} accepts: 1 hour, far beyond any device's seek time. */
+  static final double MAX_NANOS = 3600e9;
+
   public Latency {
     if (nanos < 0) {
       throw new IllegalArgumentException("a latency cannot be negative: " + nanos + " ns");
     }
   }
 
+  /** Parses {@code "8 ms"}, {@code "120 us"}, ... up to 1 hour. */
   public static Latency parse(String text) {
     double value = Quantity.parse(text, UNITS, "8 ms", null);
     if (value < 0) {
       throw new IllegalArgumentException("must not be negative");
+    }
+    if (!(value <= MAX_NANOS)) {
+      throw new IllegalArgumentException("too long; a latency must be at most 1 hour (3600 s)");
     }
     return new Latency(Math.round(value));
   }

@@ -31,7 +31,9 @@ record Quantity(double number, String unit) {
 
   /**
    * Parses {@code text} and returns it in base units. A missing unit is an error unless {@code
-   * bareNumberFactor} is given (for costs, where a bare number is a relative price).
+   * bareNumberFactor} is given (for costs, where a bare number is a relative price). A number too
+   * large for a double comes back infinite: callers bound the result, and {@code !(value <= max)}
+   * refuses it with their own range.
    */
   static double parse(String text, List<Unit> units, String example, Double bareNumberFactor) {
     Quantity q = split(text, example);
@@ -42,13 +44,9 @@ record Quantity(double number, String unit) {
       throw new IllegalArgumentException(
           "missing unit; write it like \"" + example + "\" (units: " + spellings(units) + ")");
     }
-    String unit = q.unit.toLowerCase(Locale.ROOT);
-    for (Unit u : units) {
-      for (String s : u.spellings()) {
-        if (s.toLowerCase(Locale.ROOT).equals(unit)) {
-          return q.number * u.factor();
-        }
-      }
+    Unit known = find(q.unit, units);
+    if (known != null) {
+      return q.number * known.factor();
     }
     throw new IllegalArgumentException(
         "unknown unit '"
@@ -60,7 +58,20 @@ record Quantity(double number, String unit) {
             + "\")");
   }
 
-  private static String spellings(List<Unit> units) {
+  /** The unit {@code spelling} names (ignoring case), or null. */
+  static Unit find(String spelling, List<Unit> units) {
+    String unit = spelling.toLowerCase(Locale.ROOT);
+    for (Unit u : units) {
+      for (String s : u.spellings()) {
+        if (s.toLowerCase(Locale.ROOT).equals(unit)) {
+          return u;
+        }
+      }
+    }
+    return null;
+  }
+
+  static String spellings(List<Unit> units) {
     return String.join(", ", units.stream().map(u -> u.spellings().get(0)).toList());
   }
 

@@ -225,6 +225,197 @@ class DeviceConfigParserTest {
   }
 
   @Test
+  void capacityThatOverflowsADouble() throws IOException {
+    assertThat(problems(device("a", "capacity = \"1e400 GB\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'capacity': bad value \"1e400 GB\": too large;"
+                + " a size must be at most 1000 PB (1 EB)");
+  }
+
+  @Test
+  void capacityBeyondAnExabyte() throws IOException {
+    assertThat(
+            problems(
+                device("a", "capacity = \"9999999999999999999999 PB\"")
+                    + device("b", "capacity = \"1000 PB\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'capacity': bad value \"9999999999999999999999 PB\": too large;"
+                + " a size must be at most 1000 PB (1 EB)");
+  }
+
+  @Test
+  void seekLongerThanAnHour() throws IOException {
+    assertThat(problems(device("a", "seek = \"1e300 s\"") + device("b", "seek = \"3600 s\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'seek': bad value \"1e300 s\": too long;"
+                + " a latency must be at most 1 hour (3600 s)");
+  }
+
+  @Test
+  void emulatedRateBelowOneBytePerSecond() throws IOException {
+    assertThat(
+            problems(
+                device("a").replace("100 MB/s", "1e-300 B/s")
+                    + device("b").replace("100 MB/s", "1 B/s")))
+        .containsExactly(
+            "F:4: device 'a' field 'emulate': bad value { read = \"1e-300 B/s\" }:"
+                + " read \"1e-300 B/s\": too slow; a rate must be at least 1 B/s");
+  }
+
+  @Test
+  void codecWithATrailingSpace() throws IOException {
+    assertThat(problems(device("a", "codec = \"lz4 \"") + device("b", "codec = \" zstd\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'codec': bad value \"lz4 \": trailing whitespace;"
+                + " allowed: none, lz4, zstd, written exactly, without spaces or control characters",
+            "F:13: device 'b' field 'codec': bad value \" zstd\": leading whitespace;"
+                + " allowed: none, lz4, zstd, written exactly, without spaces or control characters");
+  }
+
+  @Test
+  void codecWithAControlCharacter() throws IOException {
+    // The TOML escape \\u0000 puts a NUL into the string; the message shows it escaped again.
+    assertThat(problems(device("a", "codec = \"lz4\\u0000\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'codec': bad value \"lz4\\u0000\": contains the control"
+                + " character U+0000; allowed: none, lz4, zstd, written exactly, without spaces or control characters");
+  }
+
+  @Test
+  void negativeNumericId() throws IOException {
+    assertThat(problems(device("a").replace("id = \"a\"", "id = -1")))
+        .containsExactly(
+            "F:2: field 'id': bad value -1: a numeric id must be a device number, 0 or more;"
+                + " otherwise write the id as a string, like id = \"nvme\"");
+  }
+
+  @Test
+  void idOfTheWrongType() throws IOException {
+    assertThat(
+            problems(
+                device("a").replace("id = \"a\"", "id = 1.5")
+                    + device("b").replace("id = \"b\"", "id = true")))
+        .containsExactly(
+            "F:2: field 'id': bad value 1.5: expected a quoted string like id = \"nvme\""
+                + " (or a device number 0, 1, ...)",
+            "F:10: field 'id': bad value true: expected a quoted string like id = \"nvme\""
+                + " (or a device number 0, 1, ...)");
+  }
+
+  @Test
+  void costInAnUnknownCurrency() throws IOException {
+    assertThat(
+            problems(
+                device("a").replace("\"60 ct\"", "\"60 €\"")
+                    + device("b").replace("\"60 ct\"", "\"0.6 EUR\"")))
+        .containsExactly(
+            "F:8: device 'a' field 'cost_per_gb': bad value \"60 €\": unknown currency unit '€';"
+                + " allowed: ct, EUR, USD or a bare number (a relative price), e.g. \"60 ct\" or"
+                + " \"0.6 EUR\"; the planner keeps costs in cents (ct), and EUR and USD count as"
+                + " 100 ct each, without exchange rates");
+  }
+
+  @Test
+  void costThatIsNotAFiniteNumber() throws IOException {
+    assertThat(
+            problems(
+                device("a").replace("\"60 ct\"", "inf")
+                    + device("b").replace("\"60 ct\"", "\"1e300 EUR\"")))
+        .containsExactly(
+            "F:8: device 'a' field 'cost_per_gb': bad value Infinity: not a finite number;"
+                + " write a price like \"60 ct\"",
+            "F:16: device 'b' field 'cost_per_gb': bad value \"1e300 EUR\": too large;"
+                + " a cost must be at most 1e15 ct");
+  }
+
+  @Test
+  void pathThatIsADanglingSymlink() throws IOException {
+    Path gone = dir.resolve("gone");
+    Files.createSymbolicLink(dir.resolve("a"), gone);
+    Files.createSymbolicLink(dir.resolve("b"), gone);
+    String real = device("b").replace("emulate = { read = \"100 MB/s\" }\n", "");
+    assertThat(problems(device("a") + real))
+        .containsExactly(
+            "F:3: device 'a' field 'path': bad value \""
+                + dir.resolve("a")
+                + "\": a dangling symlink (its target \""
+                + gone
+                + "\" does not exist); fix the link or remove it",
+            "F:11: device 'b' field 'path': bad value \""
+                + dir.resolve("b")
+                + "\": a dangling symlink (its target \""
+                + gone
+                + "\" does not exist); fix the link or remove it");
+    assertThat(gone).as("nothing is created behind the link").doesNotExist();
+  }
+
+  @Test
+  void pathBelowADanglingSymlink() throws IOException {
+    Path gone = dir.resolve("gone");
+    Files.createSymbolicLink(dir.resolve("mnt"), gone);
+    assertThat(problems(device("a").replace("path = \"a\"", "path = \"mnt/a\"")))
+        .containsExactly(
+            "F:3: device 'a' field 'path': bad value \""
+                + dir.resolve("mnt/a")
+                + "\": \""
+                + dir.resolve("mnt")
+                + "\" is a dangling symlink (its target \""
+                + gone
+                + "\" does not exist); fix the link or remove it");
+  }
+
+  @Test
+  void pathWithANulCharacter() throws IOException {
+    assertThat(problems(device("a").replace("path = \"a\"", "path = \"a\\u0000b\"")))
+        .containsExactly(
+            "F:3: device 'a' field 'path': bad value \"a\\u0000b\": not a valid path"
+                + " (Nul character not allowed)");
+  }
+
+  @Test
+  void catalogueEntriesGetTheSameNumberAndCodecRules() {
+    assertThatThrownBy(
+            () ->
+                DeviceConfigParser.parseCatalog(
+                    "mine.toml",
+                    """
+                    [[device]]
+                    id = -1
+                    read = "1e-300 B/s"
+                    seek = "1e300 s"
+                    codec = "zstd "
+                    cost_per_gb = "60 €"
+                    source = "made up"
+
+                    [[device]]
+                    id = "fast"
+                    read = "1e400 GB/s"
+                    codec = "zstd"
+                    cost_per_gb = "60 ct"
+                    source = "made up"
+                    """))
+        .isInstanceOf(DeviceConfigException.class)
+        .extracting(e -> ((DeviceConfigException) e).problems())
+        .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+        .extracting(Object::toString)
+        .containsExactly(
+            "mine.toml:2: field 'id': bad value -1: a numeric id must be a device number, 0 or"
+                + " more; otherwise write the id as a string, like id = \"nvme\"",
+            "mine.toml:3: field 'read': bad value \"1e-300 B/s\": too slow; a rate must be at"
+                + " least 1 B/s",
+            "mine.toml:4: field 'seek': bad value \"1e300 s\": too long; a latency must be at"
+                + " most 1 hour (3600 s)",
+            "mine.toml:5: field 'codec': bad value \"zstd \": trailing whitespace; allowed: none,"
+                + " lz4, zstd, written exactly, without spaces or control characters",
+            "mine.toml:6: field 'cost_per_gb': bad value \"60 €\": unknown currency unit '€';"
+                + " allowed: ct, EUR, USD or a bare number (a relative price), e.g. \"60 ct\" or"
+                + " \"0.6 EUR\"; the planner keeps costs in cents (ct), and EUR and USD count as"
+                + " 100 ct each, without exchange rates",
+            "mine.toml:11: device 'fast' field 'read': bad value \"1e400 GB/s\": too fast; a rate"
+                + " must be at most 1 PB/s");
+  }
+
+  @Test
   void twoMetadataDevices() throws IOException {
     assertThat(problems(device("a", "metadata = true") + device("b", "metadata = true")))
         .containsExactly(

@@ -44,4 +44,43 @@ class QuantityTest {
     assertThatThrownBy(() -> ByteSize.parse("-5 GB")).hasMessage("must not be negative");
     assertThatThrownBy(() -> Bandwidth.parse("0 MB/s")).hasMessage("must be greater than zero");
   }
+
+  @Test
+  void refusesNumbersOutsideSaneRanges() {
+    assertThatThrownBy(() -> ByteSize.parse("1e400 GB"))
+        .hasMessage("too large; a size must be at most 1000 PB (1 EB)");
+    assertThatThrownBy(() -> ByteSize.parse("9999999999999999999999 PB"))
+        .hasMessage("too large; a size must be at most 1000 PB (1 EB)");
+    assertThat(ByteSize.parse("1000 PB").bytes()).isEqualTo(1_000_000_000_000_000_000L);
+    assertThatThrownBy(() -> Bandwidth.parse("1e-300 B/s"))
+        .hasMessage("too slow; a rate must be at least 1 B/s");
+    assertThatThrownBy(() -> Bandwidth.parse("2 PB/s"))
+        .hasMessage("too fast; a rate must be at most 1 PB/s");
+    assertThat(Bandwidth.parse("1 B/s").bytesPerSecond()).isEqualTo(1);
+    assertThatThrownBy(() -> Latency.parse("1e300 s"))
+        .hasMessage("too long; a latency must be at most 1 hour (3600 s)");
+    assertThat(Latency.parse("3600 s").seconds()).isEqualTo(3600);
+    assertThatThrownBy(() -> Cost.parse("1e400"))
+        .hasMessage("too large; a cost must be at most 1e15 ct");
+  }
+
+  @Test
+  void costsAreInCentsAndCurrencySymbolsAreRefused() {
+    assertThat(Cost.parse("0.6 USD").cents()).isEqualTo(60);
+    assertThatThrownBy(() -> Cost.parse("60 €"))
+        .hasMessageStartingWith(
+            "unknown currency unit '€'; allowed: ct, EUR, USD or a bare number");
+    assertThatThrownBy(() -> Cost.parse("0.6 $"))
+        .hasMessageContaining("unknown currency unit '$'")
+        .hasMessageEndingWith(
+            "the planner keeps costs in cents (ct), and EUR and USD count as 100 ct each,"
+                + " without exchange rates");
+  }
+
+  @Test
+  void codecNamesAreExact() {
+    assertThat(Codec.fromConfigName("ZSTD")).contains(Codec.ZSTD);
+    assertThat(Codec.fromConfigName("lz4 ")).isEmpty();
+    assertThat(Codec.fromConfigName("lz4\0")).isEmpty();
+  }
 }
