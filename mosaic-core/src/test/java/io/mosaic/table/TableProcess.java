@@ -41,12 +41,13 @@ public final class TableProcess {
     MosaicTable table = MosaicTable.open(Path.of(args[1]), pool);
     String role = args[2];
     Random random = new Random(Long.parseLong(args[3]));
-    int count = Integer.parseInt(args[4]);
+    // How long a looping role runs, from its start: long enough for all roles to overlap.
+    long until = System.currentTimeMillis() + Long.parseLong(args[4]);
     switch (role) {
-      case "writer" -> writer(table, random, count, Integer.parseInt(args[5]));
-      case "migrator" -> migrator(table, random, count);
-      case "gc" -> gc(table, random, count);
-      case "reader" -> reader(table, pool, random, count, args.length > 5);
+      case "writer" -> writer(table, random, until, Integer.parseInt(args[5]));
+      case "migrator" -> migrator(table, random, until);
+      case "gc" -> gc(table, random, until);
+      case "reader" -> reader(table, pool, random, until, args.length > 5);
       case "migrate" -> migrate(table, parse(args, 5));
       case "gc-once" -> new GarbageCollector(table).collect(Duration.ZERO);
       default -> throw new IllegalArgumentException("unknown role " + role);
@@ -63,11 +64,11 @@ public final class TableProcess {
     return placement;
   }
 
-  /** Appends {@code count} batches numbered from {@code firstBatch}, one commit each. */
-  private static void writer(MosaicTable table, Random random, int count, int firstBatch)
+  /** Appends batches numbered from {@code firstBatch}, one commit each, until {@code until}. */
+  private static void writer(MosaicTable table, Random random, long until, int firstBatch)
       throws Exception {
     try (BufferAllocator alloc = new RootAllocator()) {
-      for (int b = firstBatch; b < firstBatch + count; b++) {
+      for (int b = firstBatch; System.currentTimeMillis() < until; b++) {
         try (TableWriter writer = table.newWriter();
             VectorSchemaRoot batch =
                 VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
@@ -83,10 +84,10 @@ public final class TableProcess {
     }
   }
 
-  /** Moves random columns to random devices, {@code count} times. */
-  private static void migrator(MosaicTable table, Random random, int count) throws Exception {
+  /** Moves random columns to random devices until {@code until}. */
+  private static void migrator(MosaicTable table, Random random, long until) throws Exception {
     List<ColumnSpec> columns = CrashWorkload.SCHEMA.columns();
-    for (int i = 0; i < count; i++) {
+    while (System.currentTimeMillis() < until) {
       Map<String, String> placement = new LinkedHashMap<>();
       for (ColumnSpec c : columns) {
         if (random.nextBoolean()) {
@@ -109,9 +110,9 @@ public final class TableProcess {
     return migrator.apply(migrator.plan(placement), new Migrator.Listener() {});
   }
 
-  /** Collects {@code count} times, with no grace or the default hour, at random. */
-  private static void gc(MosaicTable table, Random random, int count) throws Exception {
-    for (int i = 0; i < count; i++) {
+  /** Collects until {@code until}, with no grace or the default hour, at random. */
+  private static void gc(MosaicTable table, Random random, long until) throws Exception {
+    while (System.currentTimeMillis() < until) {
       Duration grace = random.nextBoolean() ? Duration.ZERO : Duration.ofHours(1);
       GarbageCollector.Report r = new GarbageCollector(table).collect(grace);
       System.out.println("GC " + r.manifests() + " " + r.files());
@@ -124,11 +125,11 @@ public final class TableProcess {
    * does beside its queries: lists the pins and collects garbage in the same JVM while it reads.
    */
   private static void reader(
-      MosaicTable table, DevicePool pool, Random random, int count, boolean server)
+      MosaicTable table, DevicePool pool, Random random, long until, boolean server)
       throws Exception {
     List<String> names = CrashWorkload.SCHEMA.columns().stream().map(ColumnSpec::name).toList();
     try (Retriever retriever = new Retriever(pool, 1, 0)) {
-      for (int i = 0; i < count; i++) {
+      while (System.currentTimeMillis() < until) {
         try (TablePin pin = table.pin()) {
           if (server) {
             table.pinnedVersions();
@@ -152,6 +153,10 @@ public final class TableProcess {
 
   // The batches the last checked scan held (set by check).
   private static TreeSet<Integer> lastBatches = new TreeSet<>();
+
+  static TreeSet<Integer> lastBatches() {
+    return lastBatches;
+  }
 
   private static String batches(Scan scan) {
     return lastBatches.toString().replace(" ", "");
