@@ -85,7 +85,9 @@ public final class ConcurrencyHarness {
           readsOverlappingCommits,
           errors,
           failures.size(),
-          failures.isEmpty() ? "" : ": " + failures);
+          failures.isEmpty()
+              ? ""
+              : ", the first: " + failures.subList(0, Math.min(3, failures.size())));
     }
   }
 
