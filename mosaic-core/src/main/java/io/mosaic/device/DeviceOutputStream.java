@@ -19,6 +19,8 @@ public final class DeviceOutputStream extends OutputStream {
   private final Path path;
   private final FileChannel channel;
   private final CRC32C crc = new CRC32C();
+  // The bytes since the last mark: a segment's column chunks are checksummed one by one.
+  private final CRC32C sinceMark = new CRC32C();
   private long position;
 
   DeviceOutputStream(Device device, Path path) throws IOException {
@@ -38,6 +40,16 @@ public final class DeviceOutputStream extends OutputStream {
   /** {@code crc32c:<hex>} of everything written so far. */
   public String checksum() {
     return String.format(Locale.ROOT, "crc32c:%08x", crc.getValue());
+  }
+
+  /**
+   * {@code crc32c:<hex>} of the bytes written since the previous mark (or the start), and a new
+   * mark here.
+   */
+  public String mark() {
+    String value = String.format(Locale.ROOT, "crc32c:%08x", sinceMark.getValue());
+    sinceMark.reset();
+    return value;
   }
 
   @Override
@@ -69,6 +81,7 @@ public final class DeviceOutputStream extends OutputStream {
       throw e;
     }
     crc.update(b, off, len);
+    sinceMark.update(b, off, len);
     position += len;
   }
 

@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -345,17 +344,7 @@ public final class Migrator {
   /** Reads the new file back from its device: what is there must be what was written. */
   private static void verify(Device target, SegmentEntry written) throws IOException {
     Path file = target.resolve(written.path());
-    CRC32C crc = new CRC32C();
-    ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
-    try (DeviceReadChannel ch = target.openForRead(file)) {
-      long position = 0;
-      for (int n = ch.read(buf, position); n > 0; n = ch.read(buf, position)) {
-        crc.update(buf.array(), 0, n);
-        position += n;
-        buf.clear();
-      }
-    }
-    String actual = String.format(Locale.ROOT, "crc32c:%08x", crc.getValue());
+    String actual = Checksums.ofFile(target, file);
     if (!actual.equals(written.checksum())) {
       throw new CorruptTableException(
           "new segment "

@@ -66,10 +66,32 @@ public final class SegmentReader implements AutoCloseable {
     Device device = table.pool().device(segment.device());
     this.file = device.resolve(segment.path());
     try {
+      // This reader serves whole-segment work (migration, table dumps): the file is read whole
+      // anyway, so its recorded checksum is checked first, and data that fails it is never
+      // re-encoded and committed under a new checksum (docs/format.md, "Checked before use").
+      String actual = Checksums.ofFile(device, file);
+      if (!actual.equals(segment.checksum())) {
+        throw new CorruptTableException(
+            "segment "
+                + file
+                + " of column '"
+                + column.name()
+                + "' on device '"
+                + device.id()
+                + "' of table "
+                + table.name()
+                + " fails its checksum: "
+                + actual
+                + ", the manifest records "
+                + segment.checksum()
+                + " (damaged, or another file put in its place)");
+      }
       this.reader =
           ParquetFileReader.open(
               new DeviceInputFile(device, file),
               readOptions().usePageChecksumVerification(true).build());
+    } catch (CorruptTableException e) {
+      throw e;
     } catch (NoSuchFileException e) {
       throw new CorruptTableException(
           "segment of column '"

@@ -62,6 +62,10 @@ final class SegmentWriter implements AutoCloseable {
   private ColumnWriter writer;
   private long rowsInGroup;
   private boolean done;
+  // Per row group, the checksum of its column chunk and where the chunk ends in the file: each
+  // chunk is written whole between two marks of the stream (no padding, indexes at the end).
+  private final List<String> chunkChecksums = new ArrayList<>();
+  private final List<Long> chunkEnds = new ArrayList<>();
 
   SegmentWriter(ColumnSpec column, Device device, String relativePath, Codec codec)
       throws IOException {
@@ -89,7 +93,13 @@ final class SegmentWriter implements AutoCloseable {
             ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
             true);
     file.start();
+    output.stream().mark(); // the magic bytes belong to no chunk
     startGroup();
+  }
+
+  private void chunkWritten() {
+    chunkChecksums.add(output.stream().mark());
+    chunkEnds.add(output.stream().position());
   }
 
   private void startGroup() {
@@ -180,6 +190,7 @@ final class SegmentWriter implements AutoCloseable {
     store.flush();
     pages.flushToFileWriter(file);
     file.endBlock();
+    chunkWritten();
     store.close();
     pages.close();
     startGroup();
@@ -203,6 +214,7 @@ final class SegmentWriter implements AutoCloseable {
     file.startBlock(rows);
     file.appendColumnChunk(descriptor, from, chunk, null, columnIndex, offsetIndex);
     file.endBlock();
+    chunkWritten();
   }
 
   /** Finishes the file (footer, fsync) and describes it, numbered from row group 0. */
@@ -215,8 +227,27 @@ final class SegmentWriter implements AutoCloseable {
     List<RowGroupStats> stats = new ArrayList<>();
     long compressed = 0;
     long uncompressed = 0;
-    for (BlockMetaData block : file.getFooter().getBlocks()) {
-      ColumnChunkMetaData chunk = block.getColumns().get(0);
+    List<BlockMetaData> blocks = file.getFooter().getBlocks();
+    for (int k = 0; k < blocks.size(); k++) {
+      ColumnChunkMetaData chunk = blocks.get(k).getColumns().get(0);
+      long start = k == 0 ? ParquetFileWriter.MAGIC.length : chunkEnds.get(k - 1);
+      if (chunk.getStartingPos() != start
+          || chunk.getStartingPos() + chunk.getTotalSize() != chunkEnds.get(k)) {
+        throw new IllegalStateException(
+            "segment "
+                + relativePath
+                + ": row group "
+                + k
+                + "'s chunk spans "
+                + chunk.getStartingPos()
+                + "-"
+                + (chunk.getStartingPos() + chunk.getTotalSize())
+                + ", not what was checksummed ("
+                + start
+                + "-"
+                + chunkEnds.get(k)
+                + ")");
+      }
       compressed += chunk.getTotalSize();
       uncompressed += chunk.getTotalUncompressedSize();
       stats.add(ValueCodec.fromParquet(column.type(), chunk.getStatistics()));
