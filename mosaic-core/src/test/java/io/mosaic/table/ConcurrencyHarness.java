@@ -174,7 +174,12 @@ public final class ConcurrencyHarness {
       if (c.process().isAlive()) {
         String last;
         synchronized (c.lines()) {
-          last = c.lines().isEmpty() ? "start" : c.lines().get(c.lines().size() - 1).split(" ")[0];
+          last = "start";
+          for (String line : c.lines()) {
+            if (line.matches("(ACK|MIGRATED|GC|READ|ERROR|WRONG) .*")) {
+              last = line.split(" ")[0];
+            }
+          }
         }
         c.process().destroyForcibly(); // SIGKILL
         totals.killed.merge(c.role(), 1, Integer::sum);
