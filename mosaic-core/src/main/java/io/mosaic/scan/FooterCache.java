@@ -1,10 +1,13 @@
 package io.mosaic.scan;
 
 import io.mosaic.device.Device;
+import io.mosaic.device.DeviceReadChannel;
 import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.Manifest;
 import io.mosaic.table.SegmentEntry;
 import io.mosaic.table.SegmentReader;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,31 +26,65 @@ import org.apache.parquet.io.LocalInputFile;
 final class FooterCache {
   private static final int MAX_ENTRIES = 10_000;
 
-  private final Map<String, ParquetMetadata> footers =
+  /** A footer as read, with the file's size, and the last manifest it was checked against. */
+  private static final class Footer {
+    final ParquetMetadata footer;
+    final long fileSize;
+    volatile Checked checked;
+
+    Footer(ParquetMetadata footer, long fileSize) {
+      this.footer = footer;
+      this.fileSize = fileSize;
+    }
+  }
+
+  /**
+   * The manifest (not kept alive by the cache) and segment, by identity, a footer last passed
+   * {@link Manifest#checkSegmentFooter} for: every scan of that manifest reuses the check.
+   */
+  private record Checked(WeakReference<Manifest> manifest, SegmentEntry segment) {}
+
+  private final Map<String, Footer> footers =
       new LinkedHashMap<>(256, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ParquetMetadata> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Footer> eldest) {
           return size() > MAX_ENTRIES;
         }
       };
 
-  /** The segment's footer if it is cached, else null; never reads. */
-  ParquetMetadata cached(Device device, SegmentEntry segment) {
+  /**
+   * The segment's footer if it is cached, else null; never reads. A cached footer is checked
+   * against {@code manifest} (once per manifest) like a footer just read.
+   *
+   * @throws CorruptTableException if the segment does not match the manifest
+   */
+  ParquetMetadata cached(String table, Manifest manifest, Device device, SegmentEntry segment) {
+    Footer entry;
     synchronized (footers) {
-      return footers.get(key(device, segment));
+      entry = footers.get(key(device, segment));
     }
+    return entry == null ? null : checked(entry, table, manifest, device, segment);
   }
 
-  /** The segment's footer, read from its device the first time. */
-  ParquetMetadata footer(String table, Device device, SegmentEntry segment) {
-    ParquetMetadata cached = cached(device, segment);
+  /**
+   * The segment's footer, read from its device the first time, and checked against {@code manifest}
+   * before use: a segment that is not what the manifest says (another column's file, a row count or
+   * type the manifest does not give, ...) is refused rather than read.
+   *
+   * @throws CorruptTableException if the footer cannot be read or does not match the manifest
+   */
+  ParquetMetadata footer(String table, Manifest manifest, Device device, SegmentEntry segment) {
+    ParquetMetadata cached = cached(table, manifest, device, segment);
     if (cached != null) {
       return cached;
     }
     Path file = device.resolve(segment.path());
-    ParquetMetadata footer;
+    Footer entry;
     try {
-      device.openForRead(file).close(); // names a vanished device directory clearly
+      long size;
+      try (DeviceReadChannel ch = device.openForRead(file)) { // names a vanished device clearly
+        size = ch.size();
+      }
       InputFile in = new LocalInputFile(file);
       try (ParquetFileReader reader =
           ParquetFileReader.open(
@@ -55,7 +92,7 @@ final class FooterCache {
               SegmentReader.readOptions()
                   .withMetadataFilter(ParquetMetadataConverter.NO_FILTER)
                   .build())) {
-        footer = reader.getFooter();
+        entry = new Footer(reader.getFooter(), size);
       }
     } catch (IOException | RuntimeException e) {
       boolean missing = !Files.exists(file);
@@ -78,9 +115,25 @@ final class FooterCache {
           e);
     }
     synchronized (footers) {
-      footers.put(key(device, segment), footer);
+      footers.put(key(device, segment), entry);
     }
-    return footer;
+    return checked(entry, table, manifest, device, segment);
+  }
+
+  private static ParquetMetadata checked(
+      Footer entry, String table, Manifest manifest, Device device, SegmentEntry segment) {
+    Checked last = entry.checked;
+    if (last == null || last.segment() != segment || last.manifest().get() != manifest) {
+      manifest.checkSegmentFooter(
+          table,
+          segment,
+          device.id(),
+          device.resolve(segment.path()),
+          entry.fileSize,
+          entry.footer);
+      entry.checked = new Checked(new WeakReference<>(manifest), segment);
+    }
+    return entry.footer;
   }
 
   private static String key(Device device, SegmentEntry segment) {

@@ -277,7 +277,7 @@ public final class Scan implements AutoCloseable {
     SegmentEntry missing = scheduleCached(null, null);
     while (missing != null) {
       Device device = table.pool().device(missing.device());
-      ParquetMetadata footer = retriever.footers().footer(table.name(), device, missing);
+      ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, missing);
       missing = scheduleCached(missing, footer);
     }
   }
@@ -299,7 +299,9 @@ public final class Scan implements AutoCloseable {
         return null;
       }
       ParquetMetadata footer =
-          segment.equals(known) ? knownFooter : retriever.footers().cached(device, segment);
+          segment.equals(known)
+              ? knownFooter
+              : retriever.footers().cached(table.name(), manifest, device, segment);
       if (footer == null) {
         return segment;
       }
