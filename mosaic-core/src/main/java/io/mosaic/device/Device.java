@@ -5,18 +5,65 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A device of the installed pool at run time: its spec and its read path (throttled if emulated).
  */
 public final class Device {
   private final DeviceSpec spec;
+  private final Path configFile;
   private final DeviceThrottle throttle;
+  private DeviceMarker.Identity identity;
   private long used = -1;
 
-  Device(DeviceSpec spec) {
+  Device(DeviceSpec spec, Path configFile) {
     this.spec = spec;
+    this.configFile = configFile;
     this.throttle = spec.emulation().map(DeviceThrottle::new).orElse(null);
+  }
+
+  void setIdentity(DeviceMarker.Identity identity) {
+    this.identity = identity;
+  }
+
+  /** The identity this device's directory had when the pool was loaded ({@link DeviceMarker}). */
+  public DeviceMarker.Identity identity() {
+    return identity;
+  }
+
+  /**
+   * Checks that the device's directory is still the one the pool loaded: its marker must record the
+   * same id and UUID. gc calls this before deleting anything on the device, so a directory that was
+   * unmounted, replaced or renamed meanwhile is never taken for this device.
+   */
+  public void checkIdentity() {
+    DeviceMarker.Identity now;
+    String problem;
+    try {
+      now = DeviceMarker.read(spec.path());
+      problem = now == null ? "it has no device marker any more" : "its marker records " + now;
+    } catch (IOException e) {
+      now = null;
+      problem = "its marker cannot be read (" + e.getMessage() + ")";
+    }
+    if (now == null || !now.equals(identity)) {
+      throw new DeviceConfigException(
+          List.of(
+              new ConfigProblem(
+                  configFile,
+                  0,
+                  spec.id(),
+                  "path",
+                  "directory \""
+                      + spec.path()
+                      + "\" is not the directory loaded as this device ("
+                      + identity
+                      + "): "
+                      + problem
+                      + ". Was it unmounted, replaced or renamed? Nothing was deleted there; check"
+                      + " the mount and devices.toml, then load the pool again")));
+    }
   }
 
   public DeviceSpec spec() {

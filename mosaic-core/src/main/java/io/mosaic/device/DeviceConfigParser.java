@@ -84,7 +84,9 @@ public final class DeviceConfigParser {
 
   private static String readFile(Path file) {
     try {
-      return Files.readString(file);
+      return new String(
+          MetadataFiles.read(file, MetadataFiles.CONFIG_LIMIT, "device configuration"),
+          java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new DeviceConfigException(
           List.of(
@@ -161,6 +163,7 @@ public final class DeviceConfigParser {
     Path base = file.toAbsolutePath().getParent();
     Map<String, Integer> idLines = new HashMap<>();
     Map<Path, String> pathOwners = new HashMap<>();
+    List<Usable> usable = new ArrayList<>();
     String metadataId = null;
     int metadataLine = 0;
     for (int i = 0; i < devices.size(); i++) {
@@ -175,6 +178,12 @@ public final class DeviceConfigParser {
         String owner = pathOwners.putIfAbsent(path, id);
         if (owner != null) {
           e.problem("path", "same directory as device '" + owner + "'; give each device its own");
+        } else if (id != null) {
+          try {
+            usable.add(new Usable(e, id, path, path.toRealPath()));
+          } catch (IOException ex) {
+            e.problem("path", "bad value \"" + path + "\": cannot resolve it (" + ex + ")");
+          }
         }
       }
       ByteSize capacity = e.required("capacity", Entry::size).orElse(null);
@@ -204,7 +213,106 @@ public final class DeviceConfigParser {
           new DeviceSpec(
               id, name, path, capacity, threads, codec, cost, seek, metadata, emulation));
     }
+    checkIdentities(usable);
     return specs;
+  }
+
+  /** A device whose directory exists, with its path once symlinks are followed. */
+  private record Usable(Entry entry, String id, Path path, Path real) {}
+
+  /**
+   * Device directories must be distinct and must not nest once symlinks are followed (gc walks a
+   * device's directories: it would take another device's files for its own), and a directory marked
+   * as another device ({@link DeviceMarker}) cannot be this one: a device cannot be renamed, since
+   * manifests name devices by id.
+   */
+  private void checkIdentities(List<Usable> usable) {
+    List<Usable> distinct = new ArrayList<>();
+    for (Usable u : usable) {
+      Usable clash = null;
+      for (Usable other : distinct) {
+        if (u.real().startsWith(other.real()) || other.real().startsWith(u.real())) {
+          clash = other;
+          break;
+        }
+      }
+      if (clash == null) {
+        distinct.add(u);
+        continue;
+      }
+      String where =
+          u.real().equals(clash.real())
+              ? "the same directory as device '"
+                  + clash.id()
+                  + "' (\""
+                  + clash.path()
+                  + "\") once symlinks are followed: both are \""
+                  + u.real()
+                  + "\""
+              : u.real().startsWith(clash.real())
+                  ? "inside the directory of device '"
+                      + clash.id()
+                      + "' (\""
+                      + clash.real()
+                      + "\"), as \""
+                      + u.real()
+                      + "\""
+                  : "holds the directory of device '"
+                      + clash.id()
+                      + "' (\""
+                      + clash.real()
+                      + "\"), as \""
+                      + u.real()
+                      + "\"";
+      u.entry()
+          .problem(
+              "path",
+              "bad value \""
+                  + u.path()
+                  + "\": "
+                  + where
+                  + "; device directories must be distinct and must not nest (gc would take one"
+                  + " device's files for the other's): give each device its own directory");
+    }
+    for (Usable u : distinct) {
+      DeviceMarker.Identity marked;
+      try {
+        marked = DeviceMarker.read(u.path());
+      } catch (IOException ex) {
+        u.entry()
+            .problem(
+                "path",
+                "bad value \""
+                    + u.path()
+                    + "\": its device marker cannot be read ("
+                    + ex.getMessage()
+                    + "); if this directory is device '"
+                    + u.id()
+                    + "', delete "
+                    + DeviceMarker.file(u.path())
+                    + " and it is written anew");
+        continue;
+      }
+      if (marked != null && !marked.id().equals(u.id())) {
+        u.entry()
+            .problem(
+                "id",
+                "bad value \""
+                    + u.id()
+                    + "\": directory \""
+                    + u.path()
+                    + "\" is device '"
+                    + marked.id()
+                    + "' (its marker "
+                    + DeviceMarker.file(u.path())
+                    + " records "
+                    + marked
+                    + "). Manifests name devices by id, so a device cannot be renamed: set id = \""
+                    + marked.id()
+                    + "\" again. If the directory is no longer that device, move its files away"
+                    + " and delete the marker");
+      }
+    }
   }
 
   private List<CatalogDevice> catalog(TomlArray devices) {

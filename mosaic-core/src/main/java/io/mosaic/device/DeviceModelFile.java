@@ -63,7 +63,11 @@ public final class DeviceModelFile {
               new ConfigProblem(
                   file, 0, null, null, "no device model yet; run `mosaic calibrate` to measure")));
     }
-    TomlParseResult toml = Toml.parse(Files.readString(file));
+    TomlParseResult toml =
+        Toml.parse(
+            new String(
+                MetadataFiles.read(file, MetadataFiles.CONFIG_LIMIT, "device model file"),
+                java.nio.charset.StandardCharsets.UTF_8));
     List<ConfigProblem> problems = new ArrayList<>();
     for (TomlParseError e : toml.errors()) {
       problems.add(

@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +21,9 @@ public final class DevicePool {
   private DevicePool(Path configFile, List<DeviceSpec> specs) {
     this.configFile = configFile;
     for (DeviceSpec spec : specs) {
-      devices.put(spec.id(), new Device(spec));
+      Device device = new Device(spec, configFile);
+      device.setIdentity(mark(configFile, spec));
+      devices.put(spec.id(), device);
     }
     // Without an explicit metadata = true, the first device listed holds the metadata.
     this.metadata =
@@ -28,6 +31,49 @@ public final class DevicePool {
             .filter(d -> d.spec().metadata())
             .findFirst()
             .orElse(devices.values().iterator().next());
+  }
+
+  /**
+   * Writes the {@link DeviceMarker} of a device used for the first time, or reads the one there
+   * (checked against the id by the parser; checked again here against a concurrent first use).
+   */
+  private static DeviceMarker.Identity mark(Path configFile, DeviceSpec spec) {
+    DeviceMarker.Identity identity;
+    try {
+      identity = DeviceMarker.ensure(spec.path(), spec.id());
+    } catch (IOException e) {
+      throw new DeviceConfigException(
+          List.of(
+              new ConfigProblem(
+                  configFile,
+                  0,
+                  spec.id(),
+                  "path",
+                  "cannot write or read the device marker "
+                      + DeviceMarker.file(spec.path())
+                      + " ("
+                      + e.getMessage()
+                      + ")")));
+    }
+    if (!identity.id().equals(spec.id())) {
+      throw new DeviceConfigException(
+          List.of(
+              new ConfigProblem(
+                  configFile,
+                  0,
+                  spec.id(),
+                  "id",
+                  "directory \""
+                      + spec.path()
+                      + "\" is device '"
+                      + identity.id()
+                      + "' (its marker records "
+                      + identity
+                      + "); set id = \""
+                      + identity.id()
+                      + "\" again")));
+    }
+    return identity;
   }
 
   /** Reads and validates {@code devices.toml}; throws {@link DeviceConfigException} if wrong. */

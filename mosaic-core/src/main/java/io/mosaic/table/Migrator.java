@@ -210,6 +210,12 @@ public final class Migrator {
     Map<String, List<Move>> byColumn = new LinkedHashMap<>();
     plan.moves().forEach(m -> byColumn.computeIfAbsent(m.column(), c -> new ArrayList<>()).add(m));
     Manifest latest = table.latest();
+    TableFolders.requirePlainId(table, latest, "migration");
+    for (Move m : plan.moves()) {
+      // Refused before anything moves when this root does not own the folders it would change.
+      table.claimFolder(latest.tableId(), table.pool().device(m.from().device()));
+      table.claimFolder(latest.tableId(), table.pool().device(m.toDevice()));
+    }
     GarbageCollector gc = new GarbageCollector(table);
     try (WriterLock lock = new WriterLock(table, "m");
         BufferAllocator alloc = new RootAllocator()) {
@@ -224,7 +230,7 @@ public final class Migrator {
           }
           latest = commitColumn(column.getValue(), created);
         } catch (IOException | RuntimeException e) {
-          deleteQuietly(created);
+          deleteQuietly(latest.tableId(), created);
           throw failure(e, column.getKey(), plan);
         }
         CrashPoints.reached("column-committed");
@@ -262,8 +268,8 @@ public final class Migrator {
       verify(target, written);
       return written.startingAt(move.from().firstRowGroup());
     } catch (IOException | RuntimeException e) {
-      Path partial = target.resolve(path);
-      if (Files.exists(partial)) {
+      Path partial = TableFolders.deletable(target, base.tableId(), path);
+      if (partial != null && Files.exists(partial)) {
         target.release(Files.size(partial));
         Files.delete(partial);
       }
@@ -342,7 +348,7 @@ public final class Migrator {
   }
 
   /** Reads the new file back from its device: what is there must be what was written. */
-  private static void verify(Device target, SegmentEntry written) throws IOException {
+  static void verify(Device target, SegmentEntry written) throws IOException {
     Path file = target.resolve(written.path());
     String actual = Checksums.ofFile(target, file);
     if (!actual.equals(written.checksum())) {
@@ -385,12 +391,14 @@ public final class Migrator {
         });
   }
 
-  private void deleteQuietly(List<SegmentEntry> created) {
+  private void deleteQuietly(String tableId, List<SegmentEntry> created) {
     for (SegmentEntry s : created) {
       try {
         Device d = table.pool().device(s.device());
-        Files.deleteIfExists(d.resolve(s.path()));
-        d.release(s.fileBytes());
+        Path file = TableFolders.deletable(d, tableId, s.path());
+        if (file != null && Files.deleteIfExists(file)) {
+          d.release(s.fileBytes());
+        }
       } catch (IOException e) {
         // gc removes it later
       }

@@ -2,6 +2,7 @@ package io.mosaic.table;
 
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
+import io.mosaic.device.MetadataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -45,12 +46,24 @@ public final class MosaicTable {
   public static final String COLUMN_DEVICE_PREFIX = "column.";
 
   static final long DEFAULT_ROW_GROUP_ROWS = 1 << 20;
+
+  /**
+   * Largest manifest file read: a manifest takes about 100 bytes per row group and column (their
+   * statistics), so this holds about 600,000 of them; a larger file is damaged or not a manifest.
+   */
+  static final long MAX_MANIFEST_BYTES = 64L << 20;
+
+  /** Where gc moves old manifests it cannot read, instead of deleting them. */
+  static final String DAMAGED = "_damaged";
+
   private static final int MAX_COMMIT_ATTEMPTS = 20;
   private static final Pattern MANIFEST_NAME = Pattern.compile("v(\\d{20})\\.json");
   private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
 
   private final Path root;
   private final DevicePool pool;
+  // Segment folders (table id, device id) this instance has checked it owns, for writes.
+  private final Set<String> claimed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private MosaicTable(Path root, DevicePool pool) {
     this.root = root;
@@ -73,16 +86,35 @@ public final class MosaicTable {
     return parent.resolve(name);
   }
 
+  /**
+   * Whether a table exists at {@code root}: its {@code _manifests} directory holds a version. A
+   * directory whose creation was interrupted before the first version was published (only temporary
+   * files, or nothing) is no table; {@link #create} makes one there.
+   */
   public static boolean exists(Path root) {
-    return Files.isDirectory(root.resolve(MANIFESTS));
+    Path dir = root.resolve(MANIFESTS);
+    if (!Files.isDirectory(dir)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.anyMatch(f -> MANIFEST_NAME.matcher(f.getFileName().toString()).matches());
+    } catch (IOException e) {
+      return true; // unreadable: not a place to create a table either; open says what is wrong
+    }
   }
 
-  /** Creates an empty table (version 1) and returns it; fails if one exists there already. */
+  /**
+   * Creates an empty table (version 1) and returns it; fails if one exists there already. A root
+   * left by a creation that was interrupted before its first version was published is reused.
+   */
   public static MosaicTable create(
       Path root, DevicePool pool, TableSchema schema, Map<String, String> properties) {
     Path abs = root.toAbsolutePath().normalize();
     if (exists(abs)) {
       throw new IllegalArgumentException("a Mosaic table already exists at " + abs);
+    }
+    if (Files.isDirectory(abs.resolve(MANIFESTS))) {
+      new MosaicTable(abs, pool).removeStaleTemporaryManifests(); // an interrupted creation's
     }
     properties.forEach(
         (key, value) -> {
@@ -116,6 +148,18 @@ public final class MosaicTable {
   /** Opens an existing table, removing what crashed commits left behind. */
   public static MosaicTable open(Path root, DevicePool pool) {
     Path abs = root.toAbsolutePath().normalize();
+    if (!exists(abs) && Files.isDirectory(abs.resolve(MANIFESTS))) {
+      throw new TableNotFoundException(
+          "the creation of table "
+              + abs.getFileName()
+              + " at "
+              + abs
+              + " was interrupted: its "
+              + MANIFESTS
+              + " directory holds no version (at most temporary files of the interrupted"
+              + " command), so nothing was committed. Create the table again (the CLI's `mosaic"
+              + " import --create`, or MosaicTable.create); the directory is reused");
+    }
     if (!exists(abs)) {
       throw new TableNotFoundException(
           "no Mosaic table at "
@@ -164,38 +208,164 @@ public final class MosaicTable {
     List<Long> versions = versions();
     if (versions.isEmpty()) {
       throw new CorruptTableException(
-          "table " + name() + " at " + root + " has no manifest in " + MANIFESTS);
+          "table "
+              + name()
+              + " at "
+              + root
+              + " has no manifest in "
+              + MANIFESTS
+              + ": its creation was interrupted, or its manifests were removed");
     }
     long last = versions.get(versions.size() - 1);
     try {
       return version(last);
     } catch (CorruptTableException e) {
-      String previous =
-          versions.size() > 1
-              ? "; the previous version is v" + versions.get(versions.size() - 2)
-              : "";
-      throw new CorruptTableException(e.getMessage() + previous, e);
+      throw new CorruptTableException(e.getMessage() + "; " + lastGood(versions), e);
     }
+  }
+
+  /** Names the newest readable version before the newest one, and how to roll back to it. */
+  private String lastGood(List<Long> versions) {
+    for (int i = versions.size() - 2; i >= 0; i--) {
+      long v = versions.get(i);
+      try {
+        version(v);
+        return "the last good version is v"
+            + v
+            + ": roll back to it (the CLI's `mosaic rollback --to "
+            + v
+            + "`, or MosaicTable.rollback("
+            + v
+            + ")), which publishes its content as v"
+            + (versions.get(versions.size() - 1) + 1)
+            + " and keeps the damaged file";
+      } catch (RuntimeException e) {
+        // damaged too: look further back
+      }
+    }
+    return versions.size() == 1
+        ? "there is no earlier version to roll back to"
+        : "no earlier version can be read either; restore " + MANIFESTS + " from a backup";
   }
 
   public Manifest version(long version) {
     Path file = manifestFile(version);
+    String where = "manifest v" + version + " of table " + name() + " (" + file + ")";
     byte[] bytes;
     try {
-      bytes = Files.readAllBytes(file);
+      if (Files.isDirectory(file)) {
+        throw new CorruptTableException(where + " is a directory, not a manifest file");
+      }
+      bytes = MetadataFiles.read(file, MAX_MANIFEST_BYTES, "manifest");
     } catch (NoSuchFileException e) {
       throw new TableNotFoundException(
           "table " + name() + " has no version " + version + " (" + file + ")");
+    } catch (MetadataFiles.TooLargeException e) {
+      throw new CorruptTableException(where + " is refused: " + e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }
-    Manifest m =
-        ManifestFile.decode(
-            bytes, "manifest v" + version + " of table " + name() + " (" + file + ")");
+    Manifest m = ManifestFile.decode(bytes, where);
     if (m.version() != version) {
       throw new CorruptTableException(file + " holds version " + m.version() + ", not " + version);
     }
     return m;
+  }
+
+  /**
+   * The table id of the table at {@code root}, from its newest readable manifest; empty when none
+   * can be read.
+   */
+  static java.util.Optional<String> idOf(Path root) {
+    MosaicTable other = new MosaicTable(root.toAbsolutePath().normalize(), null);
+    List<Long> versions;
+    try {
+      versions = other.versions();
+    } catch (RuntimeException e) {
+      return java.util.Optional.empty();
+    }
+    for (int i = versions.size() - 1; i >= 0; i--) {
+      try {
+        return java.util.Optional.of(other.version(versions.get(i)).tableId());
+      } catch (RuntimeException e) {
+        // damaged: try an older one
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * Makes sure this root owns the table's segment folder on {@code device} before writing there
+   * (see {@link TableFolders}); checked once per instance and folder.
+   */
+  void claimFolder(String tableId, Device device) {
+    if (!claimed.contains(tableId + "\0" + device.id())) {
+      TableFolders.claim(this, tableId, device);
+      claimed.add(tableId + "\0" + device.id());
+    }
+  }
+
+  /**
+   * Publishes the content of version {@code to} (schema, properties, rows and segments) as a new
+   * version, numbered after the newest manifest file, readable or not: the way back from a damaged
+   * newest manifest, which is kept as a (harmless) older version and is moved to {@code
+   * _manifests/_damaged/} by gc. Refused if a segment of {@code to} is gone.
+   */
+  public Manifest rollback(long to) {
+    Manifest target = version(to);
+    for (int attempt = 1; ; attempt++) {
+      List<Long> versions = versions();
+      long newest = versions.get(versions.size() - 1);
+      if (newest == to) {
+        throw new IllegalArgumentException(
+            "v" + to + " is already the newest version of table " + name() + "; nothing to undo");
+      }
+      Manifest next =
+          new Manifest(
+              target.tableId(),
+              newest + 1,
+              "rollback",
+              Instant.now(),
+              target.schema(),
+              target.properties(),
+              target.rowGroups(),
+              target.segments());
+      next.validate();
+      try (CommitGate.Hold hold = CommitGate.shared(root)) {
+        for (SegmentEntry s : target.segments()) {
+          Path file;
+          try {
+            file = pool.device(s.device()).resolve(s.path());
+          } catch (IllegalArgumentException e) {
+            throw new CorruptTableException(
+                "cannot roll back table " + name() + " to v" + to + ": " + e.getMessage(), e);
+          }
+          if (!Files.exists(file)) {
+            throw new CorruptTableException(
+                "cannot roll back table "
+                    + name()
+                    + " to v"
+                    + to
+                    + ": its segment "
+                    + file
+                    + " of column "
+                    + s.column()
+                    + " on device '"
+                    + s.device()
+                    + "' is gone (deleted by gc once v"
+                    + to
+                    + " was no longer kept); roll back to a later version");
+          }
+        }
+        if (publish(next)) {
+          return next;
+        }
+      }
+      if (attempt == MAX_COMMIT_ATTEMPTS) {
+        throw new TableConflictException(
+            "rollback of table " + name() + " lost " + attempt + " races in a row; try again");
+      }
+    }
   }
 
   Path manifestFile(long version) {

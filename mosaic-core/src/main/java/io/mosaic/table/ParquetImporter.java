@@ -105,6 +105,7 @@ public final class ParquetImporter {
             int index = fileSchema.getFieldIndex(column.name());
             ColumnDescriptor descriptor = fileSchema.getColumns().get(index);
             boolean copy = copyable(blocks, index, descriptor, column, device);
+            table.claimFolder(base.tableId(), device);
             try (SegmentWriter writer =
                 new SegmentWriter(column, device, path, device.spec().codec())) {
               if (copy) {

@@ -90,6 +90,7 @@ public final class TableWriter implements AutoCloseable {
   private void openSegments() throws IOException {
     for (ColumnSpec c : base.schema().columns()) {
       Device device = placementOf(table, base, c.name());
+      table.claimFolder(base.tableId(), device);
       segments.put(
           c.name(),
           new SegmentWriter(

@@ -3,6 +3,7 @@ package io.mosaic.trace;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mosaic.device.MetadataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -112,30 +113,100 @@ public final class TraceLog {
     }
   }
 
-  /** Every record of an epoch, from all processes' files; a torn last line is skipped. */
+  /**
+   * Every record of an epoch, from all processes' files; a torn last line is skipped, and so is a
+   * line longer than a record can be. A file larger than {@value #MAX_FILE_MIB} MiB is refused by
+   * its size before it is read.
+   */
   public List<TraceRecord> read(int epoch) {
     List<TraceRecord> records = new ArrayList<>();
     Path epochDir = dir.resolve("epoch-" + epoch);
     if (!Files.isDirectory(epochDir)) {
       return records;
     }
-    try (Stream<Path> files = Files.list(epochDir)) {
-      for (Path f : files.sorted().toList()) {
-        for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-          if (line.isBlank()) {
-            continue;
-          }
-          try {
-            records.add(parse(JSON.readTree(line)));
-          } catch (IOException | RuntimeException e) {
-            // a line cut short by a crash: it was never a complete record
-          }
-        }
-      }
+    List<Path> files;
+    try (Stream<Path> list = Files.list(epochDir)) {
+      files = list.sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the trace in " + epochDir, e);
     }
+    for (Path f : files) {
+      try {
+        MetadataFiles.checkSize(f, (long) MAX_FILE_MIB << 20, "trace file");
+        readLines(
+            f,
+            line -> {
+              try {
+                records.add(parse(JSON.readTree(line)));
+              } catch (IOException | RuntimeException e) {
+                // a line cut short by a crash: it was never a complete record
+              }
+            });
+      } catch (MetadataFiles.TooLargeException e) {
+        throw new UncheckedIOException(
+            "cannot read the trace of "
+                + dir.getParent()
+                + ": "
+                + e.getMessage()
+                + "; move it out of "
+                + epochDir
+                + " (or start a new epoch: `mosaic trace --new-epoch`)",
+            e);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the trace in " + epochDir, e);
+      }
+    }
     return records;
+  }
+
+  /** Largest trace file read, in MiB. */
+  static final int MAX_FILE_MIB = 256;
+
+  /** Longest line taken for a record; longer ones are skipped (a record is a few hundred bytes). */
+  private static final int MAX_LINE = 1 << 20;
+
+  /** Calls {@code action} with each non-blank line of at most {@link #MAX_LINE} bytes. */
+  private static void readLines(Path file, java.util.function.Consumer<String> action)
+      throws IOException {
+    byte[] buf = new byte[1 << 16];
+    java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    boolean tooLong = false;
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      for (int n = in.read(buf); n > 0; n = in.read(buf)) {
+        int start = 0;
+        for (int i = 0; i < n; i++) {
+          if (buf[i] == '\n') {
+            if (!tooLong) {
+              line.write(buf, start, i - start);
+              emit(line, action);
+            }
+            line.reset();
+            tooLong = false;
+            start = i + 1;
+          }
+        }
+        if (!tooLong) {
+          line.write(buf, start, n - start);
+          if (line.size() > MAX_LINE) {
+            line.reset();
+            tooLong = true;
+          }
+        }
+      }
+    }
+    if (!tooLong) {
+      emit(line, action);
+    }
+  }
+
+  private static void emit(
+      java.io.ByteArrayOutputStream line, java.util.function.Consumer<String> action) {
+    if (line.size() > 0 && line.size() <= MAX_LINE) {
+      String text = line.toString(StandardCharsets.UTF_8);
+      if (!text.isBlank()) {
+        action.accept(text);
+      }
+    }
   }
 
   private static TraceRecord parse(JsonNode n) {

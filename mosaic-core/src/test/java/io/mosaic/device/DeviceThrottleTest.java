@@ -126,6 +126,7 @@ class DeviceThrottleTest {
     Device device = device(null);
     Path file = data(device, 10);
     Files.delete(file);
+    Files.delete(DeviceMarker.file(dir.resolve("d")));
     Files.delete(dir.resolve("d"));
     assertThatThrownBy(() -> device.openForRead(file))
         .isInstanceOf(NoSuchFileException.class)

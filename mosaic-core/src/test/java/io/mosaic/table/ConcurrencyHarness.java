@@ -1,5 +1,6 @@
 package io.mosaic.table;
 
+import io.mosaic.device.DeviceMarker;
 import io.mosaic.device.DevicePool;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
@@ -303,7 +304,13 @@ public final class ConcurrencyHarness {
     latest.segments().forEach(s -> referenced.add(pool.device(s.device()).resolve(s.path())));
     try (Stream<Path> files = Files.walk(table.root().getParent().resolve("devices"))) {
       List<Path> left =
-          files.filter(Files::isRegularFile).filter(f -> !referenced.contains(f)).toList();
+          files
+              .filter(Files::isRegularFile)
+              .filter(f -> !referenced.contains(f))
+              // a device's marker and a table folder's owner file are not garbage
+              .filter(f -> !f.getFileName().toString().equals(DeviceMarker.FILE))
+              .filter(f -> !f.getFileName().toString().equals(TableFolders.OWNER))
+              .toList();
       if (!left.isEmpty()) {
         totals.failures.add(where + ": gc left unreferenced files " + left);
       }

@@ -159,8 +159,15 @@ class TableErrorsTest {
                 + " of table orders ("
                 + manifest
                 + ") is not a complete Mosaic"
-                + " manifest (truncated, or not written by Mosaic); the previous version is v"
-                + (version - 1));
+                + " manifest (truncated, or not written by Mosaic); the last good version is v"
+                + (version - 1)
+                + ": roll back to it (the CLI's `mosaic rollback --to "
+                + (version - 1)
+                + "`, or MosaicTable.rollback("
+                + (version - 1)
+                + ")), which publishes its content as v"
+                + (version + 1)
+                + " and keeps the damaged file");
 
     byte[] flipped = good.clone();
     int at = good.length / 2;

@@ -19,7 +19,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Remove table versions other than the latest and the pinned ones, and segment files no kept"
           + " version refers to (left by migrations, failed jobs or crashes).",
-      "Files of running writers, and files younger than --grace, are kept."
+      "Files of running writers, and files younger than --grace, are kept.",
+      "gc deletes nothing, and says why, when a kept version names a device the pool does not have,"
+          + " a device directory is not the one its marker recorded, or the table root is a copy"
+          + " of another (see docs/format.md; copy tables with `mosaic clone`)."
     })
 final class GcCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

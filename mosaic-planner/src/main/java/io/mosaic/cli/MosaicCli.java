@@ -28,6 +28,8 @@ import picocli.CommandLine.Command;
       ImportCommand.class,
       MigrateCommand.class,
       GcCommand.class,
+      RollbackCommand.class,
+      CloneCommand.class,
       TraceCommand.class,
       PlaceCommand.class,
       RecommendCommand.class,

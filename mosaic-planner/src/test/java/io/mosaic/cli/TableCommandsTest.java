@@ -123,9 +123,11 @@ class TableCommandsTest {
     assertThat(out.toString()).contains("trace epoch 2"); // a migration starts a new epoch
     assertThat(run(concat(new String[] {"table"}, pool))).isZero();
     assertThat(out.toString()).containsPattern("o_comment\\s+string not null\\s+hdd\\s+lz4");
+    // The migration retired the versions no reader pinned before deleting its old segment.
+    assertThat(out.toString()).contains("versions kept: [3]");
 
     assertThat(run(concat(new String[] {"gc", "--grace", "PT0S"}, pool))).isZero();
-    assertThat(out.toString()).contains("gc of table orders: removed 2 old versions");
+    assertThat(out.toString()).contains("gc of table orders: removed 0 old versions and 0 files");
 
     // Two scans of one column set and one of another, through the retriever: the trace shows them.
     DevicePool devicePool = DevicePool.load(devices);
@@ -213,6 +215,77 @@ class TableCommandsTest {
       assertThat(err.toString()).contains("no scans recorded in the current trace epoch");
     }
     assertThat(run(concat(new String[] {"place", "--strategy", "fastest"}, pool))).isOne();
+  }
+
+  @Test
+  void cloneRollbackAndAnInterruptedCreate() throws Exception {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    String parquet = dir.resolve("orders.parquet").toString();
+    assertThat(run(concat(new String[] {"import", "--create"}, pool, parquet))).isZero();
+    assertThat(run(concat(new String[] {"import"}, pool, parquet))).isZero(); // v3
+
+    Path copy = dir.resolve("pool/nvme/orders_copy");
+    assertThat(run(concat(new String[] {"clone", "--to", copy.toString()}, pool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString())
+        .contains("cloned table orders v3 to orders_copy (" + copy + "): 30,000 rows, 8 segments");
+    String[] copyPool = {"--devices", devices.toString(), "--table", copy.toString()};
+    assertThat(run(concat(new String[] {"migrate", "--set", "o_comment=hdd"}, pool))).isZero();
+    assertThat(run(concat(new String[] {"gc", "--grace", "PT0S"}, pool))).isZero();
+    assertThat(run(concat(new String[] {"gc", "--grace", "PT0S"}, copyPool))).isZero();
+    assertThat(run(concat(new String[] {"table"}, copyPool))).isZero();
+    assertThat(out.toString()).contains("table orders_copy v2 (clone): 30,000 rows");
+    assertThat(rows(copy)).isEqualTo(30_000);
+    assertThat(rows(table)).isEqualTo(30_000);
+
+    // A damaged newest manifest: every command names the way back, and rollback takes it.
+    assertThat(run(concat(new String[] {"import"}, pool, parquet))).isZero(); // v5
+    Path v5 = table.resolve("_manifests/v00000000000000000005.json");
+    Files.write(v5, new byte[0]);
+    assertThat(run(concat(new String[] {"table"}, pool))).isOne();
+    assertThat(err.toString())
+        .contains(
+            "the last good version is v4: roll back to it (the CLI's `mosaic rollback --to 4`");
+    assertThat(run(concat(new String[] {"rollback", "--to", "4"}, pool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString())
+        .isEqualTo("rolled table orders back to v4: published its content as v6 (30,000 rows)\n");
+    assertThat(run(concat(new String[] {"table"}, pool))).isZero();
+    assertThat(out.toString()).contains("table orders v6 (rollback): 30,000 rows");
+    assertThat(rows(table)).isEqualTo(30_000);
+
+    // An import killed before its table's first version: a later import --create makes it.
+    Path fresh = dir.resolve("pool/nvme/fresh");
+    Process done = new ProcessBuilder("true").start();
+    assertThat(done.waitFor()).isZero();
+    Files.createDirectories(fresh.resolve("_manifests"));
+    Files.writeString(fresh.resolve("_manifests/.tmp-" + done.pid() + "-1234"), "{\"format\"");
+    String[] freshPool = {"--devices", devices.toString(), "--table", fresh.toString()};
+    assertThat(run(concat(new String[] {"table"}, freshPool))).isOne();
+    assertThat(err.toString())
+        .contains("the creation of table fresh at " + fresh + " was interrupted");
+    assertThat(run(concat(new String[] {"import", "--create"}, freshPool, parquet)))
+        .as(err.toString())
+        .isZero();
+    assertThat(rows(fresh)).isEqualTo(15_000);
+  }
+
+  /** Rows of the table at {@code root}, by a full scan. */
+  private long rows(Path root) {
+    DevicePool devicePool = DevicePool.load(devices);
+    long rows = 0;
+    try (Retriever retriever = new Retriever(devicePool);
+        Scan scan =
+            retriever.scan(
+                MosaicTable.open(root, devicePool),
+                ScanRequest.of(List.of("o_orderkey", "o_comment")).recorded(false))) {
+      while (scan.hasNext()) {
+        rows += scan.next().getRowCount();
+      }
+    }
+    return rows;
   }
 
   @Test
