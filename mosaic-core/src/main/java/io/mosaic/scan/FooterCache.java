@@ -105,7 +105,9 @@ final class FooterCache {
               + table
               + " on device '"
               + device.id()
-              + "' "
+              + "' (listed in manifest v"
+              + manifest.version()
+              + ") "
               + (missing
                   ? "is missing"
                       + (Files.isDirectory(device.root())

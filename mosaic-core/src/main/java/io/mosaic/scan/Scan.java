@@ -18,9 +18,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -101,6 +103,7 @@ public final class Scan implements AutoCloseable {
     this.request = request;
     try {
       this.columns = request.columns().stream().map(c -> column(c)).toList();
+      checkDevices();
       int total = manifest.rowGroups().size();
       int to = request.toRowGroup() < 0 ? total : Math.min(request.toRowGroup(), total);
       int from = Math.max(0, request.fromRowGroup());
@@ -119,6 +122,37 @@ public final class Scan implements AutoCloseable {
     this.slots = new Slot[groups.size()][columns.size()];
     for (ColumnSpec c : columns) {
       spares.put(c.name(), new ConcurrentLinkedDeque<>());
+    }
+  }
+
+  /**
+   * Every segment to read must be on a device of the pool: a manifest naming another (a device
+   * renamed in devices.toml, a damaged manifest) is refused here, naming both files.
+   */
+  private void checkDevices() {
+    Set<String> known = new HashSet<>();
+    table.pool().devices().forEach(d -> known.add(d.id()));
+    for (ColumnSpec c : columns) {
+      for (SegmentEntry s : manifest.segmentsOf(c.name())) {
+        if (!known.contains(s.device())) {
+          throw new CorruptTableException(
+              "manifest v"
+                  + manifest.version()
+                  + " of table "
+                  + table.name()
+                  + " places segment "
+                  + s.path()
+                  + " of column '"
+                  + c.name()
+                  + "' on device '"
+                  + s.device()
+                  + "', which "
+                  + table.pool().configFile()
+                  + " does not define (devices: "
+                  + String.join(", ", known)
+                  + "); was a device renamed?");
+        }
+      }
     }
   }
 

@@ -114,9 +114,10 @@ public final class TraceLog {
   }
 
   /**
-   * Every record of an epoch, from all processes' files; a torn last line is skipped, and so is a
-   * line longer than a record can be. A file larger than {@value #MAX_FILE_MIB} MiB is refused by
-   * its size before it is read.
+   * Every record of an epoch, from all processes' files. Each process appends to its own file, so
+   * only a file's last line can be torn by a crash (no newline after it): that line is skipped. Any
+   * other line that is not a record means the file was damaged, and is an error naming the file and
+   * line. A file larger than {@value #MAX_FILE_MIB} MiB is refused by its size before it is read.
    */
   public List<TraceRecord> read(int epoch) {
     List<TraceRecord> records = new ArrayList<>();
@@ -130,30 +131,45 @@ public final class TraceLog {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the trace in " + epochDir, e);
     }
+    String remedy =
+        "; move the file out of "
+            + epochDir
+            + " (or start a new epoch: `mosaic trace --new-epoch`)";
     for (Path f : files) {
       try {
         MetadataFiles.checkSize(f, (long) MAX_FILE_MIB << 20, "trace file");
         readLines(
             f,
-            line -> {
+            (line, number, terminated) -> {
               try {
+                if (line == null) {
+                  throw new IOException("longer than any record (" + MAX_LINE + " bytes)");
+                }
                 records.add(parse(JSON.readTree(line)));
               } catch (IOException | RuntimeException e) {
-                // a line cut short by a crash: it was never a complete record
+                if (terminated) {
+                  throw new UncheckedIOException(
+                      new IOException(
+                          "trace file "
+                              + f
+                              + " is damaged at line "
+                              + number
+                              + " ("
+                              + e.getMessage()
+                              + ")"
+                              + remedy,
+                          e));
+                }
+                // the last line, cut short by a crash: it was never a complete record
               }
             });
+      } catch (UncheckedIOException e) {
+        throw new UncheckedIOException(e.getCause().getMessage(), e.getCause());
       } catch (MetadataFiles.TooLargeException e) {
         throw new UncheckedIOException(
-            "cannot read the trace of "
-                + dir.getParent()
-                + ": "
-                + e.getMessage()
-                + "; move it out of "
-                + epochDir
-                + " (or start a new epoch: `mosaic trace --new-epoch`)",
-            e);
+            "cannot read the trace of " + dir.getParent() + ": " + e.getMessage() + remedy, e);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot read the trace in " + epochDir, e);
+        throw new UncheckedIOException("cannot read trace file " + f + ": " + e.getMessage(), e);
       }
     }
     return records;
@@ -162,15 +178,20 @@ public final class TraceLog {
   /** Largest trace file read, in MiB. */
   static final int MAX_FILE_MIB = 256;
 
-  /** Longest line taken for a record; longer ones are skipped (a record is a few hundred bytes). */
+  /** Longest line that can be a record (a record is a few hundred bytes). */
   private static final int MAX_LINE = 1 << 20;
 
-  /** Calls {@code action} with each non-blank line of at most {@link #MAX_LINE} bytes. */
-  private static void readLines(Path file, java.util.function.Consumer<String> action)
-      throws IOException {
+  /** What {@link #readLines} hands on: a line (null if too long), its number, whether it ended. */
+  private interface LineAction {
+    void accept(String line, int number, boolean terminated);
+  }
+
+  /** Calls {@code action} with each non-blank line, never holding more than a record's length. */
+  private static void readLines(Path file, LineAction action) throws IOException {
     byte[] buf = new byte[1 << 16];
     java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
     boolean tooLong = false;
+    int number = 1;
     try (java.io.InputStream in = Files.newInputStream(file)) {
       for (int n = in.read(buf); n > 0; n = in.read(buf)) {
         int start = 0;
@@ -178,8 +199,8 @@ public final class TraceLog {
           if (buf[i] == '\n') {
             if (!tooLong) {
               line.write(buf, start, i - start);
-              emit(line, action);
             }
+            emit(line, tooLong, number++, true, action);
             line.reset();
             tooLong = false;
             start = i + 1;
@@ -194,18 +215,22 @@ public final class TraceLog {
         }
       }
     }
-    if (!tooLong) {
-      emit(line, action);
-    }
+    emit(line, tooLong, number, false, action);
   }
 
   private static void emit(
-      java.io.ByteArrayOutputStream line, java.util.function.Consumer<String> action) {
-    if (line.size() > 0 && line.size() <= MAX_LINE) {
-      String text = line.toString(StandardCharsets.UTF_8);
-      if (!text.isBlank()) {
-        action.accept(text);
-      }
+      java.io.ByteArrayOutputStream line,
+      boolean tooLong,
+      int number,
+      boolean terminated,
+      LineAction action) {
+    if (tooLong) {
+      action.accept(null, number, terminated);
+      return;
+    }
+    String text = line.toString(StandardCharsets.UTF_8);
+    if (!text.isBlank()) {
+      action.accept(text, number, terminated);
     }
   }
 

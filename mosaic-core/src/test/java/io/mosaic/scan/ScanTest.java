@@ -290,7 +290,9 @@ class ScanTest {
                     + file
                     + " of column 'o_comment' of table orders on device '"
                     + comments.device()
-                    + "' is missing");
+                    + "' (listed in manifest v"
+                    + orders.latest().version()
+                    + ") is missing");
         try (Scan other = fresh.scan(orders, ScanRequest.of(List.of("o_orderkey")))) {
           assertThat(drain(other)).isEqualTo(project(orderRows, List.of(0)));
         }

@@ -212,11 +212,17 @@ class RecoveryTest {
         .hasMessageContaining(trace + " is ")
         .hasMessageContaining("more than a trace file can be (256 MiB)")
         .hasMessageContaining("mosaic trace --new-epoch");
-    // A damaged line far longer than a record is skipped, the records around it are read.
+    // A line far longer than a record is not held in memory; it is damage, named with its line.
     String record =
         "{\"queryId\":\"q\",\"table\":\"t\",\"columns\":[\"k\"],\"rowGroups\":[0],"
             + "\"bytesPerDevice\":{\"nvme\":10},\"elapsedMillis\":1,\"at\":\"2026-01-01T00:00:00Z\"}\n";
     Files.writeString(trace, record + "x".repeat(3 << 20) + "\n" + record);
+    assertThatThrownBy(() -> new TraceLog(table.root()).read(1))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("trace file " + trace + " is damaged at line 2 (longer than any")
+        .hasMessageContaining("mosaic trace --new-epoch");
+    // Only a last line cut short by a crash (no newline after it) is skipped.
+    Files.writeString(trace, record + record + record.substring(0, 40));
     assertThat(new TraceLog(table.root()).read(1)).hasSize(2);
 
     Path config = dir.resolve("big.toml");

@@ -1,0 +1,658 @@
+package io.mosaic.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mosaic.device.DevicePool;
+import io.mosaic.scan.Retriever;
+import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanRequest;
+import io.mosaic.table.ColumnSpec;
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import io.mosaic.table.TableWriter;
+import io.mosaic.tpch.TpchTables;
+import io.trino.tpch.TpchTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The corrupt-input corpus (issues 27 and 28): damaged copies of a table's files, each opened by
+ * the CLI and by a scan with a time limit. Every case must give the committed rows or a clear error
+ * that names the damaged file; none may hang, return other rows, or end in a stack trace.
+ *
+ * <p>The template is TPC-H orders at SF 0.01 in four row groups, appended to once (two segments per
+ * column), with two columns migrated to devices of other codecs and one scan in its trace. The
+ * cases: the newest manifest truncated, bit-flipped, overwritten, emptied, made a directory, and
+ * edited with a valid checksum (counts, ranges, types, paths, schema edits); segment files
+ * truncated, bit-flipped, emptied, deleted and swapped between columns; trace files and {@code
+ * devices.toml} truncated, bit-flipped and edited. Run whole from {@code CorruptInputCorpusTest}
+ * with {@code -Dmosaic.corpus.cases=all}; CI runs a random sample.
+ */
+final class CorruptInputCorpus {
+  static final long SCAN_LIMIT_SECONDS = 60;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One damaged copy: what was done, to which file (named in the error), and how. */
+  record Case(String name, String kind, Damage damage) {}
+
+  interface Damage {
+    /** Damages the copy in {@code dir}; returns the file name an error must mention. */
+    String apply(Path dir) throws IOException;
+  }
+
+  /** What a case gave. */
+  record Outcome(Case c, String verdict, String detail) {
+    boolean ok() {
+      return verdict.equals("rows") || verdict.equals("error");
+    }
+  }
+
+  private final Path template;
+  private final long expectedRows;
+  private final long expectedDigest;
+
+  private CorruptInputCorpus(Path template, long rows, long digest) {
+    this.template = template;
+    this.expectedRows = rows;
+    this.expectedDigest = digest;
+  }
+
+  static Path devices(Path dir) {
+    return dir.resolve("devices.toml");
+  }
+
+  static Path table(Path dir) {
+    return dir.resolve("tables/orders");
+  }
+
+  /** Builds the template table in {@code dir}. */
+  static CorruptInputCorpus create(Path dir) throws IOException {
+    for (String d : List.of("nvme", "ssd", "hdd")) {
+      Files.createDirectories(dir.resolve("pool").resolve(d));
+    }
+    Files.writeString(
+        devices(dir),
+        """
+        [[device]]
+        id = "nvme"
+        path = "pool/nvme"
+        capacity = "1 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "125 ct"
+        metadata = true
+
+        [[device]]
+        id = "ssd"
+        path = "pool/ssd"
+        capacity = "1 GB"
+        threads = 2
+        codec = "lz4"
+        cost_per_gb = "60 ct"
+
+        [[device]]
+        id = "hdd"
+        path = "pool/hdd"
+        capacity = "1 GB"
+        threads = 1
+        codec = "none"
+        cost_per_gb = "30 ct"
+        """);
+    DevicePool pool = DevicePool.load(devices(dir));
+    MosaicTable table =
+        TpchTables.load(
+            TpchTable.ORDERS, 0.01, table(dir), pool, Map.of("row_group_rows", "4000"), n -> {});
+    List<String> columns = columns(table.latest());
+    // A second segment per column: the table's first 5,000 rows appended again.
+    try (Retriever retriever = new Retriever(pool, 1, 0);
+        Scan scan = retriever.scan(table, ScanRequest.of(columns).rowGroups(0, 2));
+        TableWriter writer = table.newWriter()) {
+      while (scan.hasNext()) {
+        VectorSchemaRoot batch = scan.next();
+        try (VectorSchemaRoot part = batch.slice(0, Math.min(batch.getRowCount(), 2500))) {
+          writer.write(part);
+        }
+      }
+      table.append(List.of(writer.finish()));
+    }
+    io.mosaic.table.Migrator migrator = new io.mosaic.table.Migrator(table);
+    migrator.apply(
+        migrator.plan(Map.of("o_comment", "ssd", "o_totalprice", "hdd")),
+        new io.mosaic.table.Migrator.Listener() {});
+    long[] expected;
+    try (Retriever retriever = new Retriever(pool, 1, 0)) {
+      expected = digest(table, retriever); // also records a scan in the trace
+    }
+    return new CorruptInputCorpus(dir, expected[0], expected[1]);
+  }
+
+  static List<String> columns(Manifest m) {
+    return m.schema().columns().stream().map(ColumnSpec::name).toList();
+  }
+
+  /** Row count and an order-sensitive digest of every value of a full scan. */
+  static long[] digest(MosaicTable table, Retriever retriever) {
+    long rows = 0;
+    long digest = 17;
+    try (Scan scan =
+        retriever.scan(table, ScanRequest.of(columns(table.latest())).buffer(1 << 20))) {
+      while (scan.hasNext()) {
+        VectorSchemaRoot batch = scan.next();
+        for (int r = 0; r < batch.getRowCount(); r++) {
+          for (FieldVector v : batch.getFieldVectors()) {
+            Object o = v.getObject(r);
+            digest = digest * 31 + Objects.hashCode(o == null ? null : o.toString());
+          }
+        }
+        rows += batch.getRowCount();
+      }
+    }
+    return new long[] {rows, digest};
+  }
+
+  // ---- the cases
+
+  List<Case> cases(long seed) throws IOException {
+    Random random = new Random(seed);
+    List<Case> cases = new ArrayList<>();
+    MosaicTable table = MosaicTable.open(table(template), DevicePool.load(devices(template)));
+    Manifest m = table.latest();
+    Path manifestFile = relative(manifestPath(template, m.version()));
+    byte[] manifest = Files.readAllBytes(template.resolve(manifestFile));
+    bytesCases(cases, "manifest", manifestFile, manifest.length, 320, random);
+    cases.add(new Case("manifest emptied", "manifest", d -> write(d, manifestFile, new byte[0])));
+    cases.add(
+        new Case(
+            "manifest made a directory",
+            "manifest",
+            d -> {
+              Files.delete(d.resolve(manifestFile));
+              Files.createDirectories(d.resolve(manifestFile));
+              return manifestFile.getFileName().toString();
+            }));
+    cases.add(
+        new Case(
+            "every manifest deleted",
+            "manifest",
+            d -> {
+              try (Stream<Path> files = Files.list(d.resolve(manifestFile).getParent())) {
+                for (Path f : files.toList()) {
+                  Files.delete(f);
+                }
+              }
+              return "_manifests";
+            }));
+    semanticCases(cases, manifestFile, manifest, m, random);
+    segmentCases(cases, m, random);
+    traceCases(cases, random);
+    devicesCases(cases, random);
+    return cases;
+  }
+
+  private Path relative(Path p) {
+    return template.relativize(p);
+  }
+
+  private static Path manifestPath(Path dir, long version) {
+    return table(dir)
+        .resolve(MosaicTable.MANIFESTS)
+        .resolve(String.format(Locale.ROOT, "v%020d.json", version));
+  }
+
+  /** Truncations, bit flips and overwritten bytes of one file, {@code n} in all. */
+  private static void bytesCases(
+      List<Case> cases, String kind, Path file, long length, int n, Random random) {
+    String name = file.getFileName().toString();
+    for (int i = 0; i < n; i++) {
+      long at = (long) (random.nextDouble() * length);
+      int bit = random.nextInt(8);
+      int value = random.nextInt(256);
+      switch (i % 4) {
+        case 0 ->
+            cases.add(
+                new Case(
+                    kind + " " + name + " truncated to " + at + " bytes",
+                    kind,
+                    d -> {
+                      try (var ch =
+                          java.nio.channels.FileChannel.open(
+                              d.resolve(file), java.nio.file.StandardOpenOption.WRITE)) {
+                        ch.truncate(at);
+                      }
+                      return name;
+                    }));
+        case 3 ->
+            cases.add(
+                new Case(
+                    kind + " " + name + " byte " + at + " set to " + value,
+                    kind,
+                    d -> patch(d.resolve(file), at, b -> (byte) value, name)));
+        default ->
+            cases.add(
+                new Case(
+                    kind + " " + name + " bit " + bit + " of byte " + at + " flipped",
+                    kind,
+                    d -> patch(d.resolve(file), at, b -> (byte) (b ^ (1 << bit)), name)));
+      }
+    }
+  }
+
+  private static String patch(Path file, long at, Function<Byte, Byte> change, String name)
+      throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    if (bytes.length > 0) {
+      int i = (int) Math.min(at, bytes.length - 1);
+      bytes[i] = change.apply(bytes[i]);
+    }
+    Files.write(file, bytes);
+    return name;
+  }
+
+  private static String write(Path dir, Path file, byte[] bytes) throws IOException {
+    Files.write(dir.resolve(file), bytes);
+    return file.getFileName().toString();
+  }
+
+  /** Edits of the manifest's body, written back with a correct checksum. */
+  private static void semanticCases(
+      List<Case> cases, Path file, byte[] bytes, Manifest m, Random random) throws IOException {
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    String body = text.substring(text.indexOf("\"manifest\":") + 11, text.length() - 2);
+    List<Edit> edits = new ArrayList<>();
+    int groups = m.rowGroups().size();
+    for (int g = 0; g < groups; g++) {
+      int gg = g;
+      edits.add(new Edit("rowGroups[" + g + "] - 1", o -> inc(rows(o), gg, -1)));
+      edits.add(new Edit("rowGroups[" + g + "] + 1", o -> inc(rows(o), gg, 1)));
+      edits.add(new Edit("rowGroups[" + g + "] = 0", o -> rows(o).set(gg, 0)));
+      edits.add(new Edit("rowGroups[" + g + "] = -5", o -> rows(o).set(gg, -5)));
+      edits.add(new Edit("rowGroups[" + g + "] as a string", o -> rows(o).set(gg, "4000")));
+      edits.add(new Edit("rowGroups[" + g + "] as a fraction", o -> rows(o).set(gg, 3999.5)));
+      edits.add(new Edit("rowGroups[" + g + "] dropped", o -> rows(o).remove(gg)));
+    }
+    edits.add(new Edit("rowGroups emptied", o -> rows(o).removeAll()));
+    edits.add(
+        new Edit(
+            "rowGroups 0 and 1 merged",
+            o -> {
+              rows(o).set(0, rows(o).get(0).longValue() + rows(o).get(1).longValue());
+              rows(o).remove(1);
+            }));
+    List<SegmentEntry> segments = m.segments();
+    for (int s = 0; s < segments.size(); s++) {
+      int ss = s;
+      SegmentEntry e = segments.get(s);
+      edits.add(
+          new Edit(
+              "segment " + s + " firstRowGroup + 1",
+              o -> incField(seg(o, ss), "firstRowGroup", 1)));
+      edits.add(
+          new Edit(
+              "segment " + s + " firstRowGroup - 1",
+              o -> incField(seg(o, ss), "firstRowGroup", -1)));
+      edits.add(
+          new Edit(
+              "segment " + s + " firstRowGroup = -1", o -> seg(o, ss).put("firstRowGroup", -1)));
+      edits.add(
+          new Edit(
+              "segment " + s + " rowGroupCount + 1",
+              o -> incField(seg(o, ss), "rowGroupCount", 1)));
+      edits.add(
+          new Edit("segment " + s + " removed", o -> ((ArrayNode) o.get("segments")).remove(ss)));
+      edits.add(
+          new Edit("segment " + s + " fileBytes - 1", o -> incField(seg(o, ss), "fileBytes", -1)));
+      edits.add(
+          new Edit(
+              "segment " + s + " checksum changed",
+              o -> seg(o, ss).put("checksum", "crc32c:00000000")));
+      edits.add(
+          new Edit(
+              "segment " + s + " codec changed",
+              o ->
+                  seg(o, ss).put("codec", e.codec().configName().equals("zstd") ? "lz4" : "zstd")));
+      edits.add(
+          new Edit(
+              "segment " + s + " on another device",
+              o -> seg(o, ss).put("device", e.device().equals("nvme") ? "ssd" : "nvme")));
+      edits.add(
+          new Edit(
+              "segment " + s + " on an unknown device", o -> seg(o, ss).put("device", "tape")));
+      edits.add(
+          new Edit("segment " + s + " path ./", o -> seg(o, ss).put("path", "./" + e.path())));
+      edits.add(
+          new Edit(
+              "segment " + s + " path //",
+              o -> seg(o, ss).put("path", e.path().replace("/", "//"))));
+      edits.add(
+          new Edit(
+              "segment " + s + " path x/../", o -> seg(o, ss).put("path", "x/../" + e.path())));
+      edits.add(
+          new Edit("segment " + s + " path absolute", o -> seg(o, ss).put("path", "/" + e.path())));
+      edits.add(
+          new Edit(
+              "segment " + s + " path outside", o -> seg(o, ss).put("path", "../../" + e.path())));
+      SegmentEntry other =
+          segments.get((s + 1 + random.nextInt(segments.size() - 1)) % segments.size());
+      edits.add(
+          new Edit(
+              "segment " + s + " path of column " + other.column() + "'s file",
+              o -> seg(o, ss).put("path", other.path()).put("device", other.device())));
+      edits.add(
+          new Edit(
+              "segment " + s + " stats dropped",
+              o -> ((ArrayNode) seg(o, ss).get("stats")).remove(0)));
+      edits.add(
+          new Edit("segment " + s + " column renamed", o -> seg(o, ss).put("column", "nope")));
+    }
+    List<ColumnSpec> columns = m.schema().columns();
+    for (int c = 0; c < columns.size(); c++) {
+      int cc = c;
+      String type = columns.get(c).type().toString();
+      for (String to :
+          List.of(
+              "int32",
+              "int64",
+              "double",
+              "date",
+              "string",
+              "decimal(12,3)",
+              "decimal(12,2)",
+              "int8",
+              "blob")) {
+        if (!to.equals(type)) {
+          edits.add(
+              new Edit(
+                  "column " + c + " type " + type + " -> " + to,
+                  o -> ((ObjectNode) o.get("schema").get(cc)).put("type", to)));
+        }
+      }
+      String name = columns.get(c).name();
+      String next = columns.get((c + 1) % columns.size()).name();
+      edits.add(
+          new Edit(
+              "columns " + name + " and " + next + " swapped in the schema",
+              o -> {
+                ((ObjectNode) o.get("schema").get(cc)).put("name", next);
+                ((ObjectNode) o.get("schema").get((cc + 1) % columns.size())).put("name", name);
+              }));
+      edits.add(
+          new Edit(
+              "every segment of " + name + " removed",
+              o -> {
+                ArrayNode all = (ArrayNode) o.get("segments");
+                for (int i = all.size() - 1; i >= 0; i--) {
+                  if (all.get(i).get("column").textValue().equals(name)) {
+                    all.remove(i);
+                  }
+                }
+              }));
+      edits.add(
+          new Edit(
+              "column " + name + " duplicated",
+              o -> ((ArrayNode) o.get("schema")).add(o.get("schema").get(cc).deepCopy())));
+    }
+    edits.add(new Edit("tableId ..", o -> o.put("tableId", "..")));
+    edits.add(new Edit("tableId ../mid", o -> o.put("tableId", "../mid")));
+    edits.add(new Edit("version 0", o -> o.put("version", 0)));
+    edits.add(new Edit("schema missing", o -> o.remove("schema")));
+    edits.add(new Edit("segments not an array", o -> o.put("segments", "none")));
+    for (Edit edit : edits) {
+      cases.add(
+          new Case(
+              "manifest edited with a valid checksum: " + edit.name,
+              "manifest-semantic",
+              d -> {
+                ObjectNode o = (ObjectNode) JSON.readTree(body);
+                edit.change.accept(o);
+                byte[] newBody = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(o);
+                CRC32C crc = new CRC32C();
+                crc.update(newBody);
+                String head =
+                    "{\"format\":\"mosaic-manifest\",\"formatVersion\":1,\"crc32c\":\""
+                        + String.format(Locale.ROOT, "%08x", crc.getValue())
+                        + "\",\"manifest\":";
+                byte[] out = new byte[head.length() + newBody.length + 2];
+                System.arraycopy(
+                    head.getBytes(StandardCharsets.US_ASCII), 0, out, 0, head.length());
+                System.arraycopy(newBody, 0, out, head.length(), newBody.length);
+                out[out.length - 2] = '}';
+                out[out.length - 1] = '\n';
+                return write(d, file, out);
+              }));
+    }
+  }
+
+  private record Edit(String name, java.util.function.Consumer<ObjectNode> change) {}
+
+  private static ArrayNode rows(ObjectNode o) {
+    return (ArrayNode) o.get("rowGroups");
+  }
+
+  private static ObjectNode seg(ObjectNode o, int s) {
+    return (ObjectNode) o.get("segments").get(s);
+  }
+
+  private static void inc(ArrayNode a, int i, long by) {
+    a.set(i, a.get(i).longValue() + by);
+  }
+
+  private static void incField(ObjectNode o, String field, long by) {
+    o.put(field, o.get(field).longValue() + by);
+  }
+
+  private void segmentCases(List<Case> cases, Manifest m, Random random) throws IOException {
+    DevicePool pool = DevicePool.load(devices(template));
+    List<Path> files = new ArrayList<>();
+    for (SegmentEntry s : m.segments()) {
+      files.add(relative(pool.device(s.device()).resolve(s.path()).toAbsolutePath().normalize()));
+    }
+    for (int i = 0; i < files.size(); i++) {
+      Path file = files.get(i);
+      String name = file.getFileName().toString();
+      long length = Files.size(template.resolve(file));
+      bytesCases(cases, "segment", file, length, 14, random);
+      cases.add(
+          new Case("segment " + name + " emptied", "segment", d -> write(d, file, new byte[0])));
+      cases.add(
+          new Case(
+              "segment " + name + " deleted",
+              "segment",
+              d -> {
+                Files.delete(d.resolve(file));
+                return name;
+              }));
+      Path other = files.get((i + 1 + random.nextInt(files.size() - 1)) % files.size());
+      cases.add(
+          new Case(
+              "segment " + name + " replaced by " + other.getFileName(),
+              "segment",
+              d -> {
+                Files.copy(d.resolve(other), d.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+                return name;
+              }));
+    }
+  }
+
+  private void traceCases(List<Case> cases, Random random) throws IOException {
+    List<Path> traces;
+    try (Stream<Path> walk = Files.walk(table(template).resolve("_trace"))) {
+      traces = walk.filter(Files::isRegularFile).map(this::relative).toList();
+    }
+    for (Path file : traces) {
+      String name = file.getFileName().toString();
+      bytesCases(cases, "trace", file, Files.size(template.resolve(file)), 100, random);
+      cases.add(new Case("trace " + name + " emptied", "trace", d -> write(d, file, new byte[0])));
+      cases.add(
+          new Case(
+              "trace " + name + " with a garbage line",
+              "trace",
+              d -> {
+                Files.writeString(
+                    d.resolve(file),
+                    "{\"not\": \"a record\"}\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+                return name;
+              }));
+    }
+  }
+
+  private void devicesCases(List<Case> cases, Random random) throws IOException {
+    Path file = Path.of("devices.toml");
+    bytesCases(cases, "devices", file, Files.size(devices(template)), 150, random);
+    List<String> lines = Files.readAllLines(devices(template));
+    for (int i = 0; i < lines.size(); i++) {
+      int ii = i;
+      if (lines.get(i).isBlank()) {
+        continue;
+      }
+      cases.add(
+          new Case(
+              "devices.toml without line " + (i + 1) + " (" + lines.get(i) + ")",
+              "devices",
+              d -> {
+                List<String> copy = new ArrayList<>(lines);
+                copy.remove(ii);
+                Files.write(d.resolve(file), copy);
+                return "devices.toml";
+              }));
+    }
+  }
+
+  // ---- running a case
+
+  Outcome run(Case c, Path work, ExecutorService pool) throws Exception {
+    deleteTree(work);
+    copyTree(template, work);
+    String file = c.damage().apply(work);
+    Future<Outcome> f = pool.submit(() -> check(c, work, file));
+    try {
+      return f.get(SCAN_LIMIT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      return new Outcome(c, "hang", "no answer within " + SCAN_LIMIT_SECONDS + " s");
+    }
+  }
+
+  private Outcome check(Case c, Path dir, String file) {
+    // The CLI: a damaged input is a message naming the file (devices.toml's lists every problem,
+    // a line each), exit status 1; never a stack trace.
+    String[] command =
+        c.kind().equals("trace")
+            ? new String[] {
+              "trace", "--devices", devices(dir).toString(), "--table", table(dir).toString()
+            }
+            : new String[] {
+              "table", "--devices", devices(dir).toString(), "--table", table(dir).toString()
+            };
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int status;
+    try {
+      status = MosaicCli.run(command, new PrintWriter(out, true), new PrintWriter(err, true));
+    } catch (RuntimeException | Error e) {
+      return new Outcome(c, "cli-crash", e.toString());
+    }
+    String error = err.toString().trim();
+    if (status != 0) {
+      if (status != MosaicCli.INPUT_ERROR || error.contains("\tat ")) {
+        return new Outcome(c, "cli-unclear", "exit " + status + ": " + error);
+      }
+      if (!names(error, file, dir)) {
+        return new Outcome(c, "cli-unnamed", error);
+      }
+    }
+    // A scan: the committed rows, or an error naming the file.
+    try (Retriever retriever = new Retriever(DevicePool.load(devices(dir)), 1, 0)) {
+      MosaicTable table = MosaicTable.open(table(dir), retriever.pool());
+      long[] got = digest(table, retriever);
+      if (got[0] == expectedRows && got[1] == expectedDigest) {
+        // The rows are right; the CLI may still have refused the damaged file (named above).
+        return status == 0 ? new Outcome(c, "rows", "") : new Outcome(c, "error", error);
+      }
+      return new Outcome(c, "wrong", got[0] + " rows, digest " + got[1]);
+    } catch (RuntimeException e) {
+      String message = String.valueOf(e.getMessage());
+      if (!names(message, file, dir)) {
+        return new Outcome(c, "scan-unnamed", e.toString());
+      }
+      return new Outcome(c, "error", message);
+    } catch (Error e) {
+      return new Outcome(c, "scan-crash", e.toString());
+    }
+  }
+
+  /**
+   * Whether an error names the damaged file: by name, a manifest also as "manifest v<N>", and
+   * devices.toml also by the device it broke.
+   */
+  private static boolean names(String message, String file, Path dir) {
+    Matcher manifest = MANIFEST_FILE.matcher(file);
+    return message.contains(file)
+        || (manifest.matches()
+            && Pattern.compile("manifest v" + Long.parseLong(manifest.group(1)) + "\\b")
+                .matcher(message)
+                .find())
+        || (file.equals("devices.toml") && message.contains("device"));
+  }
+
+  private static final Pattern MANIFEST_FILE = Pattern.compile("v(\\d{20})\\.json");
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : walk.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  static ExecutorService daemonPool() {
+    return Executors.newCachedThreadPool(
+        r -> {
+          Thread t = new Thread(r, "corpus-case");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+}
