@@ -2,6 +2,7 @@ package io.mosaic.scan;
 
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceReadChannel;
+import io.mosaic.table.Checksums;
 import io.mosaic.table.ColumnSpec;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.DecodedChunk;
@@ -382,6 +383,32 @@ public final class Scan implements AutoCloseable {
         int n = ch.readFully(ByteBuffer.wrap(bytes), chunk.getStartingPos());
         if (n != bytes.length) {
           throw new IOException("segment file is shorter than its footer says");
+        }
+      }
+      // The chunk's recorded checksum covers its page headers too, which Parquet's page checksums
+      // leave out; it costs one CRC-32C pass over bytes already in memory.
+      String expected = segment.chunkChecksum(group);
+      if (expected != null) {
+        String actual = Checksums.of(bytes, 0, bytes.length);
+        if (!actual.equals(expected)) {
+          throw new CorruptTableException(
+              "segment "
+                  + file
+                  + " of column '"
+                  + column.name()
+                  + "' of table "
+                  + table.name()
+                  + " on device '"
+                  + device.id()
+                  + "': the chunk of row group "
+                  + group
+                  + " fails its checksum ("
+                  + actual
+                  + ", manifest v"
+                  + manifest.version()
+                  + " records "
+                  + expected
+                  + "); the file is damaged or is not the one the manifest lists");
         }
       }
       synchronized (this) {

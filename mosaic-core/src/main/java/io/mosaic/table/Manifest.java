@@ -263,6 +263,17 @@ public record Manifest(
         throw fail(
             at + " has checksum " + quote(s.checksum()) + ", not crc32c:<8 lowercase hex digits>");
       }
+      for (int k = 0; k < s.chunkChecksums().size(); k++) {
+        if (!CHECKSUM.matcher(s.chunkChecksums().get(k)).matches()) {
+          throw fail(
+              at
+                  + " has chunk checksum "
+                  + quote(s.chunkChecksums().get(k))
+                  + " for its row group "
+                  + k
+                  + ", not crc32c:<8 lowercase hex digits>");
+        }
+      }
       if (s.stats().size() != s.rowGroupCount()) {
         throw fail(
             at + " has " + s.stats().size() + " stats for " + s.rowGroupCount() + " row groups");

@@ -144,6 +144,10 @@ final class ManifestFile {
       o.put("compressedBytes", s.compressedBytes());
       o.put("uncompressedBytes", s.uncompressedBytes());
       o.put("checksum", s.checksum());
+      if (!s.chunkChecksums().isEmpty()) {
+        ArrayNode chunks = o.putArray(CHUNK_CHECKSUMS);
+        s.chunkChecksums().forEach(chunks::add);
+      }
       ArrayNode stats = o.putArray("stats");
       for (RowGroupStats st : s.stats()) {
         ObjectNode so = stats.addObject();
@@ -165,6 +169,13 @@ final class ManifestFile {
               + " uncompressedBytes checksum stats")
           .split(" ");
   private static final String[] STATS = {"min", "max", "nulls"};
+  // Optional: segments written before chunks were checksummed have none.
+  private static final String CHUNK_CHECKSUMS = "chunkChecksums";
+  private static final String[] SEGMENT_WITH_CHUNKS = Arrays.copyOf(SEGMENT, SEGMENT.length + 1);
+
+  static {
+    SEGMENT_WITH_CHUNKS[SEGMENT.length] = CHUNK_CHECKSUMS;
+  }
 
   /**
    * Builds the manifest from its JSON, strictly: every field of format version 1 present with its
@@ -216,7 +227,19 @@ final class ManifestFile {
     for (int i = 0; i < segmentsNode.size(); i++) {
       JsonNode s = segmentsNode.get(i);
       String at = "segments[" + i + "]";
-      json.fields(s, at, SEGMENT);
+      json.fields(s, at, s != null && s.has(CHUNK_CHECKSUMS) ? SEGMENT_WITH_CHUNKS : SEGMENT);
+      List<String> chunkChecksums = new ArrayList<>();
+      if (s.has(CHUNK_CHECKSUMS)) {
+        JsonNode chunks = json.array(s, CHUNK_CHECKSUMS, at);
+        for (int k = 0; k < chunks.size(); k++) {
+          JsonNode c = chunks.get(k);
+          if (!c.isTextual()) {
+            throw json.fail(
+                at + "." + CHUNK_CHECKSUMS + "[" + k + "] is " + ValueCodec.describe(c));
+          }
+          chunkChecksums.add(c.textValue());
+        }
+      }
       String column = json.text(s, "column", at);
       ColumnType type;
       try {
@@ -268,7 +291,8 @@ final class ManifestFile {
               json.integer(s, "compressedBytes", at),
               json.integer(s, "uncompressedBytes", at),
               json.text(s, "checksum", at),
-              stats));
+              stats,
+              chunkChecksums));
     }
     String committed = json.text(root, "committedAt", "");
     Instant committedAt;

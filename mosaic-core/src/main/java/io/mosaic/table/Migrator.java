@@ -316,7 +316,8 @@ public final class Migrator {
           from.compressedBytes(),
           from.uncompressedBytes(),
           from.checksum(),
-          from.stats());
+          from.stats(),
+          from.chunkChecksums());
     }
   }
 

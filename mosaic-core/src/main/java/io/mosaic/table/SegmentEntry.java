@@ -14,6 +14,8 @@ import java.util.List;
  * @param uncompressedBytes sum of the column chunks' uncompressed sizes
  * @param checksum {@code crc32c:<hex>} of the whole file
  * @param stats one entry per row group of the segment
+ * @param chunkChecksums {@code crc32c:<hex>} of each row group's column chunk, checked by scans on
+ *     the bytes they read (empty for segments written before chunks were checksummed)
  */
 public record SegmentEntry(
     String column,
@@ -26,11 +28,23 @@ public record SegmentEntry(
     long compressedBytes,
     long uncompressedBytes,
     String checksum,
-    List<RowGroupStats> stats)
+    List<RowGroupStats> stats,
+    List<String> chunkChecksums)
     implements Serializable {
 
   public SegmentEntry {
     stats = List.copyOf(stats);
+    chunkChecksums = List.copyOf(chunkChecksums);
+    if (!chunkChecksums.isEmpty() && chunkChecksums.size() != rowGroupCount) {
+      throw new IllegalArgumentException(
+          "segment "
+              + path
+              + " has "
+              + chunkChecksums.size()
+              + " chunk checksums for "
+              + rowGroupCount
+              + " row groups");
+    }
     if (stats.size() != rowGroupCount) {
       throw new IllegalArgumentException(
           "segment "
@@ -60,6 +74,12 @@ public record SegmentEntry(
         compressedBytes,
         uncompressedBytes,
         checksum,
-        stats);
+        stats,
+        chunkChecksums);
+  }
+
+  /** The recorded checksum of the chunk of table row group {@code rowGroup}, or null if none. */
+  public String chunkChecksum(int rowGroup) {
+    return chunkChecksums.isEmpty() ? null : chunkChecksums.get(rowGroup - firstRowGroup);
   }
 }

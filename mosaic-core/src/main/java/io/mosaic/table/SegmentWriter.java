@@ -263,7 +263,8 @@ final class SegmentWriter implements AutoCloseable {
         compressed,
         uncompressed,
         output.stream().checksum(),
-        stats);
+        stats,
+        chunkChecksums);
   }
 
   /** Gives up: the partial file is deleted (a crash leaves it for gc instead). */

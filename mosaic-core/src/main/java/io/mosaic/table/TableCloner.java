@@ -157,7 +157,8 @@ public final class TableCloner {
             s.compressedBytes(),
             s.uncompressedBytes(),
             s.checksum(),
-            s.stats());
+            s.stats(),
+            s.chunkChecksums());
     Migrator.verify(device, copied);
     return copied;
   }

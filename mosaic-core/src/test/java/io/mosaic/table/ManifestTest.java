@@ -58,6 +58,7 @@ class ManifestTest {
         compressed,
         uncompressed,
         "crc32c:0",
-        Collections.nCopies(count, new RowGroupStats(null, null, 0)));
+        Collections.nCopies(count, new RowGroupStats(null, null, 0)),
+        List.of());
   }
 }
