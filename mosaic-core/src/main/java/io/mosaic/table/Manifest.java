@@ -263,6 +263,15 @@ public record Manifest(
         throw fail(
             at + " has checksum " + quote(s.checksum()) + ", not crc32c:<8 lowercase hex digits>");
       }
+      if (!s.chunkChecksums().isEmpty() && s.chunkChecksums().size() != s.rowGroupCount()) {
+        throw fail(
+            at
+                + " has "
+                + s.chunkChecksums().size()
+                + " chunk checksums for "
+                + s.rowGroupCount()
+                + " row groups");
+      }
       for (int k = 0; k < s.chunkChecksums().size(); k++) {
         if (!CHECKSUM.matcher(s.chunkChecksums().get(k)).matches()) {
           throw fail(

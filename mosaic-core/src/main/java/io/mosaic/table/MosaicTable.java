@@ -276,6 +276,51 @@ public final class MosaicTable {
    * The table id of the table at {@code root}, from its newest readable manifest; empty when none
    * can be read.
    */
+  /**
+   * Drops the table (DROP TABLE in Spark and Trino): its segment folders on every device, their
+   * bytes released from the devices' accounting, then its root. Under gc's exclusive hold, so no
+   * commit lands meanwhile. A folder that another root owns is left alone: this root is then a copy
+   * of that table (docs/format.md, "Devices, owners and what gc refuses"), and the segments are the
+   * original's.
+   */
+  public void drop() {
+    try (CommitGate.Hold hold = CommitGate.exclusive(root)) {
+      String tableId = idOf(root).orElse(null);
+      if (tableId != null && TableFolders.isPlainId(tableId)) {
+        for (Device d : pool.devices()) {
+          Path dir = d.root().resolve(tableId);
+          if (Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+              && !TableFolders.ownedByAnother(this, tableId, d)) {
+            d.release(deleteTree(dir));
+          }
+        }
+      }
+      deleteTree(root);
+    }
+  }
+
+  /**
+   * Deletes a directory tree (links themselves, never what they point to); returns the bytes of the
+   * segment files in it, which writes booked against their device.
+   */
+  private static long deleteTree(Path dir) {
+    long bytes = 0;
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            && p.getFileName().toString().endsWith(".parquet")) {
+          bytes += Files.size(p);
+        }
+        Files.delete(p);
+      }
+    } catch (NoSuchFileException e) {
+      // already gone
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir + ": " + e.getMessage(), e);
+    }
+    return bytes;
+  }
+
   static java.util.Optional<String> idOf(Path root) {
     MosaicTable other = new MosaicTable(root.toAbsolutePath().normalize(), null);
     List<Long> versions;

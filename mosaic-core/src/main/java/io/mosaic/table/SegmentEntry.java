@@ -34,17 +34,7 @@ public record SegmentEntry(
 
   public SegmentEntry {
     stats = List.copyOf(stats);
-    chunkChecksums = List.copyOf(chunkChecksums);
-    if (!chunkChecksums.isEmpty() && chunkChecksums.size() != rowGroupCount) {
-      throw new IllegalArgumentException(
-          "segment "
-              + path
-              + " has "
-              + chunkChecksums.size()
-              + " chunk checksums for "
-              + rowGroupCount
-              + " row groups");
-    }
+    chunkChecksums = List.copyOf(chunkChecksums); // one per row group: Manifest#check
     if (stats.size() != rowGroupCount) {
       throw new IllegalArgumentException(
           "segment "

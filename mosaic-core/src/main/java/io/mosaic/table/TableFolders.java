@@ -115,6 +115,24 @@ final class TableFolders {
   }
 
   /**
+   * Whether the table's folder on {@code device} belongs to another root that is still a table with
+   * this id: then {@code table}'s root is a copy of it, and the segments there are not its to
+   * delete.
+   */
+  static boolean ownedByAnother(MosaicTable table, String tableId, Device device) {
+    try {
+      Optional<String> recorded = readOwner(device.root().resolve(tableId).resolve(OWNER));
+      if (recorded.isEmpty()) {
+        return false;
+      }
+      Path other = Path.of(recorded.get());
+      return !same(other, table.root().toRealPath()) && stillOwns(other, tableId);
+    } catch (IOException e) {
+      return true; // unreadable owner: leave the folder alone
+    }
+  }
+
+  /**
    * Checks the owner of the table's folder on {@code device} if the folder exists (gc, migrations);
    * see {@link #claim}.
    */

@@ -362,6 +362,47 @@ class GcIdentityTest {
         .isEqualTo(moved.toRealPath() + "\n");
   }
 
+  /**
+   * DROP TABLE (Spark's catalog, Trino's metadata) goes through {@link MosaicTable#drop}: in a
+   * long-lived JVM the devices' free space comes back, and dropping a cp copy of a table root
+   * leaves the original's segments alone.
+   */
+  @Test
+  void dropReleasesDeviceSpaceAndDroppingACopyKeepsTheOriginal() throws Exception {
+    DevicePool pool = TestPool.fourDevices(dir);
+    Path tables = dir.resolve("tables");
+    MosaicTable orders = table(tables.resolve("orders"), pool, 2);
+    MosaicTable other = table(tables.resolve("other"), pool, 1);
+    java.util.Map<String, Long> before = new java.util.HashMap<>();
+    pool.devices().forEach(d -> before.put(d.id(), d.usedBytes()));
+    java.util.Map<String, Long> held = new java.util.HashMap<>();
+    other.latest().segments().forEach(s -> held.merge(s.device(), s.fileBytes(), Long::sum));
+
+    String otherId = other.latest().tableId();
+    other.drop();
+    assertThat(MosaicTable.exists(other.root())).isFalse();
+    assertThat(Files.exists(other.root())).isFalse();
+    for (io.mosaic.device.Device d : pool.devices()) {
+      assertThat(d.root().resolve(otherId)).doesNotExist();
+      assertThat(d.usedBytes())
+          .as("device %s after the drop", d.id())
+          .isEqualTo(before.get(d.id()) - held.getOrDefault(d.id(), 0L));
+    }
+    assertThat(held.values().stream().mapToLong(Long::longValue).sum()).isPositive();
+
+    Path backupRoot = tables.resolve("orders_backup");
+    Process cp =
+        new ProcessBuilder("cp", "-a", orders.root().toString(), backupRoot.toString())
+            .redirectErrorStream(true)
+            .start();
+    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(cp.exitValue()).isZero();
+    MosaicTable.open(backupRoot, pool).drop();
+    assertThat(Files.exists(backupRoot)).isFalse();
+    assertThat(files(pool, orders.latest())).allMatch(Files::exists);
+    assertThat(rows(orders)).isEqualTo(batches(0, 1));
+  }
+
   @Test
   void aCloneHasItsOwnIdAndSegmentsAndGcOfEitherLeavesTheOtherReadable() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);

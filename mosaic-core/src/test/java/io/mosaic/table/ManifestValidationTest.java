@@ -53,7 +53,12 @@ class ManifestValidationTest {
     assertThat(outcome.refused()).as(problem).isNotNull();
     assertThat(outcome.refused())
         .isInstanceOf(CorruptTableException.class)
-        .hasMessage(where + problem + "; the previous version is v3");
+        .hasMessage(
+            where
+                + problem
+                + "; the last good version is v3: roll back to it (the CLI's `mosaic rollback --to"
+                + " 3`, or MosaicTable.rollback(3)), which publishes its content as v5 and keeps"
+                + " the damaged file");
   }
 
   private static ObjectNode segment(ObjectNode m, int i) {

@@ -111,6 +111,8 @@ class SegmentFooterCheckTest {
         m -> {
           segment(m, 0).put("rowGroupCount", 6);
           ((ArrayNode) segment(m, 0).get("stats")).addAll((ArrayNode) segment(m, 17).get("stats"));
+          ((ArrayNode) segment(m, 0).get("chunkChecksums"))
+              .addAll((ArrayNode) segment(m, 17).get("chunkChecksums"));
           ((ArrayNode) m.get("segments")).remove(17);
         },
         0,

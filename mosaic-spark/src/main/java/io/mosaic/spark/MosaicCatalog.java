@@ -1,6 +1,5 @@
 package io.mosaic.spark;
 
-import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
@@ -248,7 +247,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     throw new UnsupportedOperationException("ALTER TABLE is not supported by Mosaic tables yet");
   }
 
-  /** Drops the table: its metadata directory and its segments on every device. */
+  /** Drops the table through core ({@link MosaicTable#drop}): segments, device space, root. */
   @Override
   public boolean dropTable(Identifier ident) {
     try {
@@ -256,12 +255,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
       if (!MosaicTable.exists(root)) {
         return false;
       }
-      DevicePool pool = options(root).pool();
-      String tableId = MosaicTable.open(root, pool).latest().tableId();
-      for (Device d : pool.devices()) {
-        deleteTree(d.root().resolve(tableId));
-      }
-      deleteTree(root);
+      MosaicTable.open(root, options(root).pool()).drop();
       return true;
     } catch (NoSuchNamespaceException e) {
       return false;

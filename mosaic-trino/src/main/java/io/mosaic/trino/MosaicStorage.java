@@ -6,7 +6,6 @@ import static io.mosaic.trino.MosaicErrorCode.MOSAIC_CORRUPT_TABLE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
 
 import com.google.inject.Inject;
-import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.scan.Retriever;
 import io.mosaic.table.CorruptTableException;
@@ -180,14 +179,14 @@ final class MosaicStorage {
     deleteTree(schemaDirectory(schema));
   }
 
-  /** Drops a table: its segments on every device, then its metadata directory. */
+  /** Drops a table through core ({@link MosaicTable#drop}): segments, device space, root. */
   void dropTable(SchemaTableName name) {
     MosaicTable table = open(name);
-    String tableId = call(() -> table.latest().tableId());
-    for (Device d : pool.devices()) {
-      deleteTree(d.root().resolve(tableId));
-    }
-    deleteTree(table.root());
+    call(
+        () -> {
+          table.drop();
+          return null;
+        });
   }
 
   private static void deleteTree(Path dir) {
