@@ -141,6 +141,11 @@ public final class Device {
     }
   }
 
+  /** Bytes Mosaic may still write here: within the capacity and what the file system has free. */
+  public long freeBytes() throws IOException {
+    return Math.min(spec.capacity().bytes() - usedBytes(), usableBytes());
+  }
+
   /** Bytes of Mosaic data on this device, as last measured and booked since. */
   public synchronized long usedBytes() {
     if (used < 0) {

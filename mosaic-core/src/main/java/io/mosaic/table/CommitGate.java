@@ -37,8 +37,15 @@ final class CommitGate {
   }
 
   private static CommitGate of(Path tableRoot) {
-    Path file = tableRoot.toAbsolutePath().normalize().resolve(FILE);
-    return GATES.computeIfAbsent(file, CommitGate::new);
+    // One gate per file, however the root is spelled: two holds on one file through different
+    // channels of this JVM would collide (OverlappingFileLockException).
+    Path root;
+    try {
+      root = tableRoot.toRealPath();
+    } catch (IOException e) {
+      root = tableRoot.toAbsolutePath().normalize();
+    }
+    return GATES.computeIfAbsent(root.resolve(FILE), CommitGate::new);
   }
 
   /** A commit's hold: many at once, never beside gc. */

@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  */
 final class LockFile implements AutoCloseable {
   private static final String TEMPORARY_PREFIX = ".tmp-";
-  // Lock files held by this JVM (absolute, normalized paths).
+  // Lock files held by this JVM, by real path (a table reached through a symlink is one table).
   private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
   // A temporary file is locked and renamed within milliseconds; older unlocked ones are debris.
   private static final Duration TEMPORARY_DEBRIS_AGE = Duration.ofMinutes(1);
@@ -52,8 +52,9 @@ final class LockFile implements AutoCloseable {
   /** Creates {@code dir/name}, locked by this process, and registers it as held here. */
   static LockFile create(Path dir, String name) throws IOException {
     Files.createDirectories(dir);
-    Path file = dir.resolve(name).toAbsolutePath().normalize();
-    Path tmp = dir.resolve(TEMPORARY_PREFIX + UUID.randomUUID()).toAbsolutePath().normalize();
+    Path real = dir.toRealPath();
+    Path file = real.resolve(name);
+    Path tmp = real.resolve(TEMPORARY_PREFIX + UUID.randomUUID());
     HELD.add(tmp);
     HELD.add(file);
     FileChannel channel = null;
@@ -80,7 +81,7 @@ final class LockFile implements AutoCloseable {
 
   /** Whether some live process (this one included) holds the lock of {@code file}. */
   static boolean isLocked(Path file) {
-    if (HELD.contains(file.toAbsolutePath().normalize())) {
+    if (HELD.contains(realPath(file))) {
       return true;
     }
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -96,6 +97,14 @@ final class LockFile implements AutoCloseable {
       return false;
     } catch (IOException e) {
       return true;
+    }
+  }
+
+  private static Path realPath(Path file) {
+    try {
+      return file.getParent().toRealPath().resolve(file.getFileName().toString());
+    } catch (IOException e) {
+      return file.toAbsolutePath().normalize();
     }
   }
 

@@ -180,7 +180,7 @@ public final class Migrator {
   public void checkSpace(Plan plan) throws IOException {
     for (Map.Entry<String, Long> in : plan.bytesIn().entrySet()) {
       Device d = table.pool().device(in.getKey());
-      long free = Math.min(d.spec().capacity().bytes() - d.usedBytes(), d.usableBytes());
+      long free = d.freeBytes();
       if (in.getValue() > free) {
         throw new DeviceFullException(
             "cannot migrate table "

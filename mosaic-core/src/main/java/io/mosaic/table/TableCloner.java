@@ -91,7 +91,7 @@ public final class TableCloner {
     from.segments().forEach(s -> in.merge(s.device(), s.fileBytes(), Long::sum));
     for (Map.Entry<String, Long> e : in.entrySet()) {
       Device d = source.pool().device(e.getKey());
-      long free = Math.min(d.spec().capacity().bytes() - d.usedBytes(), d.usableBytes());
+      long free = d.freeBytes();
       if (e.getValue() > free) {
         throw new DeviceFullException(
             "cannot clone table "

@@ -1,6 +1,7 @@
 package io.mosaic.table;
 
 import io.mosaic.device.DevicePool;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -39,6 +40,39 @@ public final class CrashWorkload {
       ((DecimalVector) root.getVector(3)).setSafe(i, BigDecimal.valueOf(k * 3, 2));
     }
     root.setRowCount(ROWS);
+  }
+
+  /** A table of this workload's schema at {@code root} holding batches {@code 0 .. batches-1}. */
+  static MosaicTable table(Path root, DevicePool pool, int batches) throws IOException {
+    MosaicTable table = MosaicTable.create(root, pool, SCHEMA, properties());
+    for (int b = 0; b < batches; b++) {
+      append(table, b);
+    }
+    return table;
+  }
+
+  /** Appends batch {@code b} with one writer and one commit. */
+  static Manifest append(MosaicTable table, int b) throws IOException {
+    try (BufferAllocator alloc = new RootAllocator();
+        TableWriter writer = table.newWriter();
+        VectorSchemaRoot batch = VectorSchemaRoot.create(SCHEMA.arrowSchema(), alloc)) {
+      fill(batch, b);
+      writer.write(batch);
+      return table.append(List.of(writer.finish()));
+    }
+  }
+
+  /** The rows of the given batches, as {@link TableRoundTripTest#values} gives them. */
+  static List<List<Object>> rows(int... ids) {
+    List<List<Object>> rows = new java.util.ArrayList<>();
+    try (BufferAllocator alloc = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA.arrowSchema(), alloc)) {
+      for (int b : ids) {
+        fill(root, b);
+        rows.addAll(TableRoundTripTest.values(root));
+      }
+    }
+    return rows;
   }
 
   static Map<String, String> properties() {

@@ -24,9 +24,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,24 +39,11 @@ class GcConcurrencyTest {
       CrashWorkload.SCHEMA.columns().stream().map(ColumnSpec::name).toList();
 
   private MosaicTable table(DevicePool pool, int batches) throws IOException {
-    MosaicTable table =
-        MosaicTable.create(
-            dir.resolve("t"), pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
-    for (int b = 0; b < batches; b++) {
-      append(table, b);
-    }
-    return table;
+    return CrashWorkload.table(dir.resolve("t"), pool, batches);
   }
 
   private static Manifest append(MosaicTable table, int b) throws IOException {
-    try (BufferAllocator alloc = new RootAllocator();
-        TableWriter writer = table.newWriter();
-        VectorSchemaRoot batch =
-            VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
-      CrashWorkload.fill(batch, b);
-      writer.write(batch);
-      return table.append(List.of(writer.finish()));
-    }
+    return CrashWorkload.append(table, b);
   }
 
   /** Fails unless a full scan of the latest version returns exactly its committed rows. */
@@ -178,6 +162,27 @@ class GcConcurrencyTest {
       runToEnd("gc-once");
       assertThat(table.latest().segmentsOf(column).get(0).device()).isEqualTo(elsewhere);
       try (Scan scan = retriever.scan(table, pin, ScanRequest.of(COLUMNS).recorded(false))) {
+        assertThat(TableProcess.check(scan, pin.manifest().rowCount())).isNull();
+      }
+    }
+  }
+
+  /** The same through a symlink: a JVM holding a pin knows it however the root is spelled. */
+  @Test
+  void aPinSurvivesItsJvmListingThePinsThroughAnotherPathToTheTable() throws Exception {
+    DevicePool pool = TestPool.fourDevices(dir);
+    MosaicTable table = table(pool, 2);
+    Path link = Files.createSymbolicLink(dir.resolve("t-link"), dir.resolve("t"));
+    MosaicTable viaLink = MosaicTable.open(link, pool);
+    try (Retriever retriever = new Retriever(pool, 1, 0);
+        TablePin pin = viaLink.pin()) {
+      table.pinnedVersions();
+      String column = COLUMNS.get(2);
+      String elsewhere =
+          pin.manifest().segmentsOf(column).get(0).device().equals("hdd") ? "ssd" : "hdd";
+      runToEnd("migrate", column + "=" + elsewhere);
+      runToEnd("gc-once");
+      try (Scan scan = retriever.scan(viaLink, pin, ScanRequest.of(COLUMNS).recorded(false))) {
         assertThat(TableProcess.check(scan, pin.manifest().rowCount())).isNull();
       }
     }

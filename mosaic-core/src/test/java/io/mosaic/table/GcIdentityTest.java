@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,7 +24,6 @@ import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,37 +44,15 @@ class GcIdentityTest {
   }
 
   private static MosaicTable table(Path root, DevicePool pool, int batches) throws IOException {
-    MosaicTable table =
-        MosaicTable.create(root, pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
-    for (int b = 0; b < batches; b++) {
-      append(table, b);
-    }
-    return table;
+    return CrashWorkload.table(root, pool, batches);
   }
 
   private static Manifest append(MosaicTable table, int b) throws IOException {
-    try (BufferAllocator alloc = new RootAllocator();
-        TableWriter writer = table.newWriter();
-        VectorSchemaRoot batch =
-            VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
-      CrashWorkload.fill(batch, b);
-      writer.write(batch);
-      return table.append(List.of(writer.finish()));
-    }
+    return CrashWorkload.append(table, b);
   }
 
-  /** The rows of batches {@code 0 .. n-1}. */
   private static List<List<Object>> batches(int... ids) {
-    List<List<Object>> rows = new ArrayList<>();
-    try (BufferAllocator alloc = new RootAllocator();
-        VectorSchemaRoot root =
-            VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
-      for (int b : ids) {
-        CrashWorkload.fill(root, b);
-        rows.addAll(TableRoundTripTest.values(root));
-      }
-    }
-    return rows;
+    return CrashWorkload.rows(ids);
   }
 
   private List<List<Object>> rows(MosaicTable table) throws IOException {

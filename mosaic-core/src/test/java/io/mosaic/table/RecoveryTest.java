@@ -13,13 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,27 +46,11 @@ class RecoveryTest {
   }
 
   private static Manifest append(MosaicTable table, int b) throws IOException {
-    try (BufferAllocator alloc = new RootAllocator();
-        TableWriter writer = table.newWriter();
-        VectorSchemaRoot batch =
-            VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
-      CrashWorkload.fill(batch, b);
-      writer.write(batch);
-      return table.append(List.of(writer.finish()));
-    }
+    return CrashWorkload.append(table, b);
   }
 
   private static List<List<Object>> batches(int... ids) {
-    List<List<Object>> rows = new ArrayList<>();
-    try (BufferAllocator alloc = new RootAllocator();
-        VectorSchemaRoot root =
-            VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
-      for (int b : ids) {
-        CrashWorkload.fill(root, b);
-        rows.addAll(TableRoundTripTest.values(root));
-      }
-    }
-    return rows;
+    return CrashWorkload.rows(ids);
   }
 
   private List<List<Object>> rows(MosaicTable table) throws IOException {
