@@ -65,6 +65,15 @@ public final class SegmentReader implements AutoCloseable {
     this.segment = segment;
     Device device = table.pool().device(segment.device());
     this.file = device.resolve(segment.path());
+    String which =
+        "segment "
+            + file
+            + " of column '"
+            + column.name()
+            + "' on device '"
+            + device.id()
+            + "' of table "
+            + table.name();
     try {
       // This reader serves whole-segment work (migration, table dumps): the file is read whole
       // anyway, so its recorded checksum is checked first, and data that fails it is never
@@ -72,14 +81,7 @@ public final class SegmentReader implements AutoCloseable {
       String actual = Checksums.ofFile(device, file);
       if (!actual.equals(segment.checksum())) {
         throw new CorruptTableException(
-            "segment "
-                + file
-                + " of column '"
-                + column.name()
-                + "' on device '"
-                + device.id()
-                + "' of table "
-                + table.name()
+            which
                 + " fails its checksum: "
                 + actual
                 + ", the manifest records "
@@ -107,17 +109,7 @@ public final class SegmentReader implements AutoCloseable {
           e);
     } catch (IOException | RuntimeException e) {
       throw new CorruptTableException(
-          "segment "
-              + file
-              + " of column '"
-              + column.name()
-              + "' on device '"
-              + device.id()
-              + "' of table "
-              + table.name()
-              + " is not a readable Parquet file: "
-              + e.getMessage(),
-          e);
+          which + " is not a readable Parquet file: " + e.getMessage(), e);
     }
     this.descriptor = reader.getFooter().getFileMetaData().getSchema().getColumns().get(0);
   }

@@ -43,18 +43,6 @@ class GcIdentityTest {
     alloc.close();
   }
 
-  private static MosaicTable table(Path root, DevicePool pool, int batches) throws IOException {
-    return CrashWorkload.table(root, pool, batches);
-  }
-
-  private static Manifest append(MosaicTable table, int b) throws IOException {
-    return CrashWorkload.append(table, b);
-  }
-
-  private static List<List<Object>> batches(int... ids) {
-    return CrashWorkload.rows(ids);
-  }
-
   private List<List<Object>> rows(MosaicTable table) throws IOException {
     return TableRoundTripTest.rows(table, table.latest(), alloc);
   }
@@ -113,7 +101,7 @@ class GcIdentityTest {
   @Test
   void aRenamedDeviceIsRefusedAndGcNeverTakesItsSegmentsForGarbage() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
-    MosaicTable table = table(dir.resolve("t"), pool, 2);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 2);
     Manifest latest = table.latest();
     assertThat(latest.segments()).anyMatch(s -> s.device().equals("ssd"));
     Path config = devicesToml(dir);
@@ -137,13 +125,13 @@ class GcIdentityTest {
         .hasMessageContaining("gc of table t refused: version v" + latest.version())
         .hasMessageContaining("on device 'ssd', which " + config + " does not define")
         .hasMessageContaining("nothing was deleted");
-    assertThat(rows(table)).isEqualTo(batches(0, 1));
+    assertThat(rows(table)).isEqualTo(CrashWorkload.rows(0, 1));
   }
 
   @Test
   void devicesOnOneDirectoryThroughASymlinkOrNestedAreRefused() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
-    MosaicTable table = table(dir.resolve("t"), pool, 2);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 2);
     Path config = devicesToml(dir);
     String four = Files.readString(config);
     Files.createSymbolicLink(dir.resolve("devices/alias"), dir.resolve("devices/ssd"));
@@ -172,7 +160,7 @@ class GcIdentityTest {
   @Test
   void gcRefusesADeviceWhoseDirectoryChangedSinceThePoolWasLoaded() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
-    MosaicTable table = table(dir.resolve("t"), pool, 1);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 1);
     String id = table.latest().tableId();
     Path garbage = oldFile(pool.device("hdd").root().resolve(id + "/3/w0-0.parquet"));
     // Another directory now sits at the device's path (a remount): its marker is another one.
@@ -193,7 +181,7 @@ class GcIdentityTest {
   @Test
   void craftedTableIdsNeverLeadGcOutOfTheTable() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
-    MosaicTable table = table(dir.resolve("t"), pool, 2);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 2);
     Manifest good = table.latest();
     Path outside = oldFile(dir.resolve("outside.txt"));
     Path besideDevices = oldFile(dir.resolve("devices/victim.bin"));
@@ -209,13 +197,13 @@ class GcIdentityTest {
       Files.delete(crafted);
     }
     new GarbageCollector(table).collect(Duration.ZERO);
-    assertThat(rows(table)).isEqualTo(batches(0, 1));
+    assertThat(rows(table)).isEqualTo(CrashWorkload.rows(0, 1));
   }
 
   @Test
   void nonCanonicalSegmentPathsMakeGcRefuseInsteadOfDeletingLiveFiles() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
-    MosaicTable table = table(dir.resolve("t"), pool, 2);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 2);
     Manifest good = table.latest();
     String path = good.segments().get(0).path(); // <id>/0/<writer>-0.parquet
     String id = good.tableId();
@@ -229,13 +217,13 @@ class GcIdentityTest {
       assertThat(refused).as("path '%s'", crafted).isInstanceOf(CorruptTableException.class);
       Files.delete(file);
     }
-    assertThat(rows(table)).isEqualTo(batches(0, 1));
+    assertThat(rows(table)).isEqualTo(CrashWorkload.rows(0, 1));
   }
 
   @Test
   void aMigrationNeverDeletesAnOldSegmentOutsideTheTable() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
-    MosaicTable table = table(dir.resolve("t"), pool, 1);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 1);
     Manifest good = table.latest();
     SegmentEntry s = good.segmentsOf("s").get(0);
     Device raid = pool.device(s.device());
@@ -259,7 +247,7 @@ class GcIdentityTest {
   @Test
   void gcNeverDeletesThroughSymlinksOutOfTheTableFolder() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
-    MosaicTable table = table(dir.resolve("t"), pool, 1);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 1);
     String id = table.latest().tableId();
     Device nvme = pool.device("nvme");
     Path outside = oldFile(dir.resolve("outside/w1-0.parquet"));
@@ -286,7 +274,7 @@ class GcIdentityTest {
   void aCopiedTableRootIsRefusedAndTheOriginalKeepsItsFiles() throws Exception {
     DevicePool pool = TestPool.fourDevices(dir);
     Path tables = dir.resolve("tables");
-    MosaicTable orders = table(tables.resolve("orders"), pool, 2);
+    MosaicTable orders = CrashWorkload.table(tables.resolve("orders"), pool, 2);
     Path backupRoot = tables.resolve("orders_backup");
     Process cp =
         new ProcessBuilder("cp", "-a", orders.root().toString(), backupRoot.toString())
@@ -295,7 +283,7 @@ class GcIdentityTest {
     assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(cp.exitValue()).isZero();
     // The original goes on: its newest version refers to segments the copy knows nothing of.
-    append(orders, 2);
+    CrashWorkload.append(orders, 2);
     Manifest newest = orders.latest();
 
     MosaicTable backup = MosaicTable.open(backupRoot, pool);
@@ -313,7 +301,7 @@ class GcIdentityTest {
                 + ")")
         .hasMessageContaining("looks like a copy of")
         .hasMessageContaining("`mosaic clone --table " + orders.root().toRealPath() + " --to NEW`");
-    assertThatThrownBy(() -> append(backup, 3))
+    assertThatThrownBy(() -> CrashWorkload.append(backup, 3))
         .isInstanceOf(CorruptTableException.class)
         .hasMessageContaining("looks like a copy of");
     Migrator migrator = new Migrator(backup);
@@ -321,17 +309,17 @@ class GcIdentityTest {
             () -> migrator.apply(migrator.plan(Map.of("s", "hdd")), new Migrator.Listener() {}))
         .isInstanceOf(CorruptTableException.class)
         .hasMessageContaining("looks like a copy of");
-    assertThat(rows(orders)).isEqualTo(batches(0, 1, 2));
+    assertThat(rows(orders)).isEqualTo(CrashWorkload.rows(0, 1, 2));
     new GarbageCollector(orders).collect(Duration.ZERO);
-    assertThat(rows(orders)).isEqualTo(batches(0, 1, 2));
+    assertThat(rows(orders)).isEqualTo(CrashWorkload.rows(0, 1, 2));
 
     // Moving a table root is not copying it: the moved root takes its folders over.
     Path moved = tables.resolve("orders_moved");
     Files.move(orders.root(), moved);
     MosaicTable renamed = MosaicTable.open(moved, pool);
-    append(renamed, 3);
+    CrashWorkload.append(renamed, 3);
     new GarbageCollector(renamed).collect(Duration.ZERO);
-    assertThat(rows(renamed)).isEqualTo(batches(0, 1, 2, 3));
+    assertThat(rows(renamed)).isEqualTo(CrashWorkload.rows(0, 1, 2, 3));
     assertThat(
             Files.readString(
                 pool.device("nvme").root().resolve(newest.tableId()).resolve(TableFolders.OWNER)))
@@ -347,8 +335,8 @@ class GcIdentityTest {
   void dropReleasesDeviceSpaceAndDroppingACopyKeepsTheOriginal() throws Exception {
     DevicePool pool = TestPool.fourDevices(dir);
     Path tables = dir.resolve("tables");
-    MosaicTable orders = table(tables.resolve("orders"), pool, 2);
-    MosaicTable other = table(tables.resolve("other"), pool, 1);
+    MosaicTable orders = CrashWorkload.table(tables.resolve("orders"), pool, 2);
+    MosaicTable other = CrashWorkload.table(tables.resolve("other"), pool, 1);
     java.util.Map<String, Long> before = new java.util.HashMap<>();
     pool.devices().forEach(d -> before.put(d.id(), d.usedBytes()));
     java.util.Map<String, Long> held = new java.util.HashMap<>();
@@ -376,13 +364,13 @@ class GcIdentityTest {
     MosaicTable.open(backupRoot, pool).drop();
     assertThat(Files.exists(backupRoot)).isFalse();
     assertThat(files(pool, orders.latest())).allMatch(Files::exists);
-    assertThat(rows(orders)).isEqualTo(batches(0, 1));
+    assertThat(rows(orders)).isEqualTo(CrashWorkload.rows(0, 1));
   }
 
   @Test
   void aCloneHasItsOwnIdAndSegmentsAndGcOfEitherLeavesTheOtherReadable() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
-    MosaicTable orders = table(dir.resolve("orders"), pool, 3);
+    MosaicTable orders = CrashWorkload.table(dir.resolve("orders"), pool, 3);
     Manifest source = orders.latest();
     TableCloner.Result result =
         TableCloner.cloneTable(orders, dir.resolve("orders_clone"), new TableCloner.Listener() {});
@@ -404,18 +392,18 @@ class GcIdentityTest {
       assertThat(Files.readAllBytes(pool.device(to.device()).resolve(to.path())))
           .isEqualTo(Files.readAllBytes(pool.device(from.device()).resolve(from.path())));
     }
-    assertThat(rows(clone)).isEqualTo(batches(0, 1, 2));
+    assertThat(rows(clone)).isEqualTo(CrashWorkload.rows(0, 1, 2));
 
     // Each one changes and collects with no grace; the other reads what it had.
     Migrator migrator = new Migrator(orders);
     migrator.apply(migrator.plan(Map.of("s", "hdd", "k", "raid")), new Migrator.Listener() {});
-    append(orders, 3);
+    CrashWorkload.append(orders, 3);
     new GarbageCollector(orders).collect(Duration.ZERO);
-    assertThat(rows(clone)).isEqualTo(batches(0, 1, 2));
-    append(clone, 4);
+    assertThat(rows(clone)).isEqualTo(CrashWorkload.rows(0, 1, 2));
+    CrashWorkload.append(clone, 4);
     new GarbageCollector(clone).collect(Duration.ZERO);
-    assertThat(rows(orders)).isEqualTo(batches(0, 1, 2, 3));
-    assertThat(rows(clone)).isEqualTo(batches(0, 1, 2, 4));
+    assertThat(rows(orders)).isEqualTo(CrashWorkload.rows(0, 1, 2, 3));
+    assertThat(rows(clone)).isEqualTo(CrashWorkload.rows(0, 1, 2, 4));
 
     assertThatThrownBy(
             () -> TableCloner.cloneTable(clone, orders.root(), new TableCloner.Listener() {}))

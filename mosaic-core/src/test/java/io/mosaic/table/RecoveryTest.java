@@ -45,14 +45,6 @@ class RecoveryTest {
     }
   }
 
-  private static Manifest append(MosaicTable table, int b) throws IOException {
-    return CrashWorkload.append(table, b);
-  }
-
-  private static List<List<Object>> batches(int... ids) {
-    return CrashWorkload.rows(ids);
-  }
-
   private List<List<Object>> rows(MosaicTable table) throws IOException {
     return TableRoundTripTest.rows(table, table.latest(), alloc);
   }
@@ -108,10 +100,10 @@ class RecoveryTest {
 
     MosaicTable table =
         MosaicTable.create(root, pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
-    append(table, 0);
+    CrashWorkload.append(table, 0);
     assertThat(names(root.resolve(MosaicTable.MANIFESTS)))
         .containsExactly("v00000000000000000001.json", "v00000000000000000002.json");
-    assertThat(rows(MosaicTable.open(root, pool))).isEqualTo(batches(0));
+    assertThat(rows(MosaicTable.open(root, pool))).isEqualTo(CrashWorkload.rows(0));
   }
 
   @Test
@@ -120,8 +112,8 @@ class RecoveryTest {
     MosaicTable table =
         MosaicTable.create(
             dir.resolve("t"), pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
-    append(table, 0); // v2
-    append(table, 1); // v3
+    CrashWorkload.append(table, 0); // v2
+    CrashWorkload.append(table, 1); // v3
     Path v3 = table.manifestFile(3);
     byte[] good = Files.readAllBytes(v3);
     String hint =
@@ -148,22 +140,22 @@ class RecoveryTest {
     Files.write(v2, new byte[] {'{'});
     assertThatThrownBy(table::latest).hasMessageContaining("the last good version is v1");
     Files.write(v2, v2Bytes);
-    assertThatThrownBy(() -> append(table, 2)).hasMessageEndingWith(hint);
+    assertThatThrownBy(() -> CrashWorkload.append(table, 2)).hasMessageEndingWith(hint);
 
     Manifest rolledBack = table.rollback(2);
     assertThat(rolledBack.version()).isEqualTo(4);
     assertThat(rolledBack.operation()).isEqualTo("rollback");
     assertThat(table.latest()).isEqualTo(rolledBack);
-    assertThat(rows(table)).isEqualTo(batches(0));
+    assertThat(rows(table)).isEqualTo(CrashWorkload.rows(0));
     assertThat(v3).isDirectory(); // kept, as an older version
-    append(table, 2);
-    assertThat(rows(table)).isEqualTo(batches(0, 2));
+    CrashWorkload.append(table, 2);
+    assertThat(rows(table)).isEqualTo(CrashWorkload.rows(0, 2));
 
     new GarbageCollector(table).collect(Duration.ZERO);
     Path manifests = table.root().resolve(MosaicTable.MANIFESTS);
     assertThat(names(manifests)).containsExactly("_damaged", "v00000000000000000005.json");
     assertThat(names(manifests.resolve("_damaged"))).containsExactly("v00000000000000000003.json");
-    assertThat(rows(table)).isEqualTo(batches(0, 2));
+    assertThat(rows(table)).isEqualTo(CrashWorkload.rows(0, 2));
     assertThatThrownBy(() -> table.rollback(5)).hasMessageContaining("already the newest");
     assertThatThrownBy(() -> table.rollback(2)).isInstanceOf(TableNotFoundException.class);
   }
@@ -174,7 +166,7 @@ class RecoveryTest {
     MosaicTable table =
         MosaicTable.create(
             dir.resolve("t"), pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
-    append(table, 0);
+    CrashWorkload.append(table, 0);
     // Sparse files: 3 GiB on paper, nothing on disk; reading one whole would fail for memory.
     Path v3 = table.manifestFile(3);
     sparse(v3, 3L << 30);
@@ -184,7 +176,7 @@ class RecoveryTest {
         .hasMessageContaining("more than a manifest can be (64 MiB)")
         .hasMessageContaining("the last good version is v2");
     Files.delete(v3);
-    assertThat(rows(table)).isEqualTo(batches(0));
+    assertThat(rows(table)).isEqualTo(CrashWorkload.rows(0));
 
     Path trace = table.root().resolve("_trace/epoch-1/host-1-abc.jsonl");
     Files.createDirectories(trace.getParent());
