@@ -97,15 +97,8 @@ final class FooterCache {
     } catch (IOException | RuntimeException e) {
       boolean missing = !Files.exists(file);
       throw new CorruptTableException(
-          "segment "
-              + file
-              + " of column '"
-              + segment.column()
-              + "' of table "
-              + table
-              + " on device '"
-              + device.id()
-              + "' (listed in manifest v"
+          segment.describe(file, table)
+              + " (listed in manifest v"
               + manifest.version()
               + ") "
               + (missing
@@ -127,12 +120,7 @@ final class FooterCache {
     Checked last = entry.checked;
     if (last == null || last.segment() != segment || last.manifest().get() != manifest) {
       manifest.checkSegmentFooter(
-          table,
-          segment,
-          device.id(),
-          device.resolve(segment.path()),
-          entry.fileSize,
-          entry.footer);
+          table, segment, device.resolve(segment.path()), entry.fileSize, entry.footer);
       entry.checked = new Checked(new WeakReference<>(manifest), segment);
     }
     return entry.footer;

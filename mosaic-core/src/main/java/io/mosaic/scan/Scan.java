@@ -392,15 +392,8 @@ public final class Scan implements AutoCloseable {
         String actual = Checksums.of(bytes, 0, bytes.length);
         if (!actual.equals(expected)) {
           throw new CorruptTableException(
-              "segment "
-                  + file
-                  + " of column '"
-                  + column.name()
-                  + "' of table "
-                  + table.name()
-                  + " on device '"
-                  + device.id()
-                  + "': the chunk of row group "
+              segment.describe(file, table.name())
+                  + ": the chunk of row group "
                   + group
                   + " fails its checksum ("
                   + actual

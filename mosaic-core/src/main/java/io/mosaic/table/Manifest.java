@@ -413,27 +413,11 @@ public record Manifest(
    * @throws CorruptTableException naming table, column, device, file and what differs
    */
   public void checkSegmentFooter(
-      String table,
-      SegmentEntry segment,
-      String device,
-      Path file,
-      long fileSize,
-      ParquetMetadata footer) {
+      String table, SegmentEntry segment, Path file, long fileSize, ParquetMetadata footer) {
     String problem = footerProblem(segment, fileSize, footer);
     if (problem != null) {
       throw new CorruptTableException(
-          "segment "
-              + file
-              + " of column '"
-              + segment.column()
-              + "' of table "
-              + table
-              + " on device '"
-              + device
-              + "' does not match manifest v"
-              + version
-              + ": "
-              + problem);
+          segment.describe(file, table) + " does not match manifest v" + version + ": " + problem);
     }
   }
 

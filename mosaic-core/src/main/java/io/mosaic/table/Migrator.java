@@ -263,7 +263,8 @@ public final class Migrator {
     try {
       SegmentEntry written =
           move.toCodec() == move.from().codec()
-              ? copy(source, target, move, path, listener)
+              ? copyBytes(
+                  table.name(), source, move.from(), target, path, n -> listener.copied(move, n))
               : reencode(base, target, move, path, alloc, listener);
       verify(target, written);
       return written.startingAt(move.from().firstRowGroup());
@@ -277,10 +278,19 @@ public final class Migrator {
     }
   }
 
-  /** Byte-for-byte copy; the copy's checksum must be the manifest's. */
-  private SegmentEntry copy(Device source, Device target, Move move, String path, Listener listener)
+  /**
+   * Copies segment {@code from} of table {@code table} byte for byte from {@code source} to {@code
+   * path} on {@code target} (a migration, a clone): the copy must have the manifest's checksum and
+   * size. Returns its entry, for the same row groups.
+   */
+  static SegmentEntry copyBytes(
+      String table,
+      Device source,
+      SegmentEntry from,
+      Device target,
+      String path,
+      java.util.function.LongConsumer copied)
       throws IOException {
-    SegmentEntry from = move.from();
     Path in = source.resolve(from.path());
     try (DeviceReadChannel src = source.openForRead(in);
         DeviceOutputStream out = target.openForWrite(target.resolve(path))) {
@@ -290,35 +300,42 @@ public final class Migrator {
         out.write(buf.array(), 0, n);
         position += n;
         buf.clear();
-        listener.copied(move, n);
+        copied.accept(n);
       }
-      if (!out.checksum().equals(from.checksum())) {
+      if (!out.checksum().equals(from.checksum()) || position != from.fileBytes()) {
         throw new CorruptTableException(
             "segment "
                 + in
                 + " of column "
                 + from.column()
+                + " of table "
+                + table
                 + " on device '"
                 + source.id()
                 + "' fails its checksum: "
                 + out.checksum()
-                + ", the manifest says "
-                + from.checksum());
+                + " ("
+                + position
+                + " bytes), the manifest says "
+                + from.checksum()
+                + " ("
+                + from.fileBytes()
+                + " bytes)");
       }
-      return new SegmentEntry(
-          from.column(),
-          target.id(),
-          path,
-          from.codec(),
-          0,
-          from.rowGroupCount(),
-          from.fileBytes(),
-          from.compressedBytes(),
-          from.uncompressedBytes(),
-          from.checksum(),
-          from.stats(),
-          from.chunkChecksums());
     }
+    return new SegmentEntry(
+        from.column(),
+        target.id(),
+        path,
+        from.codec(),
+        from.firstRowGroup(),
+        from.rowGroupCount(),
+        from.fileBytes(),
+        from.compressedBytes(),
+        from.uncompressedBytes(),
+        from.checksum(),
+        from.stats(),
+        from.chunkChecksums());
   }
 
   /**

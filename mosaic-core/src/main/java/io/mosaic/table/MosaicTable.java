@@ -273,10 +273,6 @@ public final class MosaicTable {
   }
 
   /**
-   * The table id of the table at {@code root}, from its newest readable manifest; empty when none
-   * can be read.
-   */
-  /**
    * Drops the table (DROP TABLE in Spark and Trino): its segment folders on every device, their
    * bytes released from the devices' accounting, then its root. Under gc's exclusive hold, so no
    * commit lands meanwhile. A folder that another root owns is left alone: this root is then a copy
@@ -303,7 +299,7 @@ public final class MosaicTable {
    * Deletes a directory tree (links themselves, never what they point to); returns the bytes of the
    * segment files in it, which writes booked against their device.
    */
-  private static long deleteTree(Path dir) {
+  static long deleteTree(Path dir) {
     long bytes = 0;
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -321,6 +317,10 @@ public final class MosaicTable {
     return bytes;
   }
 
+  /**
+   * The table id of the table at {@code root}, from its newest readable manifest; empty when none
+   * can be read.
+   */
   static java.util.Optional<String> idOf(Path root) {
     MosaicTable other = new MosaicTable(root.toAbsolutePath().normalize(), null);
     List<Long> versions;

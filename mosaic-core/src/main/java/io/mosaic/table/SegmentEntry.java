@@ -47,6 +47,22 @@ public record SegmentEntry(
     }
   }
 
+  /**
+   * How errors name this segment: {@code segment <file> of column '<c>' of table <t> on device
+   * '<d>'}.
+   */
+  public String describe(java.nio.file.Path file, String table) {
+    return "segment "
+        + file
+        + " of column '"
+        + column
+        + "' of table "
+        + table
+        + " on device '"
+        + device
+        + "'";
+  }
+
   public boolean covers(int rowGroup) {
     return rowGroup >= firstRowGroup && rowGroup < firstRowGroup + rowGroupCount;
   }

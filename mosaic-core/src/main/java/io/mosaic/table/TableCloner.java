@@ -3,19 +3,14 @@ package io.mosaic.table;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceFullException;
-import io.mosaic.device.DeviceOutputStream;
-import io.mosaic.device.DeviceReadChannel;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Copies a table properly ({@code mosaic clone}): the copy gets a new table id, and every segment
@@ -26,7 +21,6 @@ import java.util.stream.Stream;
  * instead keeps the id and shares the segments, which gc, migrations and writes refuse.
  */
 public final class TableCloner {
-  private static final int COPY_BUFFER = 1 << 20;
   private static final List<String> CREATED =
       List.of(
           MosaicTable.MANIFESTS, MosaicTable.PINS, MosaicTable.WRITERS, CommitGate.FILE, "_trace");
@@ -109,56 +103,17 @@ public final class TableCloner {
     }
   }
 
-  /** Copies one segment byte for byte on its device; the copy must match the manifest's CRC. */
+  /** Copies one segment byte for byte on its device, checked as {@link Migrator} checks. */
   private static SegmentEntry copySegment(
       MosaicTable source, Device device, SegmentEntry s, String path, Listener listener)
       throws IOException {
-    Path in = device.resolve(s.path());
-    try (DeviceReadChannel src = device.openForRead(in);
-        DeviceOutputStream out = device.openForWrite(device.resolve(path))) {
-      ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
-      long position = 0;
-      for (int n = src.read(buf, position); n > 0; n = src.read(buf, position)) {
-        out.write(buf.array(), 0, n);
-        position += n;
-        buf.clear();
-        listener.copied(s, n);
-      }
-      if (!out.checksum().equals(s.checksum()) || position != s.fileBytes()) {
-        throw new CorruptTableException(
-            "segment "
-                + in
-                + " of column "
-                + s.column()
-                + " of table "
-                + source.name()
-                + " on device '"
-                + device.id()
-                + "' fails its checksum: "
-                + out.checksum()
-                + " ("
-                + position
-                + " bytes), the manifest says "
-                + s.checksum()
-                + " ("
-                + s.fileBytes()
-                + " bytes); nothing was cloned");
-      }
+    SegmentEntry copied;
+    try {
+      copied =
+          Migrator.copyBytes(source.name(), device, s, device, path, n -> listener.copied(s, n));
+    } catch (CorruptTableException e) {
+      throw new CorruptTableException(e.getMessage() + "; nothing was cloned", e);
     }
-    SegmentEntry copied =
-        new SegmentEntry(
-            s.column(),
-            s.device(),
-            path,
-            s.codec(),
-            s.firstRowGroup(),
-            s.rowGroupCount(),
-            s.fileBytes(),
-            s.compressedBytes(),
-            s.uncompressedBytes(),
-            s.checksum(),
-            s.stats(),
-            s.chunkChecksums());
     Migrator.verify(device, copied);
     return copied;
   }
@@ -168,7 +123,7 @@ public final class TableCloner {
     for (Device d : copy.pool().devices()) {
       Path dir = d.root().resolve(tableId);
       if (TableFolders.isPlainId(tableId) && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-        deleteTree(dir); // a new id: only this clone wrote there
+        d.release(deleteTree(dir)); // a new id: only this clone wrote there
       }
     }
     if (rootExisted) {
@@ -180,16 +135,11 @@ public final class TableCloner {
     }
   }
 
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      // what is left is unreferenced; gc of the clone (or a person) removes it
+  private static long deleteTree(Path dir) {
+    try {
+      return MosaicTable.deleteTree(dir);
+    } catch (java.io.UncheckedIOException e) {
+      return 0; // what is left is unreferenced; gc of the clone (or a person) removes it
     }
   }
 }
