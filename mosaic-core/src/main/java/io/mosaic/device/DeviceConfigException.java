@@ -1,14 +1,16 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** A configuration file is wrong; carries every problem found in it, not just the first. */
-public final class DeviceConfigException extends RuntimeException {
+public final class DeviceConfigException extends MosaicException {
   private final List<ConfigProblem> problems;
 
   public DeviceConfigException(List<ConfigProblem> problems) {
     super(
+        Kind.INVALID_ARGUMENT,
         problems.size()
             + (problems.size() == 1 ? " problem" : " problems")
             + " in device configuration:\n"

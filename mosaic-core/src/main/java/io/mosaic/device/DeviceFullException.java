@@ -1,14 +1,14 @@
 package io.mosaic.device;
 
-import java.io.IOException;
+import io.mosaic.MosaicException;
 
 /** A write would exceed a device's configured capacity, or its file system ran out of space. */
-public final class DeviceFullException extends IOException {
+public final class DeviceFullException extends MosaicException {
   public DeviceFullException(String message) {
-    super(message);
+    super(Kind.DEVICE_FULL, message);
   }
 
   public DeviceFullException(String message, Throwable cause) {
-    super(message, cause);
+    super(Kind.DEVICE_FULL, message, cause);
   }
 }

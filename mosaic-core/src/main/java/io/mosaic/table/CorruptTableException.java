@@ -1,16 +1,18 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
+
 /**
  * Table metadata or data failed a check (a manifest that is truncated or fails its checksum, a
  * segment whose checksum differs, a file that is missing). Committed data is never modified when
  * this is thrown; the message names table, file and, where known, device and column.
  */
-public final class CorruptTableException extends RuntimeException {
+public final class CorruptTableException extends MosaicException {
   public CorruptTableException(String message) {
-    super(message);
+    super(Kind.CORRUPT, message);
   }
 
   public CorruptTableException(String message, Throwable cause) {
-    super(message, cause);
+    super(Kind.CORRUPT, message, cause);
   }
 }

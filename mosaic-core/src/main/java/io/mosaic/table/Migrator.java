@@ -1,5 +1,6 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
@@ -231,7 +232,7 @@ public final class Migrator {
           latest = commitColumn(column.getValue(), created);
         } catch (IOException | RuntimeException e) {
           deleteQuietly(latest.tableId(), created);
-          throw failure(e, column.getKey(), plan);
+          throw failure(e, column.getKey());
         }
         CrashPoints.reached("column-committed");
         gc.retire(column.getValue().stream().map(Move::from).toList());
@@ -241,7 +242,8 @@ public final class Migrator {
     return latest;
   }
 
-  private IOException failure(Exception e, String column, Plan plan) {
+  /** The migration's failure, keeping its kind, with where the table was left. */
+  private IOException failure(Exception e, String column) {
     String where =
         "migration of table "
             + table.name()
@@ -250,9 +252,13 @@ public final class Migrator {
             + "; the table is at version "
             + table.latest().version()
             + " and complete (columns committed before stay moved): ";
-    return e instanceof DeviceFullException
-        ? new DeviceFullException(where + e.getMessage(), e)
-        : new IOException(where + e.getMessage(), e);
+    if (e instanceof DeviceFullException) {
+      throw new DeviceFullException(where + e.getMessage(), e);
+    }
+    if (e instanceof MosaicException m) {
+      throw new MosaicException(m.kind(), where + e.getMessage(), e);
+    }
+    return new IOException(where + e.getMessage(), e);
   }
 
   private SegmentEntry moveSegment(

@@ -1,8 +1,10 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
+
 /** No Mosaic table exists at a location. */
-public final class TableNotFoundException extends RuntimeException {
+public final class TableNotFoundException extends MosaicException {
   public TableNotFoundException(String message) {
-    super(message);
+    super(Kind.NOT_FOUND, message);
   }
 }
