@@ -9,7 +9,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 /** The catalog properties ({@code etc/catalog/mosaic.properties}); docs/trino.md lists them. */
-public final class MosaicConfig {
+// Not final: airlift's ConfigAssertions records defaults through a subclass proxy.
+public class MosaicConfig {
   private String devicesConfig;
   private String metadataDirectory;
   private DataSize scanBufferMemory = DataSize.of(256, DataSize.Unit.MEGABYTE);

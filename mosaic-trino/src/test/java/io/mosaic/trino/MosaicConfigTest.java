@@ -1,9 +1,11 @@
 package io.mosaic.trino;
 
+import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
+import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
+import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.airlift.configuration.ConfigurationFactory;
 import io.airlift.units.DataSize;
 import io.trino.spi.connector.Connector;
 import io.trino.testing.TestingConnectorContext;
@@ -20,13 +22,14 @@ class MosaicConfigTest {
 
   @Test
   void defaults() {
-    MosaicConfig config = new MosaicConfig();
-    assertThat(config.getDevicesConfig()).isNull();
-    assertThat(config.getMetadataDirectory()).isNull();
-    assertThat(config.getScanBufferMemory()).isEqualTo(DataSize.of(256, DataSize.Unit.MEGABYTE));
-    assertThat(config.getDecodeThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
-    assertThat(config.getTargetSplitSize()).isEqualTo(DataSize.of(128, DataSize.Unit.MEGABYTE));
-    assertThat(config.getVectorPoolMemory()).isEqualTo(DataSize.of(256, DataSize.Unit.MEGABYTE));
+    assertRecordedDefaults(
+        recordDefaults(MosaicConfig.class)
+            .setDevicesConfig(null)
+            .setMetadataDirectory(null)
+            .setScanBufferMemory(DataSize.of(256, DataSize.Unit.MEGABYTE))
+            .setDecodeThreads(Runtime.getRuntime().availableProcessors())
+            .setVectorPoolMemory(DataSize.of(256, DataSize.Unit.MEGABYTE))
+            .setTargetSplitSize(DataSize.of(128, DataSize.Unit.MEGABYTE)));
   }
 
   @Test
@@ -39,13 +42,15 @@ class MosaicConfigTest {
             "mosaic.decode-threads", "3",
             "mosaic.target-split-size", "32MB",
             "mosaic.vector-pool-memory", "0B");
-    MosaicConfig config = new ConfigurationFactory(properties).build(MosaicConfig.class);
-    assertThat(config.getDevicesConfig()).isEqualTo("/etc/mosaic/devices.toml");
-    assertThat(config.getMetadataDirectory()).isEqualTo("/var/mosaic/metadata");
-    assertThat(config.getScanBufferMemory()).isEqualTo(DataSize.of(64, DataSize.Unit.MEGABYTE));
-    assertThat(config.getDecodeThreads()).isEqualTo(3);
-    assertThat(config.getTargetSplitSize()).isEqualTo(DataSize.of(32, DataSize.Unit.MEGABYTE));
-    assertThat(config.getVectorPoolMemory()).isEqualTo(DataSize.ofBytes(0));
+    assertFullMapping(
+        properties,
+        new MosaicConfig()
+            .setDevicesConfig("/etc/mosaic/devices.toml")
+            .setMetadataDirectory("/var/mosaic/metadata")
+            .setScanBufferMemory(DataSize.of(64, DataSize.Unit.MEGABYTE))
+            .setDecodeThreads(3)
+            .setTargetSplitSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
+            .setVectorPoolMemory(DataSize.ofBytes(0)));
   }
 
   private Connector create(Map<String, String> properties) {
