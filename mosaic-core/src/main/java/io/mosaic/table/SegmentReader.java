@@ -182,7 +182,7 @@ public final class SegmentReader implements AutoCloseable {
             new ListPageReader(dictionary, dataPages, pageReader.getTotalValueCount()),
             new PrimitiveConverter() {},
             null);
-    FieldVector vector = ChunkDecoder.newVector(column, rows, allocator);
+    FieldVector vector = ArrowBuffers.newVector(column, rows, allocator);
     int maxDef = descriptor.getMaxDefinitionLevel();
     for (int i = 0; i < rows; i++) {
       if (values.getCurrentDefinitionLevel() < maxDef) {

@@ -47,7 +47,7 @@ class ChunkDecoderTest {
     ByteBuffer in =
         ByteBuffer.wrap(new byte[] {10, 3, 3, (byte) 0xE4, (byte) 0xE4})
             .order(ByteOrder.LITTLE_ENDIAN);
-    assertThat(ChunkDecoder.hybrid(in, 5, 2, 13))
+    assertThat(RleBitPacked.unpack(in, 5, 2, 13))
         .containsExactly(3, 3, 3, 3, 3, 0, 1, 2, 3, 0, 1, 2, 3);
   }
 
