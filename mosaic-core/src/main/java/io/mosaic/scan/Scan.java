@@ -531,6 +531,8 @@ public final class Scan implements AutoCloseable {
       trace.append(
           new TraceFragment(
               request.scanId(),
+              request.fromRowGroup(),
+              request.toRowGroup(),
               queryId,
               table.name(),
               names,

@@ -115,6 +115,7 @@ public final class TraceLog {
             Math.max(0, Duration.between(f.start(), f.end()).toMillis()),
             f.end());
     o.put("scanId", f.scanId());
+    o.putArray("split").add(f.fromRowGroup()).add(f.toRowGroup());
     o.put("start", f.start().toString());
     write(o);
   }
@@ -302,8 +303,11 @@ public final class TraceLog {
 
   private static TraceFragment parseFragment(JsonNode n) {
     TraceRecord r = parse(n);
+    JsonNode split = n.required("split");
     return new TraceFragment(
         n.required("scanId").asText(),
+        split.required(0).asInt(),
+        split.required(1).asInt(),
         r.queryId(),
         r.table(),
         r.columns(),
