@@ -11,6 +11,7 @@ import io.mosaic.table.MosaicTable;
 import io.mosaic.table.SegmentEntry;
 import io.mosaic.table.SegmentReader;
 import io.mosaic.table.TablePin;
+import io.mosaic.trace.TraceFragment;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -43,7 +45,8 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * group, each from its device's reader pool, as far ahead of the consumer as the byte budget
  * allows; decoded into Arrow vectors by the decoding pool; and handed out in row-group order, one
  * {@link VectorSchemaRoot} per row group, valid until the next call or {@link #close()}. Closing
- * stops reading promptly, releases every buffer and records the scan in the table's trace.
+ * stops reading promptly and releases every buffer. The scan is recorded in the table's trace once,
+ * when its last row group is read or when it is closed, whichever comes first ({@link #record}).
  */
 public final class Scan implements AutoCloseable {
   private final Retriever retriever;
@@ -72,6 +75,10 @@ public final class Scan implements AutoCloseable {
   // or unreadable): the consumer may be waiting for a chunk that will now never be read.
   private final CompletableFuture<Void> failed = new CompletableFuture<>();
   private final long start = System.nanoTime();
+  private final Instant startedAt = Instant.now();
+  // Set by whichever of the last next() and close() records the scan first (they may race when an
+  // engine cancels a split from another thread).
+  private final AtomicBoolean recorded = new AtomicBoolean();
   private int scheduleGroup;
   private int scheduleColumn;
   private int cursor;
@@ -221,7 +228,11 @@ public final class Scan implements AutoCloseable {
     // A scan of no columns (count(*)) still delivers each row group's row count.
     current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(cursor))));
     cursor++;
-    schedule();
+    if (cursor == groups.size()) {
+      record();
+    } else {
+      schedule();
+    }
     return current;
   }
 
@@ -501,6 +512,47 @@ public final class Scan implements AutoCloseable {
     }
   }
 
+  /**
+   * Appends this scan to the table's trace, once: when its last row group has been read (so an
+   * engine's split is in the trace before the engine sees it finish) or when it is closed before
+   * that. A split of a {@link ScanPlan} appends a fragment that the trace merges into its plan's
+   * one record; a scan of no columns (count(*)) reads nothing and records nothing.
+   */
+  private void record() {
+    if (!request.record() || columns.isEmpty() || !recorded.compareAndSet(false, true)) {
+      return;
+    }
+    ScanStats stats = stats();
+    List<String> names = columns.stream().map(ColumnSpec::name).toList();
+    String queryId = request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID();
+    Instant end = Instant.now();
+    TraceLog trace = new TraceLog(table.root());
+    if (request.scanId() != null) {
+      trace.append(
+          new TraceFragment(
+              request.scanId(),
+              request.fromRowGroup(),
+              request.toRowGroup(),
+              queryId,
+              table.name(),
+              names,
+              stats.rowGroupsRead(),
+              stats.bytesPerDevice(),
+              startedAt,
+              end));
+    } else {
+      trace.append(
+          new TraceRecord(
+              queryId,
+              table.name(),
+              names,
+              stats.rowGroupsRead(),
+              stats.bytesPerDevice(),
+              stats.elapsedNanos() / 1_000_000,
+              end));
+    }
+  }
+
   public ScanStats stats() {
     synchronized (this) {
       return new ScanStats(
@@ -513,7 +565,7 @@ public final class Scan implements AutoCloseable {
     }
   }
 
-  /** Stops reading, frees every buffer, and records the scan in the table's trace. */
+  /** Stops reading, frees every buffer, and records the scan in the table's trace if not yet. */
   @Override
   public void close() {
     if (closed) {
@@ -559,19 +611,7 @@ public final class Scan implements AutoCloseable {
           }
         });
     allocator.close();
-    ScanStats stats = stats();
-    if (request.record()) {
-      new TraceLog(table.root())
-          .append(
-              new TraceRecord(
-                  request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID(),
-                  table.name(),
-                  columns.stream().map(ColumnSpec::name).toList(),
-                  stats.rowGroupsRead(),
-                  stats.bytesPerDevice(),
-                  stats.elapsedNanos() / 1_000_000,
-                  Instant.now()));
-    }
+    record();
     if (ownsPin) {
       pin.close();
     }

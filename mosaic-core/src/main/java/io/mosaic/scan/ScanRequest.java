@@ -2,14 +2,17 @@ package io.mosaic.scan;
 
 import io.mosaic.table.ChunkForm;
 import io.mosaic.trace.TraceLog;
+import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * What an engine asks for: columns, the row groups {@code [fromRowGroup, toRowGroup)} (a split;
  * {@code toRowGroup = -1} means to the end), a predicate for row-group skipping, the query id for
- * the trace, how many bytes of raw column chunks may be prefetched, and the forms decoded chunks
- * may take: dictionary-encoded ({@link Scan#dictionary}), decimals as unscaled longs.
+ * the trace, the {@link ScanPlan} the request is one split of ({@code scanId}, null for a scan of
+ * its own), how many bytes of raw column chunks may be prefetched, and the forms decoded chunks may
+ * take: dictionary-encoded ({@link Scan#dictionary}), decimals as unscaled longs. Serializable, so
+ * an engine can ship a planned split's request to the JVM that executes it.
  */
 public record ScanRequest(
     List<String> columns,
@@ -17,9 +20,11 @@ public record ScanRequest(
     int fromRowGroup,
     int toRowGroup,
     String queryId,
+    String scanId,
     long bufferBytes,
     boolean record,
-    ChunkForm form) {
+    ChunkForm form)
+    implements Serializable {
 
   public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
 
@@ -33,30 +38,41 @@ public record ScanRequest(
 
   public static ScanRequest of(List<String> columns) {
     return new ScanRequest(
-        columns, Predicate.ALL, 0, -1, null, DEFAULT_BUFFER_BYTES, true, ChunkForm.PLAIN);
+        columns, Predicate.ALL, 0, -1, null, null, DEFAULT_BUFFER_BYTES, true, ChunkForm.PLAIN);
   }
 
   public ScanRequest where(Predicate p) {
     return new ScanRequest(
-        columns, p, fromRowGroup, toRowGroup, queryId, bufferBytes, record, form);
+        columns, p, fromRowGroup, toRowGroup, queryId, scanId, bufferBytes, record, form);
   }
 
   public ScanRequest rowGroups(int from, int to) {
-    return new ScanRequest(columns, predicate, from, to, queryId, bufferBytes, record, form);
+    return new ScanRequest(
+        columns, predicate, from, to, queryId, scanId, bufferBytes, record, form);
   }
 
   public ScanRequest queryId(String id) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, id, bufferBytes, record, form);
+        columns, predicate, fromRowGroup, toRowGroup, id, scanId, bufferBytes, record, form);
   }
 
   /**
-   * Whether the scan is recorded in the trace when closed; an engine that splits one table scan
-   * into many partitions records it once itself ({@link TraceLog}).
+   * Marks this request as one split of the planned scan {@code scanId} ({@link ScanPlan#request}):
+   * its trace entry is then a fragment that {@link TraceLog#read} merges with the other splits'
+   * into the scan's one record.
+   */
+  public ScanRequest partOf(String scanId) {
+    return new ScanRequest(
+        columns, predicate, fromRowGroup, toRowGroup, queryId, scanId, bufferBytes, record, form);
+  }
+
+  /**
+   * Whether the scan is recorded in the trace at all (it is by default); benchmarks and tests that
+   * scan for their own purposes turn it off, so their reads do not count as workload.
    */
   public ScanRequest recorded(boolean on) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, queryId, bufferBytes, on, form);
+        columns, predicate, fromRowGroup, toRowGroup, queryId, scanId, bufferBytes, on, form);
   }
 
   /**
@@ -65,7 +81,7 @@ public record ScanRequest(
    */
   public ScanRequest buffer(long bytes) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, queryId, bytes, record, form);
+        columns, predicate, fromRowGroup, toRowGroup, queryId, scanId, bytes, record, form);
   }
 
   /**
@@ -81,6 +97,7 @@ public record ScanRequest(
         fromRowGroup,
         toRowGroup,
         queryId,
+        scanId,
         bufferBytes,
         record,
         new ChunkForm(on, form.unscaledDecimals()));
@@ -98,6 +115,7 @@ public record ScanRequest(
         fromRowGroup,
         toRowGroup,
         queryId,
+        scanId,
         bufferBytes,
         record,
         new ChunkForm(form.dictionaryIds(), on));

@@ -7,7 +7,8 @@ package io.mosaic.table;
  * (precision 10 to 18) as a {@code BigIntVector} of its unscaled values, which is how Spark holds
  * such decimals, instead of Arrow's 16-byte decimals: half the bytes to write and read per value.
  */
-public record ChunkForm(boolean dictionaryIds, boolean unscaledDecimals) {
+public record ChunkForm(boolean dictionaryIds, boolean unscaledDecimals)
+    implements java.io.Serializable {
   /** Every chunk as a vector of its column's own Arrow type. */
   public static final ChunkForm PLAIN = new ChunkForm(false, false);
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,11 +26,16 @@ import java.util.stream.Stream;
 
 /**
  * A table's trace: {@code <table>/_trace/epoch-<n>/<host>-<pid>-<uuid>.jsonl}, one JSON line per
- * scan. Each process appends only to its own file, so scans from several JVMs never interleave
- * within a record; a new epoch starts after each placement (Section 3.4).
+ * scan, or per split of a planned engine scan ({@link TraceFragment}, merged into one record when
+ * read). Each process appends only to its own file, so scans from several JVMs never interleave
+ * within a line; a new epoch starts after each placement (Section 3.4). The format is in
+ * docs/format.md, "Trace".
  */
 public final class TraceLog {
   private static final ObjectMapper JSON = new ObjectMapper();
+  // Every TraceLog of this JVM appends to the same per-process file: one lock for all of them keeps
+  // lines whole without relying on O_APPEND being atomic (it is not on NFS).
+  private static final Object APPEND_LOCK = new Object();
   private static final Pattern EPOCH = Pattern.compile("epoch-(\\d+)");
   private static final String PROCESS =
       host()
@@ -81,46 +87,96 @@ public final class TraceLog {
     return next;
   }
 
-  /** Appends a record to this process's file of the current epoch, as one write. */
-  public synchronized void append(TraceRecord r) {
+  /** Appends a whole scan's record to this process's file of the current epoch, as one write. */
+  public void append(TraceRecord r) {
+    write(
+        line(
+            r.queryId(),
+            r.table(),
+            r.columns(),
+            r.rowGroups(),
+            r.bytesPerDevice(),
+            r.elapsedMillis(),
+            r.at()));
+  }
+
+  /**
+   * Appends one split's fragment of a planned scan: a record line (its own elapsed time, {@code at}
+   * its end) plus {@code scanId} and {@code start}, by which {@link #read} merges it.
+   */
+  public void append(TraceFragment f) {
+    ObjectNode o =
+        line(
+            f.queryId(),
+            f.table(),
+            f.columns(),
+            f.rowGroups(),
+            f.bytesPerDevice(),
+            Math.max(0, Duration.between(f.start(), f.end()).toMillis()),
+            f.end());
+    o.put("scanId", f.scanId());
+    o.putArray("split").add(f.fromRowGroup()).add(f.toRowGroup());
+    o.put("start", f.start().toString());
+    write(o);
+  }
+
+  private static ObjectNode line(
+      String queryId,
+      String table,
+      List<String> columns,
+      List<Integer> rowGroups,
+      Map<String, Long> bytesPerDevice,
+      long elapsedMillis,
+      Instant at) {
     ObjectNode o = JSON.createObjectNode();
-    o.put("queryId", r.queryId());
-    o.put("table", r.table());
-    r.columns().forEach(o.putArray("columns")::add);
+    o.put("queryId", queryId);
+    o.put("table", table);
+    columns.forEach(o.putArray("columns")::add);
     var groups = o.putArray("rowGroups");
-    r.rowGroups().forEach(groups::add);
+    rowGroups.forEach(groups::add);
     ObjectNode bytes = o.putObject("bytesPerDevice");
-    r.bytesPerDevice().forEach(bytes::put);
-    o.put("elapsedMillis", r.elapsedMillis());
-    o.put("at", r.at().toString());
+    bytesPerDevice.forEach(bytes::put);
+    o.put("elapsedMillis", elapsedMillis);
+    o.put("at", at.toString());
+    return o;
+  }
+
+  private void write(ObjectNode o) {
     byte[] line = (o.toString() + "\n").getBytes(StandardCharsets.UTF_8);
-    Path file = dir.resolve("epoch-" + epoch()).resolve(PROCESS + ".jsonl");
-    try {
-      Files.createDirectories(file.getParent());
-      try (FileChannel ch =
-          FileChannel.open(
-              file,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE,
-              StandardOpenOption.APPEND)) {
-        ByteBuffer buf = ByteBuffer.wrap(line);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
+    synchronized (APPEND_LOCK) {
+      Path file = dir.resolve("epoch-" + epoch()).resolve(PROCESS + ".jsonl");
+      try {
+        Files.createDirectories(file.getParent());
+        try (FileChannel ch =
+            FileChannel.open(
+                file,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+          ByteBuffer buf = ByteBuffer.wrap(line);
+          while (buf.hasRemaining()) {
+            ch.write(buf);
+          }
         }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot append to the trace " + file, e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot append to the trace " + file, e);
     }
   }
 
   /**
-   * Every record of an epoch, from all processes' files. Each process appends to its own file, so
-   * only a file's last line can be torn by a crash (no newline after it): that line is skipped. Any
-   * other line that is not a record means the file was damaged, and is an error naming the file and
-   * line. A file larger than {@value #MAX_FILE_MIB} MiB is refused by its size before it is read.
+   * Every record of an epoch, from all processes' files, in file and line order; the fragments of
+   * one planned scan, wherever they were written, become one record ({@link TraceFragment#merge})
+   * at the place of the first. Each process appends to its own file, so only a file's last line can
+   * be torn by a crash (no newline after it): that line is skipped. Any other line that is not a
+   * record means the file was damaged, and is an error naming the file and line. A file larger than
+   * {@value #MAX_FILE_MIB} MiB is refused by its size before it is read.
    */
   public List<TraceRecord> read(int epoch) {
     List<TraceRecord> records = new ArrayList<>();
+    // A planned scan's fragments, by scan id, and the place in records its merged record takes.
+    Map<String, List<TraceFragment>> fragments = new LinkedHashMap<>();
+    Map<String, Integer> places = new LinkedHashMap<>();
     Path epochDir = dir.resolve("epoch-" + epoch);
     if (!Files.isDirectory(epochDir)) {
       return records;
@@ -145,7 +201,17 @@ public final class TraceLog {
                 if (line == null) {
                   throw new IOException("longer than any record (" + MAX_LINE + " bytes)");
                 }
-                records.add(parse(JSON.readTree(line)));
+                JsonNode n = JSON.readTree(line);
+                if (n.hasNonNull("scanId")) {
+                  TraceFragment part = parseFragment(n);
+                  if (!places.containsKey(part.scanId())) {
+                    places.put(part.scanId(), records.size());
+                    records.add(null);
+                  }
+                  fragments.computeIfAbsent(part.scanId(), k -> new ArrayList<>()).add(part);
+                } else {
+                  records.add(parse(n));
+                }
               } catch (IOException | RuntimeException e) {
                 if (terminated) {
                   throw new UncheckedIOException(
@@ -172,6 +238,7 @@ public final class TraceLog {
         throw new UncheckedIOException("cannot read trace file " + f + ": " + e.getMessage(), e);
       }
     }
+    places.forEach((id, at) -> records.set(at, TraceFragment.merge(fragments.get(id))));
     return records;
   }
 
@@ -232,6 +299,22 @@ public final class TraceLog {
     if (!text.isBlank()) {
       action.accept(text, number, terminated);
     }
+  }
+
+  private static TraceFragment parseFragment(JsonNode n) {
+    TraceRecord r = parse(n);
+    JsonNode split = n.required("split");
+    return new TraceFragment(
+        n.required("scanId").asText(),
+        split.required(0).asInt(),
+        split.required(1).asInt(),
+        r.queryId(),
+        r.table(),
+        r.columns(),
+        r.rowGroups(),
+        r.bytesPerDevice(),
+        Instant.parse(n.required("start").asText()),
+        r.at());
   }
 
   private static TraceRecord parse(JsonNode n) {

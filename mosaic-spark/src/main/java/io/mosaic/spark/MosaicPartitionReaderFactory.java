@@ -2,7 +2,6 @@ package io.mosaic.spark;
 
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
-import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import java.util.Map;
@@ -63,22 +62,13 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
     TablePin pin = table.pin(p.version());
     Scan scan;
     try {
-      scan =
-          retriever.scan(
-              table,
-              pin,
-              ScanRequest.of(p.columns())
-                  .where(p.predicate())
-                  .rowGroups(p.from(), p.to())
-                  .recorded(false)
-                  .dictionaries(true)
-                  .unscaledDecimals(true));
+      scan = retriever.scan(table, pin, p.request().dictionaries(true).unscaledDecimals(true));
     } catch (RuntimeException e) {
       pin.close();
       throw e;
     }
     DataType[] types =
-        p.columns().stream()
+        p.request().columns().stream()
             .map(c -> SparkTypes.toSpark(scan.manifest().schema().column(c).type()))
             .toArray(DataType[]::new);
     return new PartitionReader<>() {

@@ -1,18 +1,13 @@
 package io.mosaic.spark;
 
 import io.mosaic.scan.Predicate;
-import io.mosaic.scan.RowGroupFilter;
+import io.mosaic.scan.ScanPlan;
+import io.mosaic.scan.SplitTarget;
 import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.SegmentEntry;
-import io.mosaic.trace.TraceLog;
-import io.mosaic.trace.TraceRecord;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -28,20 +23,13 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * One Spark scan of a Mosaic table version: splits its row groups into input partitions of at most
- * about {@value #SPLIT_BYTES} bytes of the requested columns (fewer bytes when that gives every
- * core of the application {@value #SPLITS_PER_CORE} splits), and records the scan once in the
- * table's trace, with Spark's execution id.
+ * One Spark scan of a Mosaic table version: core plans it ({@link ScanPlan}, splits of at most
+ * about {@value SplitTarget#SPLIT_BYTES} bytes of the requested columns, fewer bytes when that
+ * gives every core of the application {@value SplitTarget#SPLITS_PER_CORE} splits) and its
+ * partitions record what they read under the plan's scan id, which the trace merges into one record
+ * with Spark's execution id.
  */
 final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
-  static final long SPLIT_BYTES = 128L << 20;
-  static final long MIN_SPLIT_BYTES = 4L << 20;
-  // Row groups cannot be divided, and a table appended by several tasks has row groups of unequal
-  // sizes (TPC-H lineitem SF 1: 1 M and 0.45 M rows in turn). One split per core, as Spark's file
-  // source plans, then left a core idle for a third of a scan; several per core let Spark's
-  // scheduler even the load out.
-  static final int SPLITS_PER_CORE = 4;
-
   private final MosaicOptions options;
   private final MosaicTable table;
   private final Manifest manifest;
@@ -50,10 +38,16 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
   private InputPartition[] partitions;
   private int skipped;
 
-  MosaicScan(MosaicOptions options, MosaicTable table, StructType schema, Predicate predicate) {
+  /** A scan of {@code manifest}, the version the table was loaded at. */
+  MosaicScan(
+      MosaicOptions options,
+      MosaicTable table,
+      Manifest manifest,
+      StructType schema,
+      Predicate predicate) {
     this.options = options;
     this.table = table;
-    this.manifest = table.latest();
+    this.manifest = manifest;
     this.schema = schema;
     this.predicate = predicate;
   }
@@ -72,62 +66,19 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
     return this;
   }
 
-  /** Bytes row group {@code g} of the requested columns takes (a segment's share). */
-  private Map<String, Long> bytes(int g) {
-    Map<String, Long> perDevice = new LinkedHashMap<>();
-    for (String c : columns()) {
-      SegmentEntry s = manifest.segmentFor(c, g);
-      perDevice.merge(s.device(), s.compressedBytes() / s.rowGroupCount(), Long::sum);
-    }
-    return perDevice;
-  }
-
   @Override
   public synchronized InputPartition[] planInputPartitions() {
     if (partitions != null) {
       return partitions;
     }
-    List<Integer> groups =
-        new RowGroupFilter(table.name(), manifest, predicate)
-            .select(0, manifest.rowGroups().size());
-    List<InputPartition> splits = new ArrayList<>();
-    Map<String, Long> planned = new LinkedHashMap<>();
-    long total = 0;
-    for (int g : groups) {
-      total += bytes(g).values().stream().mapToLong(Long::longValue).sum();
-    }
-    long target =
-        Math.min(SPLIT_BYTES, Math.max(MIN_SPLIT_BYTES, total / (SPLITS_PER_CORE * parallelism())));
-    int start = -1;
-    int last = -1;
-    long size = 0;
-    for (int g : groups) {
-      if (start >= 0 && (g != last + 1 || size >= target)) {
-        splits.add(
-            new MosaicInputPartition(
-                options, manifest.version(), columns(), predicate, start, last + 1));
-        start = -1;
-        size = 0;
-      }
-      if (start < 0) {
-        start = g;
-      }
-      last = g;
-      for (Map.Entry<String, Long> e : bytes(g).entrySet()) {
-        size += e.getValue();
-        planned.merge(e.getKey(), e.getValue(), Long::sum);
-      }
-    }
-    if (start >= 0) {
-      splits.add(
-          new MosaicInputPartition(
-              options, manifest.version(), columns(), predicate, start, last + 1));
-    }
-    partitions = splits.toArray(new InputPartition[0]);
-    skipped = manifest.rowGroups().size() - groups.size();
-    new TraceLog(table.root())
-        .append(
-            new TraceRecord(queryId(), table.name(), columns(), groups, planned, 0, Instant.now()));
+    ScanPlan plan =
+        ScanPlan.of(
+            table, manifest, columns(), predicate, queryId(), SplitTarget.perCore(parallelism()));
+    partitions =
+        plan.splits().stream()
+            .map(s -> new MosaicInputPartition(options, plan.version(), plan.request(s)))
+            .toArray(InputPartition[]::new);
+    skipped = plan.rowGroupsSkipped();
     return partitions;
   }
 

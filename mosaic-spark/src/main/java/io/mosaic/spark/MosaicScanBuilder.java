@@ -3,6 +3,7 @@ package io.mosaic.spark;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
+import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ final class MosaicScanBuilder
     implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters {
   private final MosaicOptions options;
   private final MosaicTable table;
+  private final Manifest manifest;
 
   /** {@code false} leaves every filter to Spark (to compare, or to rule skipping out). */
   private final boolean pushdown;
@@ -29,11 +31,13 @@ final class MosaicScanBuilder
   private final List<ColumnPredicate> terms = new ArrayList<>();
   private Filter[] pushed = new Filter[0];
 
-  MosaicScanBuilder(MosaicOptions options, MosaicTable table, boolean pushdown) {
+  /** Builds scans of {@code manifest}, the version the table was loaded at. */
+  MosaicScanBuilder(MosaicOptions options, MosaicTable table, Manifest manifest, boolean pushdown) {
     this.options = options;
     this.table = table;
+    this.manifest = manifest;
     this.pushdown = pushdown;
-    this.required = SparkTypes.toSpark(table.latest().schema());
+    this.required = SparkTypes.toSpark(manifest.schema());
   }
 
   @Override
@@ -51,7 +55,7 @@ final class MosaicScanBuilder
       }
       try {
         // A predicate the table cannot evaluate (e.g. on a binary column) is simply not pushed.
-        new RowGroupFilter(table.name(), table.latest(), new Predicate(converted));
+        new RowGroupFilter(table.name(), manifest, new Predicate(converted));
         terms.addAll(converted);
         used.add(f);
       } catch (IllegalArgumentException e) {
@@ -69,6 +73,6 @@ final class MosaicScanBuilder
 
   @Override
   public Scan build() {
-    return new MosaicScan(options, table, required, new Predicate(terms));
+    return new MosaicScan(options, table, manifest, required, new Predicate(terms));
   }
 }

@@ -1,5 +1,6 @@
 package io.mosaic.spark;
 
+import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import java.util.EnumSet;
 import java.util.Map;
@@ -13,11 +14,19 @@ import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
-/** A Mosaic table as Spark sees it (DSv2 {@code Table}): batch reads and writes. */
+/**
+ * A Mosaic table as Spark sees it (DSv2 {@code Table}): batch reads and writes. It reads the
+ * table's latest manifest once, when Spark loads it, and every scan of it plans and executes on
+ * that version (as a Trino query's handle pins one), however many times Spark's optimizer builds
+ * scans and whatever is committed meanwhile.
+ */
 final class MosaicSparkTable implements SupportsRead, SupportsWrite {
   private final MosaicOptions options;
   private final StructType schema;
   private final boolean writable;
+  // The version read when the table was loaded; null if it did not exist yet (then the first scan
+  // reads it).
+  private Manifest manifest;
 
   /**
    * @param writable whether Spark may write through this table (the catalog's tables, and the
@@ -26,11 +35,11 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
   MosaicSparkTable(MosaicOptions options, StructType schema, boolean writable) {
     this.options = options;
     this.writable = writable;
-    this.schema =
+    this.manifest =
         MosaicTable.exists(options.rootPath())
-            ? SparkTypes.toSpark(
-                MosaicTable.open(options.rootPath(), options.pool()).latest().schema())
-            : schema;
+            ? MosaicTable.open(options.rootPath(), options.pool()).latest()
+            : null;
+    this.schema = manifest != null ? SparkTypes.toSpark(manifest.schema()) : schema;
   }
 
   @Override
@@ -60,9 +69,16 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
     MosaicTable table = MosaicTable.open(options.rootPath(), options.pool());
+    Manifest version;
+    synchronized (this) {
+      if (manifest == null) {
+        manifest = table.latest();
+      }
+      version = manifest;
+    }
     MosaicOptions.Setting pushdown =
-        MosaicOptions.setting(MosaicOptions.PUSHDOWN, readOptions, table.latest().properties());
-    return new MosaicScanBuilder(options, table, pushdown == null || pushdown.asBoolean());
+        MosaicOptions.setting(MosaicOptions.PUSHDOWN, readOptions, version.properties());
+    return new MosaicScanBuilder(options, table, version, pushdown == null || pushdown.asBoolean());
   }
 
   @Override

@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.scan.ColumnPredicate;
+import io.mosaic.scan.Predicate;
+import io.mosaic.scan.RowGroupFilter;
 import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.SegmentEntry;
+import io.mosaic.trace.TraceLog;
+import io.mosaic.trace.TraceRecord;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Date;
@@ -210,6 +214,64 @@ class MosaicScanTest {
     assertThat(((MosaicScan) unskipped.scan()).predicate().terms()).isEmpty();
     assertThat(metric(unskipped, "rowGroupsSkipped")).isZero();
     assertThat(metric(unskipped, "bytesRead.nvme")).isGreaterThan(metric(scan, "bytesRead.nvme"));
+  }
+
+  @Test
+  void aQueryIsOneTraceRecordOfItsColumnsAndTheRowGroupsItRead() {
+    TraceLog log = new TraceLog(Path.of(path));
+    int before = log.read(log.epoch()).size();
+    // Days far apart in a table sorted by day: row groups with gaps between them, so the plan has
+    // several splits, which Spark runs as several tasks.
+    List<Date> days =
+        List.of(Date.valueOf("1992-01-05"), Date.valueOf("1995-06-01"), Date.valueOf("1998-07-01"));
+    Dataset<Row> df =
+        read(true)
+            .filter(col("o_orderdate").isin(days.toArray()))
+            .select("o_orderkey", "o_comment");
+    assertThat(df.collectAsList())
+        .hasSize((int) orders.filter(col("o_orderdate").isin(days.toArray())).count());
+    BatchScanExec scan = scanOf(df);
+    assertThat(scan.inputPartitions().size()).isGreaterThan(1);
+    List<TraceRecord> records = log.read(log.epoch());
+    assertThat(records).hasSize(before + 1);
+    TraceRecord r = records.get(before);
+    assertThat(r.queryId()).startsWith("spark-execution-");
+    assertThat(r.columns()).containsExactlyInAnyOrder("o_orderkey", "o_comment", "o_orderdate");
+    List<Integer> mightMatch =
+        new RowGroupFilter(
+                "orders",
+                manifest,
+                Predicate.of(
+                    Predicate.in("o_orderdate", days.stream().map(Date::toLocalDate).toList())))
+            .select(0, manifest.rowGroups().size());
+    assertThat(r.rowGroups()).isEqualTo(mightMatch).hasSizeBetween(3, 14);
+    // What the tasks read, as Spark's metrics count it.
+    assertThat(r.bytesPerDevice())
+        .isEqualTo(
+            Map.of("nvme", metric(scan, "bytesRead.nvme"), "hdd", metric(scan, "bytesRead.hdd")));
+  }
+
+  @Test
+  void aScanPlansAndExecutesOnTheVersionItsTableWasLoadedAt() {
+    Path root = Path.of(path).resolveSibling("pinned");
+    String pinned = root.toString();
+    orders.limit(3000).write().format("mosaic").mode("append").save(pinned);
+    long loaded = MosaicTable.open(root, DevicePool.load(Path.of(devices))).latest().version();
+    // Spark loads the table (its version 1) when the DataFrame is defined ...
+    Dataset<Row> df = read(pinned).select("o_orderkey", "o_orderdate");
+    // ... a commit before Spark plans the scan ...
+    orders.limit(500).write().format("mosaic").mode("append").save(pinned);
+    BatchScanExec scan = scanOf(df);
+    assertThat(scan.scan().description()).contains("pinned v" + loaded + " ");
+    // ... and one between planning and execution: the scan reads the version it planned.
+    orders.limit(700).write().format("mosaic").mode("append").save(pinned);
+    assertThat(df.collectAsList()).hasSize(3000);
+    assertThat(df.count()).isEqualTo(3000);
+    assertThat(read(pinned).count()).isEqualTo(4200);
+  }
+
+  private Dataset<Row> read(String table) {
+    return spark.read().format("mosaic").load(table);
   }
 
   private static FilterExec filterOf(Dataset<Row> executed) {

@@ -20,22 +20,18 @@ final class MosaicPageSource implements ConnectorPageSource {
   private final TablePin pin;
   private final Scan scan;
   private final List<MosaicColumnHandle> columns;
-  private final List<Long> rowCounts;
   private Page current;
   private int offset;
-  private int countOnlyCursor;
   private long completedBytes;
   private long completedPositions;
   private long readNanos;
   private boolean closed;
 
-  /** A scan of {@code columns}; with no columns (count(*)), row counts from the manifest. */
-  MosaicPageSource(
-      TablePin pin, Scan scan, List<MosaicColumnHandle> columns, List<Long> rowCounts) {
+  /** A scan of {@code columns}; with none (count(*)), pages of each row group's row count. */
+  MosaicPageSource(TablePin pin, Scan scan, List<MosaicColumnHandle> columns) {
     this.pin = pin;
     this.scan = scan;
     this.columns = columns;
-    this.rowCounts = rowCounts;
   }
 
   @Override
@@ -55,12 +51,6 @@ final class MosaicPageSource implements ConnectorPageSource {
   }
 
   private Page nextRowGroup() {
-    if (scan == null) {
-      if (countOnlyCursor < rowCounts.size()) {
-        return new Page(Math.toIntExact(rowCounts.get(countOnlyCursor++)));
-      }
-      return null;
-    }
     long start = System.nanoTime();
     try {
       if (!scan.hasNext()) {
@@ -88,7 +78,7 @@ final class MosaicPageSource implements ConnectorPageSource {
     if (pending) {
       return false;
     }
-    return scan == null ? countOnlyCursor >= rowCounts.size() : !scan.hasNext();
+    return !scan.hasNext();
   }
 
   @Override
@@ -119,9 +109,7 @@ final class MosaicPageSource implements ConnectorPageSource {
     closed = true;
     current = null;
     try {
-      if (scan != null) {
-        scan.close();
-      }
+      scan.close();
     } finally {
       pin.close();
     }

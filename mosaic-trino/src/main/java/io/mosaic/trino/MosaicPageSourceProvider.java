@@ -3,11 +3,8 @@ package io.mosaic.trino;
 import static io.mosaic.trino.MosaicStorage.call;
 
 import com.google.inject.Inject;
-import io.mosaic.scan.Predicate;
-import io.mosaic.scan.RowGroupFilter;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import io.trino.spi.connector.ColumnHandle;
@@ -18,7 +15,6 @@ import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Opens a split on a worker: pins the query's table version and starts the retriever's scan. */
@@ -44,26 +40,17 @@ final class MosaicPageSourceProvider implements ConnectorPageSourceProvider {
     TablePin pin = call(() -> table.pin(handle.version()));
     try {
       List<MosaicColumnHandle> cols = columns.stream().map(MosaicColumnHandle.class::cast).toList();
-      Predicate predicate = RowGroupPredicates.of(handle.constraint());
-      if (cols.isEmpty()) {
-        Manifest m = pin.manifest();
-        List<Long> counts = new ArrayList<>();
-        for (int g :
-            new RowGroupFilter(table.name(), m, predicate)
-                .select(s.fromRowGroup(), s.toRowGroup())) {
-          counts.add(m.rowGroups().get(g));
-        }
-        return new MosaicPageSource(pin, null, cols, counts);
-      }
+      // The split's part of the plan: the query's columns and constraint, its row groups, and the
+      // plan's scan id, so core records this split as a fragment of the query's one trace record.
       ScanRequest request =
           ScanRequest.of(cols.stream().map(MosaicColumnHandle::name).toList())
-              .where(predicate)
+              .where(RowGroupPredicates.of(handle.constraint()))
               .rowGroups(s.fromRowGroup(), s.toRowGroup())
               .queryId(session.getQueryId())
-              .buffer(storage.config().getScanBufferMemory().toBytes())
-              .recorded(false);
+              .partOf(s.scanId())
+              .buffer(storage.config().getScanBufferMemory().toBytes());
       Scan scan = call(() -> storage.retriever().scan(table, pin, request));
-      return new MosaicPageSource(pin, scan, cols, List.of());
+      return new MosaicPageSource(pin, scan, cols);
     } catch (RuntimeException e) {
       pin.close();
       throw e;

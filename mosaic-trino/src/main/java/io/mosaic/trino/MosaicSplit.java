@@ -4,13 +4,15 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.trino.spi.connector.ConnectorSplit;
 
 /**
- * Row groups {@code [fromRowGroup, toRowGroup)} of one table version: any worker can read them
- * (devices are shared paths), so Trino spreads splits over the cluster.
+ * A split of core's {@link io.mosaic.scan.ScanPlan}: row groups {@code [fromRowGroup, toRowGroup)}
+ * of one table version, and the plan's scan id, under which the worker's scan records what it read.
+ * Any worker can read it (devices are shared paths), so Trino spreads splits over the cluster.
  */
 public record MosaicSplit(
     @JsonProperty("fromRowGroup") int fromRowGroup,
     @JsonProperty("toRowGroup") int toRowGroup,
-    @JsonProperty("bytes") long bytes)
+    @JsonProperty("bytes") long bytes,
+    @JsonProperty("scanId") String scanId)
     implements ConnectorSplit {
 
   @Override

@@ -18,6 +18,7 @@ import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,39 @@ class MosaicTpchQueriesTest {
     }
   }
 
+  /** The trace records of lineitem's current epoch with the query's id. */
+  private static List<TraceRecord> lineitemRecords(MaterializedResultWithPlan result) {
+    TraceLog log = new TraceLog(dir.resolve("metadata/tiny/lineitem"));
+    return log.read(log.epoch()).stream()
+        .filter(r -> r.queryId().equals(result.queryId().toString()))
+        .toList();
+  }
+
+  @Test
+  void aScanOfManySplitsOnBothNodesIsOneRecordAndCountingRowsIsNone() {
+    // 64 kB splits: lineitem's l_comment is read by several splits, spread over both nodes.
+    MaterializedResultWithPlan full =
+        runner.executeWithPlan(mosaic, "SELECT max(l_comment) FROM lineitem");
+    Manifest m = MosaicTable.open(dir.resolve("metadata/tiny/lineitem"), pool()).latest();
+    long stored = m.segmentsOf("l_comment").stream().mapToLong(SegmentEntry::compressedBytes).sum();
+    assertThat(stored).isGreaterThan(4 * 65536);
+    assertThat(lineitemRecords(full))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.columns()).containsExactly("l_comment");
+              assertThat(r.rowGroups())
+                  .isEqualTo(
+                      java.util.stream.IntStream.range(0, m.rowGroups().size()).boxed().toList());
+              // Whole chunks of every row group: the segments' compressed bytes, exactly.
+              assertThat(r.bytes()).isEqualTo(stored);
+            });
+    // count(*) reads no column: nothing to record.
+    MaterializedResultWithPlan count =
+        runner.executeWithPlan(mosaic, "SELECT count(*) FROM lineitem");
+    assertThat(lineitemRecords(count)).isEmpty();
+  }
+
   private static DevicePool pool() {
     return DevicePool.load(dir.resolve("devices.toml"));
   }
@@ -90,12 +124,7 @@ class MosaicTpchQueriesTest {
     MaterializedResultWithPlan result =
         runner.executeWithPlan(
             mosaic, "SELECT sum(l_quantity) FROM lineitem WHERE l_orderkey < 1000");
-    String queryId = result.queryId().toString();
-    List<TraceRecord> records =
-        new TraceLog(dir.resolve("metadata/tiny/lineitem"))
-            .read(new TraceLog(dir.resolve("metadata/tiny/lineitem")).epoch()).stream()
-                .filter(r -> r.queryId().equals(queryId))
-                .toList();
+    List<TraceRecord> records = lineitemRecords(result);
     assertThat(records).hasSize(1);
     TraceRecord scan = records.get(0);
     assertThat(scan.columns()).containsExactly("l_orderkey", "l_quantity");
@@ -112,6 +141,14 @@ class MosaicTpchQueriesTest {
     }
     assertThat(m.rowGroups()).hasSizeGreaterThanOrEqualTo(15);
     assertThat(scan.rowGroups()).isEqualTo(mightMatch).hasSizeBetween(1, m.rowGroups().size() - 1);
+    // Bytes actually read, from the devices holding those row groups of the two columns.
+    List<String> devices = new ArrayList<>();
+    for (String c : scan.columns()) {
+      mightMatch.forEach(g -> devices.add(m.segmentFor(c, g).device()));
+    }
+    assertThat(scan.bytesPerDevice().keySet())
+        .containsExactlyInAnyOrderElementsOf(Set.copyOf(devices));
+    assertThat(scan.bytesPerDevice().values()).allSatisfy(b -> assertThat(b).isPositive());
     assertThat(result.result().getOnlyValue())
         .isEqualTo(
             runner

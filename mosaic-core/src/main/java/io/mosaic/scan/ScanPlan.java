@@ -1,0 +1,155 @@
+package io.mosaic.scan;
+
+import io.mosaic.table.Manifest;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SegmentEntry;
+import io.mosaic.trace.TraceFragment;
+import io.mosaic.trace.TraceLog;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One engine scan of one table version, planned by core: the row groups the predicate's statistics
+ * cannot rule out ({@link RowGroupFilter}), cut into splits of contiguous row groups of about the
+ * {@link SplitTarget}'s bytes of the projected columns, with the bytes each split and the whole
+ * scan plan to read from each device. Engines turn splits into their own (Trino's splits, Spark's
+ * input partitions) and execute each through {@link #request}: every split's {@link Scan} then
+ * appends what it actually read to the trace as a fragment of this plan's {@code scanId}, and the
+ * trace reads the fragments back as the scan's one record ({@link TraceLog#read}), whichever JVMs
+ * ran them.
+ *
+ * @param queryId the engine's query id, which the trace record carries
+ * @param rowGroups the row groups selected, in order
+ * @param rowGroupsSkipped row groups ruled out by statistics
+ * @param bytesPerDevice planned bytes per device of the whole scan
+ */
+public record ScanPlan(
+    String scanId,
+    String queryId,
+    String table,
+    long version,
+    List<String> columns,
+    Predicate predicate,
+    List<Integer> rowGroups,
+    int rowGroupsSkipped,
+    List<Split> splits,
+    Map<String, Long> bytesPerDevice) {
+
+  /**
+   * Row groups {@code [fromRowGroup, toRowGroup)} and the bytes of the projected columns they hold
+   * per device (planned: a segment's compressed bytes shared evenly by its row groups).
+   */
+  public record Split(int fromRowGroup, int toRowGroup, Map<String, Long> bytesPerDevice)
+      implements Serializable {
+    public Split {
+      bytesPerDevice = Map.copyOf(bytesPerDevice);
+    }
+
+    public long bytes() {
+      return bytesPerDevice.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  public ScanPlan {
+    columns = List.copyOf(columns);
+    rowGroups = List.copyOf(rowGroups);
+    splits = List.copyOf(splits);
+    bytesPerDevice = Map.copyOf(bytesPerDevice);
+  }
+
+  /**
+   * Plans a scan of {@code columns} of {@code manifest} (a version of {@code table} the engine has
+   * pinned) under {@code predicate}. No columns (count(*)) plans the selected row groups in splits
+   * cut only where the selection has gaps: they read nothing, and their scans record nothing.
+   */
+  public static ScanPlan of(
+      MosaicTable table,
+      Manifest manifest,
+      List<String> columns,
+      Predicate predicate,
+      String queryId,
+      SplitTarget target) {
+    columns.forEach(c -> manifest.schema().column(c));
+    List<Integer> groups =
+        new RowGroupFilter(table.name(), manifest, predicate)
+            .select(0, manifest.rowGroups().size());
+    List<Map<String, Long>> perGroup = new ArrayList<>();
+    long total = 0;
+    for (int g : groups) {
+      Map<String, Long> bytes = bytes(manifest, columns, g);
+      perGroup.add(bytes);
+      total += bytes.values().stream().mapToLong(Long::longValue).sum();
+    }
+    long targetBytes = target.bytesFor(total);
+    List<Split> splits = new ArrayList<>();
+    Map<String, Long> planned = new LinkedHashMap<>();
+    Map<String, Long> split = new LinkedHashMap<>();
+    int start = -1;
+    int last = -1;
+    long size = 0;
+    for (int i = 0; i < groups.size(); i++) {
+      int g = groups.get(i);
+      if (start >= 0 && (g != last + 1 || size >= targetBytes)) {
+        splits.add(new Split(start, last + 1, split));
+        split = new LinkedHashMap<>();
+        start = -1;
+        size = 0;
+      }
+      if (start < 0) {
+        start = g;
+      }
+      last = g;
+      for (Map.Entry<String, Long> e : perGroup.get(i).entrySet()) {
+        size += e.getValue();
+        split.merge(e.getKey(), e.getValue(), Long::sum);
+        planned.merge(e.getKey(), e.getValue(), Long::sum);
+      }
+    }
+    if (start >= 0) {
+      splits.add(new Split(start, last + 1, split));
+    }
+    return new ScanPlan(
+        UUID.randomUUID().toString(),
+        queryId,
+        table.name(),
+        manifest.version(),
+        columns,
+        predicate,
+        groups,
+        manifest.rowGroups().size() - groups.size(),
+        splits,
+        planned);
+  }
+
+  /** Bytes row group {@code g} of {@code columns} takes per device (its segment's share). */
+  private static Map<String, Long> bytes(Manifest manifest, List<String> columns, int g) {
+    Map<String, Long> perDevice = new LinkedHashMap<>();
+    for (String c : columns) {
+      SegmentEntry s = manifest.segmentFor(c, g);
+      perDevice.merge(s.device(), s.compressedBytes() / s.rowGroupCount(), Long::sum);
+    }
+    return perDevice;
+  }
+
+  /** Planned bytes of the whole scan. */
+  public long bytes() {
+    return bytesPerDevice.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /**
+   * The request that executes {@code split} (of this plan's version, which the executing JVM pins):
+   * its scan appends a {@link TraceFragment} of this plan when it finishes. Engines add their
+   * buffer size and chunk forms.
+   */
+  public ScanRequest request(Split split) {
+    return ScanRequest.of(columns)
+        .where(predicate)
+        .rowGroups(split.fromRowGroup(), split.toRowGroup())
+        .queryId(queryId)
+        .partOf(scanId);
+  }
+}
