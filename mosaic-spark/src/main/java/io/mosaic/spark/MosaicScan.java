@@ -1,10 +1,10 @@
 package io.mosaic.spark;
 
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import java.time.Instant;

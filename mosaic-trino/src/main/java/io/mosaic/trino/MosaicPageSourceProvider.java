@@ -3,11 +3,11 @@ package io.mosaic.trino;
 import static io.mosaic.trino.MosaicStorage.call;
 
 import com.google.inject.Inject;
+import io.mosaic.format.Manifest;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import io.trino.spi.connector.ColumnHandle;

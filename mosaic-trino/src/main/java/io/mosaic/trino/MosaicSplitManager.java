@@ -3,11 +3,11 @@ package io.mosaic.trino;
 import static io.mosaic.trino.MosaicStorage.call;
 
 import com.google.inject.Inject;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import io.trino.spi.connector.ConnectorSession;
