@@ -1,9 +1,9 @@
 package io.mosaic.bench;
 
 import io.mosaic.device.DevicePool;
-import io.mosaic.table.Manifest;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import io.mosaic.tpcds.TpcdsTables;
 import io.mosaic.tpch.TpchTables;
 import io.trino.tpch.TpchTable;

@@ -1,8 +1,6 @@
 package io.mosaic.device;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.tomlj.Toml;
 import org.tomlj.TomlArray;
@@ -44,7 +41,7 @@ public final class DeviceConfigParser {
           "emulate");
   static final Set<String> CATALOG_FIELDS =
       Set.of("id", "name", "read", "seek", "threads", "codec", "cost_per_gb", "source");
-  private static final Map<String, String> EXAMPLES =
+  static final Map<String, String> EXAMPLES =
       Map.of(
           "id", "id = \"nvme\"",
           "path", "path = \"/mnt/nvme/mosaic\"",
@@ -54,8 +51,8 @@ public final class DeviceConfigParser {
           "cost_per_gb", "cost_per_gb = \"60 ct\"",
           "read", "read = \"1.2 GB/s\"",
           "source", "source = \"vendor data sheet, 2026\"");
-  private static final Set<String> EMULATE_FIELDS = Set.of("read", "seek");
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]+");
+  static final Set<String> EMULATE_FIELDS = Set.of("read", "seek");
+  static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]+");
 
   private final Path file;
   private final List<ConfigProblem> problems = new ArrayList<>();
@@ -167,12 +164,14 @@ public final class DeviceConfigParser {
     String metadataId = null;
     int metadataLine = 0;
     for (int i = 0; i < devices.size(); i++) {
-      Entry e = new Entry(devices.getTable(i), devices.inputPositionOf(i).line(), POOL_FIELDS);
+      DeviceEntry e =
+          new DeviceEntry(
+              file, problems, devices.getTable(i), devices.inputPositionOf(i).line(), POOL_FIELDS);
       String id = e.id();
       uniqueId(e, id, idLines);
-      String name = e.optional("name", Entry::string).orElse(id);
+      String name = e.optional("name", DeviceEntry::string).orElse(id);
       Optional<Emulation> emulation = e.optional("emulate", e::emulation);
-      Path path = e.required("path", v -> Entry.path(base, v)).orElse(null);
+      Path path = e.required("path", v -> DeviceEntry.path(base, v)).orElse(null);
       // A broken emulate table is reported on its own; the directory is still an emulated one.
       if (path != null && e.checkDirectory(path, e.table.contains("emulate"))) {
         String owner = pathOwners.putIfAbsent(path, id);
@@ -186,15 +185,15 @@ public final class DeviceConfigParser {
           }
         }
       }
-      ByteSize capacity = e.required("capacity", Entry::size).orElse(null);
+      ByteSize capacity = e.required("capacity", DeviceEntry::size).orElse(null);
       if (capacity != null && capacity.bytes() == 0) {
         e.problem("capacity", "bad value \"" + capacity + "\": must be greater than zero");
       }
-      int threads = e.required("threads", Entry::threads).orElse(1);
-      Codec codec = e.required("codec", Entry::codec).orElse(Codec.NONE);
-      Cost cost = e.required("cost_per_gb", Entry::cost).orElse(Cost.ofCents(0));
-      Latency seek = e.optional("seek", Entry::latency).orElse(Latency.ZERO);
-      boolean metadata = e.optional("metadata", Entry::bool).orElse(false);
+      int threads = e.required("threads", DeviceEntry::threads).orElse(1);
+      Codec codec = e.required("codec", DeviceEntry::codec).orElse(Codec.NONE);
+      Cost cost = e.required("cost_per_gb", DeviceEntry::cost).orElse(Cost.ofCents(0));
+      Latency seek = e.optional("seek", DeviceEntry::latency).orElse(Latency.ZERO);
+      boolean metadata = e.optional("metadata", DeviceEntry::bool).orElse(false);
       if (metadata) {
         if (metadataId != null) {
           e.problem(
@@ -218,7 +217,7 @@ public final class DeviceConfigParser {
   }
 
   /** A device whose directory exists, with its path once symlinks are followed. */
-  private record Usable(Entry entry, String id, Path path, Path real) {}
+  private record Usable(DeviceEntry entry, String id, Path path, Path real) {}
 
   /**
    * Device directories must be distinct and must not nest once symlinks are followed (gc walks a
@@ -322,24 +321,30 @@ public final class DeviceConfigParser {
     }
     Map<String, Integer> idLines = new HashMap<>();
     for (int i = 0; i < devices.size(); i++) {
-      Entry e = new Entry(devices.getTable(i), devices.inputPositionOf(i).line(), CATALOG_FIELDS);
+      DeviceEntry e =
+          new DeviceEntry(
+              file,
+              problems,
+              devices.getTable(i),
+              devices.inputPositionOf(i).line(),
+              CATALOG_FIELDS);
       String id = e.id();
       uniqueId(e, id, idLines);
       entries.add(
           new CatalogDevice(
               id,
-              e.optional("name", Entry::string).orElse(id),
-              e.required("read", Entry::bandwidth).orElse(null),
-              e.optional("seek", Entry::latency).orElse(Latency.ZERO),
-              e.optional("threads", Entry::threads).orElse(1),
-              e.required("codec", Entry::codec).orElse(Codec.NONE),
-              e.required("cost_per_gb", Entry::cost).orElse(Cost.ofCents(0)),
-              e.required("source", Entry::string).orElse("")));
+              e.optional("name", DeviceEntry::string).orElse(id),
+              e.required("read", DeviceEntry::bandwidth).orElse(null),
+              e.optional("seek", DeviceEntry::latency).orElse(Latency.ZERO),
+              e.optional("threads", DeviceEntry::threads).orElse(1),
+              e.required("codec", DeviceEntry::codec).orElse(Codec.NONE),
+              e.required("cost_per_gb", DeviceEntry::cost).orElse(Cost.ofCents(0)),
+              e.required("source", DeviceEntry::string).orElse("")));
     }
     return entries;
   }
 
-  private static void uniqueId(Entry e, String id, Map<String, Integer> idLines) {
+  private static void uniqueId(DeviceEntry e, String id, Map<String, Integer> idLines) {
     if (id == null) {
       return;
     }
@@ -352,311 +357,6 @@ public final class DeviceConfigParser {
               + "\": duplicate id, also used on line "
               + first
               + "; ids must be unique");
-    }
-  }
-
-  /** One {@code [[device]]} table being read; problems go to the parser's list. */
-  private final class Entry {
-    private final TomlTable table;
-    private final int headerLine;
-    private String device;
-
-    Entry(TomlTable table, int headerLine, Set<String> allowed) {
-      this.table = table;
-      this.headerLine = headerLine;
-      this.device = table.isString("id") ? escape(table.getString("id")) : null;
-      for (String key : table.keySet()) {
-        if (!allowed.contains(key)) {
-          problem(key, "unknown field; allowed: " + String.join(", ", sorted(allowed)));
-        }
-      }
-    }
-
-    int line(String field) {
-      return table.contains(field) ? table.inputPositionOf(field).line() : headerLine;
-    }
-
-    void problem(String field, String message) {
-      problems.add(new ConfigProblem(file, line(field), device, field, message));
-    }
-
-    String id() {
-      Optional<String> id =
-          required(
-              "id",
-              v -> {
-                String text;
-                if (v instanceof Long l) {
-                  if (l < 0) {
-                    throw new IllegalArgumentException(
-                        "a numeric id must be a device number, 0 or more; otherwise write the id"
-                            + " as a string, like id = \"nvme\"");
-                  }
-                  text = Long.toString(l);
-                } else if (v instanceof String) {
-                  text = string(v);
-                } else {
-                  throw new IllegalArgumentException(
-                      "expected a quoted string like id = \"nvme\" (or a device number 0, 1, ...)");
-                }
-                if (!ID.matcher(text).matches()) {
-                  throw new IllegalArgumentException(
-                      "ids may use only letters, digits, '-', '_' and '.'");
-                }
-                return text;
-              });
-      device = id.orElse(device);
-      return id.orElse(null);
-    }
-
-    <T> Optional<T> required(String field, Function<Object, T> reader) {
-      if (!table.contains(field)) {
-        problems.add(
-            new ConfigProblem(
-                file,
-                headerLine,
-                device,
-                field,
-                "missing; every [[device]] needs one, e.g. " + EXAMPLES.get(field)));
-        return Optional.empty();
-      }
-      return optional(field, reader);
-    }
-
-    <T> Optional<T> optional(String field, Function<Object, T> reader) {
-      Object value = table.get(field);
-      if (value == null) {
-        return Optional.empty();
-      }
-      try {
-        return Optional.of(reader.apply(value));
-      } catch (IllegalArgumentException ex) {
-        problem(field, "bad value " + literal(value) + ": " + ex.getMessage());
-        return Optional.empty();
-      }
-    }
-
-    Emulation emulation(Object value) {
-      if (!(value instanceof TomlTable t)) {
-        throw new IllegalArgumentException(
-            "expected a table like { read = \"230 MB/s\", seek = \"8 ms\" }");
-      }
-      for (String key : t.keySet()) {
-        if (!EMULATE_FIELDS.contains(key)) {
-          throw new IllegalArgumentException("unknown field '" + key + "'; allowed: read, seek");
-        }
-      }
-      if (!t.contains("read")) {
-        throw new IllegalArgumentException("needs read, e.g. { read = \"230 MB/s\" }");
-      }
-      Bandwidth read;
-      Latency seek;
-      try {
-        read = bandwidth(t.get("read"));
-      } catch (IllegalArgumentException ex) {
-        throw new IllegalArgumentException(
-            "read " + literal(t.get("read")) + ": " + ex.getMessage());
-      }
-      try {
-        seek = t.contains("seek") ? latency(t.get("seek")) : Latency.ZERO;
-      } catch (IllegalArgumentException ex) {
-        throw new IllegalArgumentException(
-            "seek " + literal(t.get("seek")) + ": " + ex.getMessage());
-      }
-      return new Emulation(read, seek);
-    }
-
-    /** Returns whether {@code path} is a usable directory; emulated devices' are created. */
-    boolean checkDirectory(Path path, boolean emulated) {
-      if (!Files.exists(path)) {
-        Path link = danglingLink(path);
-        if (link != null) {
-          problem(
-              "path",
-              "bad value \""
-                  + path
-                  + "\": "
-                  + (link.equals(path) ? "" : "\"" + link + "\" is ")
-                  + "a dangling symlink (its target \""
-                  + linkTarget(link)
-                  + "\" does not exist); fix the link or remove it");
-          return false;
-        }
-        if (!emulated) {
-          problem(
-              "path",
-              "bad value \""
-                  + path
-                  + "\": directory does not exist; mount the device there or fix the path");
-          return false;
-        }
-        try {
-          Files.createDirectories(path);
-        } catch (IOException ex) {
-          problem(
-              "path",
-              "bad value \""
-                  + path
-                  + "\": cannot create the emulated device's directory ("
-                  + ex
-                  + ")");
-          return false;
-        }
-      }
-      if (!Files.isDirectory(path)) {
-        problem(
-            "path", "bad value \"" + path + "\": not a directory; give the device's mount point");
-        return false;
-      }
-      Path probe = path.resolve(".mosaic-write-probe-" + ProcessHandle.current().pid());
-      try {
-        Files.deleteIfExists(probe);
-        Files.createFile(probe);
-        Files.delete(probe);
-        return true;
-      } catch (IOException ex) {
-        problem(
-            "path",
-            "bad value \""
-                + path
-                + "\": not writable ("
-                + ex.getClass().getSimpleName()
-                + "); Mosaic needs to write segments there");
-        return false;
-      }
-    }
-
-    /** {@code path} or its nearest ancestor that is a symlink to nothing, or null if none is. */
-    private static Path danglingLink(Path path) {
-      for (Path p = path; p != null; p = p.getParent()) {
-        if (Files.isSymbolicLink(p) && !Files.exists(p)) {
-          return p;
-        }
-      }
-      return null;
-    }
-
-    private static String linkTarget(Path link) {
-      try {
-        return Files.readSymbolicLink(link).toString();
-      } catch (IOException ex) {
-        return "?";
-      }
-    }
-
-    static Path path(Path base, Object value) {
-      String text = string(value);
-      try {
-        return base.resolve(text).normalize();
-      } catch (InvalidPathException ex) {
-        throw new IllegalArgumentException("not a valid path (" + ex.getReason() + ")");
-      }
-    }
-
-    static String string(Object value) {
-      if (!(value instanceof String s)) {
-        throw new IllegalArgumentException("expected a quoted string");
-      }
-      if (s.isBlank()) {
-        throw new IllegalArgumentException("must not be empty");
-      }
-      return s;
-    }
-
-    static ByteSize size(Object value) {
-      return ByteSize.parse(quantityText(value, "60 GB"));
-    }
-
-    static Bandwidth bandwidth(Object value) {
-      return Bandwidth.parse(quantityText(value, "1.2 GB/s"));
-    }
-
-    static Latency latency(Object value) {
-      if (value instanceof Long l && l == 0) {
-        return Latency.ZERO;
-      }
-      return Latency.parse(quantityText(value, "8 ms"));
-    }
-
-    static Cost cost(Object value) {
-      if (value instanceof Double d && !Double.isFinite(d)) {
-        throw new IllegalArgumentException("not a finite number; write a price like \"60 ct\"");
-      }
-      if (value instanceof Long || value instanceof Double) {
-        return Cost.parse(value.toString());
-      }
-      return Cost.parse(quantityText(value, "60 ct"));
-    }
-
-    static int threads(Object value) {
-      if (!(value instanceof Long l) || l < 1 || l > 1024) {
-        throw new IllegalArgumentException(
-            "expected a whole number of reader threads from 1 to 1024, like 8 (1 for an HDD)");
-      }
-      return l.intValue();
-    }
-
-    static Codec codec(Object value) {
-      if (!(value instanceof String s)) {
-        throw new IllegalArgumentException(
-            "expected a quoted codec name; allowed: " + Codec.allowed());
-      }
-      String inexact = inexact(s);
-      if (inexact != null) {
-        throw new IllegalArgumentException(
-            inexact
-                + "; allowed: "
-                + Codec.allowed()
-                + ", written exactly, without spaces or control characters");
-      }
-      return Codec.fromConfigName(s)
-          .orElseThrow(
-              () -> new IllegalArgumentException("unknown codec; allowed: " + Codec.allowed()));
-    }
-
-    /**
-     * Why {@code s} is not written exactly as a name (a control character, leading or trailing
-     * whitespace), or null if it is. Such values are refused, not trimmed: a stray byte in the file
-     * is a mistake the user should see.
-     */
-    static String inexact(String s) {
-      for (int i = 0; i < s.length(); i++) {
-        if (Character.isISOControl(s.charAt(i))) {
-          return String.format(
-              Locale.ROOT, "contains the control character U+%04X", (int) s.charAt(i));
-        }
-      }
-      boolean leading = !s.isEmpty() && isSpace(s.charAt(0));
-      boolean trailing = !s.isEmpty() && isSpace(s.charAt(s.length() - 1));
-      if (leading && trailing) {
-        return "leading and trailing whitespace";
-      }
-      if (leading || trailing) {
-        return (leading ? "leading" : "trailing") + " whitespace";
-      }
-      return null;
-    }
-
-    private static boolean isSpace(char c) {
-      return Character.isWhitespace(c) || Character.isSpaceChar(c);
-    }
-
-    static boolean bool(Object value) {
-      if (!(value instanceof Boolean b)) {
-        throw new IllegalArgumentException("expected true or false");
-      }
-      return b;
-    }
-
-    private static String quantityText(Object value, String example) {
-      if (value instanceof String s) {
-        return s;
-      }
-      if (value instanceof Long || value instanceof Double) {
-        throw new IllegalArgumentException(
-            "a number needs a unit; write it as a string like \"" + example + "\"");
-      }
-      throw new IllegalArgumentException("expected a string like \"" + example + "\"");
     }
   }
 
@@ -695,11 +395,11 @@ public final class DeviceConfigParser {
     return sb.toString();
   }
 
-  private static List<String> sorted(Set<String> fields) {
+  static List<String> sorted(Set<String> fields) {
     return fields.stream().sorted().toList();
   }
 
-  private static String literal(Object value) {
+  static String literal(Object value) {
     if (value instanceof String s) {
       return "\"" + escape(s) + "\"";
     }

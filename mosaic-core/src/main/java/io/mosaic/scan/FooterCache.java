@@ -2,10 +2,10 @@ package io.mosaic.scan;
 
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceReadChannel;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.SegmentReader;
 import io.mosaic.table.CorruptTableException;
-import io.mosaic.table.Manifest;
-import io.mosaic.table.SegmentEntry;
-import io.mosaic.table.SegmentReader;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package io.mosaic.scan;
 
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.ColumnType;
-import io.mosaic.table.Manifest;
-import io.mosaic.table.RowGroupStats;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.RowGroupStats;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package io.mosaic.scan;
 
-import io.mosaic.table.Manifest;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import io.mosaic.trace.TraceFragment;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;

@@ -1,6 +1,6 @@
 package io.mosaic.scan;
 
-import io.mosaic.table.ChunkForm;
+import io.mosaic.segment.ChunkForm;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
 import java.util.List;
@@ -105,7 +105,7 @@ public record ScanRequest(
 
   /**
    * Whether decimals stored as int64 may be handed out as a {@code BigIntVector} of their unscaled
-   * values ({@link io.mosaic.table.ChunkForm}) instead of Arrow's 16-byte decimals; the scan's
+   * values ({@link io.mosaic.segment.ChunkForm}) instead of Arrow's 16-byte decimals; the scan's
    * schema says their precision and scale.
    */
   public ScanRequest unscaledDecimals(boolean on) {

@@ -20,8 +20,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * one file apart, and closing a descriptor would drop them all. The operating system releases a
  * dead process's hold, even after SIGKILL.
  */
-final class CommitGate {
-  static final String FILE = "_gc.lock";
+public final class CommitGate {
+  public static final String FILE = "_gc.lock";
   private static final ConcurrentHashMap<Path, CommitGate> GATES = new ConcurrentHashMap<>();
 
   private final Path file;
@@ -75,7 +75,7 @@ final class CommitGate {
   }
 
   /** gc's hold: waits for running commits, and commits wait for it. */
-  static Hold exclusive(Path tableRoot) {
+  public static Hold exclusive(Path tableRoot) {
     CommitGate gate = of(tableRoot);
     gate.threads.writeLock().lock();
     FileChannel channel = null;
@@ -130,7 +130,7 @@ final class CommitGate {
   }
 
   /** A hold on the gate; closing releases it. */
-  interface Hold extends AutoCloseable {
+  public interface Hold extends AutoCloseable {
     @Override
     void close();
   }

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  *       by a live process or left by a dead one.
  * </ul>
  */
-final class LockFile implements AutoCloseable {
+public final class LockFile implements AutoCloseable {
   private static final String TEMPORARY_PREFIX = ".tmp-";
   // Lock files held by this JVM, by real path (a table reached through a symlink is one table).
   private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
@@ -109,7 +109,7 @@ final class LockFile implements AutoCloseable {
   }
 
   /** Deletes temporary lock files in {@code dir} that no live process can still be renaming. */
-  static void deleteTemporaryDebris(Path dir) {
+  public static void deleteTemporaryDebris(Path dir) {
     if (!Files.isDirectory(dir)) {
       return;
     }

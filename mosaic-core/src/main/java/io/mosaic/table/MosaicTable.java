@@ -3,6 +3,10 @@ package io.mosaic.table;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.device.MetadataFiles;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.ManifestFile;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -54,7 +58,7 @@ public final class MosaicTable {
   static final long MAX_MANIFEST_BYTES = 64L << 20;
 
   /** Where gc moves old manifests it cannot read, instead of deleting them. */
-  static final String DAMAGED = "_damaged";
+  public static final String DAMAGED = "_damaged";
 
   private static final int MAX_COMMIT_ATTEMPTS = 20;
   private static final Pattern MANIFEST_NAME = Pattern.compile("v(\\d{20})\\.json");
@@ -299,7 +303,7 @@ public final class MosaicTable {
    * Deletes a directory tree (links themselves, never what they point to); returns the bytes of the
    * segment files in it, which writes booked against their device.
    */
-  static long deleteTree(Path dir) {
+  public static long deleteTree(Path dir) {
     long bytes = 0;
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -343,7 +347,7 @@ public final class MosaicTable {
    * Makes sure this root owns the table's segment folder on {@code device} before writing there
    * (see {@link TableFolders}); checked once per instance and folder.
    */
-  void claimFolder(String tableId, Device device) {
+  public void claimFolder(String tableId, Device device) {
     if (!claimed.contains(tableId + "\0" + device.id())) {
       TableFolders.claim(this, tableId, device);
       claimed.add(tableId + "\0" + device.id());
@@ -413,7 +417,7 @@ public final class MosaicTable {
     }
   }
 
-  Path manifestFile(long version) {
+  public Path manifestFile(long version) {
     return root.resolve(MANIFESTS).resolve(String.format(Locale.ROOT, "v%020d.json", version));
   }
 
@@ -466,7 +470,7 @@ public final class MosaicTable {
   }
 
   /** Whether some live process (this one included) holds the lock of {@code file}. */
-  static boolean isLocked(Path file) {
+  public static boolean isLocked(Path file) {
     return LockFile.isLocked(file);
   }
 

@@ -2,6 +2,7 @@ package io.mosaic.table;
 
 import io.mosaic.device.Device;
 import io.mosaic.device.MetadataFiles;
+import io.mosaic.format.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -29,9 +30,9 @@ import java.util.regex.Pattern;
  * while the owner is still a table with that id; if the owner is gone (the root was moved or
  * renamed), the root at hand takes the folder over.
  */
-final class TableFolders {
+public final class TableFolders {
   /** Name of the owner file in a table's segment folder. */
-  static final String OWNER = "_owner";
+  public static final String OWNER = "_owner";
 
   private static final long OWNER_LIMIT = 64 << 10;
   private static final Pattern UUID_SHAPE =
@@ -41,12 +42,12 @@ final class TableFolders {
   private TableFolders() {}
 
   /** Whether a table id is a plain UUID, the only ids gc and writes use as a folder name. */
-  static boolean isPlainId(String tableId) {
+  public static boolean isPlainId(String tableId) {
     return tableId != null && UUID_SHAPE.matcher(tableId).matches();
   }
 
   /** Refuses {@code action} on a table whose id is not a plain UUID. */
-  static void requirePlainId(MosaicTable table, Manifest m, String action) {
+  public static void requirePlainId(MosaicTable table, Manifest m, String action) {
     if (!isPlainId(m.tableId())) {
       throw new CorruptTableException(
           action
@@ -67,7 +68,7 @@ final class TableFolders {
    * Whether {@code relative} is a plain path inside the table's folder: {@code <table id>/...},
    * relative, with no empty, {@code .} or {@code ..} component.
    */
-  static boolean isCanonical(String tableId, String relative) {
+  public static boolean isCanonical(String tableId, String relative) {
     if (relative == null || relative.isEmpty() || relative.indexOf('\0') >= 0) {
       return false;
     }
@@ -88,7 +89,7 @@ final class TableFolders {
    * inside {@code <device root>/<table id>/} once symlinks are followed (a non-canonical path, a
    * table folder or sub-folder that is a link elsewhere, a directory, or the owner file).
    */
-  static Path deletable(Device device, String tableId, String relative) {
+  public static Path deletable(Device device, String tableId, String relative) {
     if (!isPlainId(tableId) || !isCanonical(tableId, relative)) {
       return null;
     }
@@ -136,7 +137,7 @@ final class TableFolders {
    * Checks the owner of the table's folder on {@code device} if the folder exists (gc, migrations);
    * see {@link #claim}.
    */
-  static void checkOwner(MosaicTable table, String tableId, Device device) {
+  public static void checkOwner(MosaicTable table, String tableId, Device device) {
     if (Files.isDirectory(device.root().resolve(tableId), LinkOption.NOFOLLOW_LINKS)) {
       claim(table, tableId, device);
     }

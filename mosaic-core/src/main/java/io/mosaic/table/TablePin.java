@@ -1,5 +1,6 @@
 package io.mosaic.table;
 
+import io.mosaic.format.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -1,5 +1,9 @@
 package io.mosaic.table;
 
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.SegmentReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,11 @@
 package io.mosaic.table;
 
 import io.mosaic.device.Device;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableSchema;
+import io.mosaic.segment.SegmentWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +43,7 @@ public final class TableWriter implements AutoCloseable {
   }
 
   /** Where a new segment of {@code column} goes: where the column lives now, else the default. */
-  static Device placementOf(MosaicTable table, Manifest base, String column) {
+  public static Device placementOf(MosaicTable table, Manifest base, String column) {
     List<SegmentEntry> existing = base.segmentsOf(column);
     return existing.isEmpty()
         ? table.initialDevice(base, column)
@@ -46,7 +51,7 @@ public final class TableWriter implements AutoCloseable {
   }
 
   /** Segment path on its device: {@code <tableId>/<column index>/<writer id>-<n>.parquet}. */
-  static String segmentPath(Manifest m, String column, String writerId, int n) {
+  public static String segmentPath(Manifest m, String column, String writerId, int n) {
     return m.tableId() + "/" + m.schema().indexOf(column) + "/" + writerId + "-" + n + ".parquet";
   }
 

@@ -1,5 +1,7 @@
 package io.mosaic.table;
 
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableSchema;
 import java.io.Serializable;
 import java.util.List;
 

@@ -11,11 +11,11 @@ import java.util.UUID;
  * gc leaves them alone. The operating system releases the lock when the process dies, even by
  * SIGKILL.
  */
-final class WriterLock implements AutoCloseable {
+public final class WriterLock implements AutoCloseable {
   private final String id;
   private final LockFile lock;
 
-  WriterLock(MosaicTable table, String prefix) {
+  public WriterLock(MosaicTable table, String prefix) {
     this.id = prefix + UUID.randomUUID().toString().replace("-", "");
     try {
       this.lock = LockFile.create(table.root().resolve(MosaicTable.WRITERS), id + ".lock");
@@ -24,12 +24,12 @@ final class WriterLock implements AutoCloseable {
     }
   }
 
-  String id() {
+  public String id() {
     return id;
   }
 
   /** The writer id a segment file name starts with ({@code <id>-<n>.parquet}). */
-  static String idOf(Path segmentFile) {
+  public static String idOf(Path segmentFile) {
     String name = segmentFile.getFileName().toString();
     int dash = name.indexOf('-');
     return dash < 0 ? name : name.substring(0, dash);

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.CorruptTableException;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import io.mosaic.table.TableFixtures;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Starts a main class of the test class path in a new JVM, as the crash and race tests do. */
-final class ChildJvm {
+public final class ChildJvm {
   private ChildJvm() {}
 
   static List<String> command(List<String> jvmOptions, Class<?> main, List<String> args) {
@@ -27,7 +27,7 @@ final class ChildJvm {
     return command;
   }
 
-  static Process start(Class<?> main, List<String> args) throws IOException {
+  public static Process start(Class<?> main, List<String> args) throws IOException {
     return new ProcessBuilder(command(List.of(), main, args)).redirectErrorStream(true).start();
   }
 }

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.RowGroupStats;
+import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +40,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class CommitTest {
+public class CommitTest {
   @TempDir Path dir;
   private final BufferAllocator alloc = new RootAllocator();
 
@@ -44,7 +49,7 @@ class CommitTest {
     alloc.close();
   }
 
-  static final TableSchema ALL_TYPES =
+  public static final TableSchema ALL_TYPES =
       new TableSchema(
           List.of(
               new ColumnSpec("b", ColumnType.parse("boolean"), true),
@@ -63,12 +68,12 @@ class CommitTest {
               new ColumnSpec("bin", ColumnType.parse("binary"), true)));
 
   /** Row {@code i} of the all-types table: every 5th value of each column is null. */
-  static void fill(VectorSchemaRoot root, int rows, int seed) {
+  public static void fill(VectorSchemaRoot root, int rows, int seed) {
     fill(root, rows, seed, 5);
   }
 
   /** Every {@code nullEvery}-th value of each column null (shifted per column); 0: no nulls. */
-  static void fill(VectorSchemaRoot root, int rows, int seed, int nullEvery) {
+  public static void fill(VectorSchemaRoot root, int rows, int seed, int nullEvery) {
     root.allocateNew();
     List<FieldVector> v = root.getFieldVectors();
     for (int i = 0; i < rows; i++) {

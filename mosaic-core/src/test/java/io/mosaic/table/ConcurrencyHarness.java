@@ -2,6 +2,10 @@ package io.mosaic.table;
 
 import io.mosaic.device.DeviceMarker;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;

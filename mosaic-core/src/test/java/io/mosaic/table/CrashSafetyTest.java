@@ -3,6 +3,9 @@ package io.mosaic.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.maintenance.GarbageCollector;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,6 +1,9 @@
 package io.mosaic.table;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.TableSchema;
+import io.mosaic.maintenance.Migrator;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -22,10 +25,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * Run with {@code -Dmosaic.crash.at=N} it stops at its N-th crash point.
  */
 public final class CrashWorkload {
-  static final TableSchema SCHEMA =
+  public static final TableSchema SCHEMA =
       TpchBatches.schema("k int64", "v double", "s string", "d decimal(12,2)");
   static final int BATCHES = 4;
-  static final int ROWS = 3000;
+  public static final int ROWS = 3000;
 
   private CrashWorkload() {}
 
@@ -43,7 +46,7 @@ public final class CrashWorkload {
   }
 
   /** A table of this workload's schema at {@code root} holding batches {@code 0 .. batches-1}. */
-  static MosaicTable table(Path root, DevicePool pool, int batches) throws IOException {
+  public static MosaicTable table(Path root, DevicePool pool, int batches) throws IOException {
     MosaicTable table = MosaicTable.create(root, pool, SCHEMA, properties());
     for (int b = 0; b < batches; b++) {
       append(table, b);
@@ -52,7 +55,7 @@ public final class CrashWorkload {
   }
 
   /** Appends batch {@code b} with one writer and one commit. */
-  static Manifest append(MosaicTable table, int b) throws IOException {
+  public static Manifest append(MosaicTable table, int b) throws IOException {
     try (BufferAllocator alloc = new RootAllocator();
         TableWriter writer = table.newWriter();
         VectorSchemaRoot batch = VectorSchemaRoot.create(SCHEMA.arrowSchema(), alloc)) {
@@ -63,7 +66,7 @@ public final class CrashWorkload {
   }
 
   /** The rows of the given batches, as {@link TableRoundTripTest#values} gives them. */
-  static List<List<Object>> rows(int... ids) {
+  public static List<List<Object>> rows(int... ids) {
     List<List<Object>> rows = new java.util.ArrayList<>();
     try (BufferAllocator alloc = new RootAllocator();
         VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA.arrowSchema(), alloc)) {

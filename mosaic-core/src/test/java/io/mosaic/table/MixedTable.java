@@ -1,6 +1,9 @@
 package io.mosaic.table;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
+import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -33,12 +36,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * 9 row groups of 1,000, 1,000 and 500 rows. Double values include both infinities, so statistics
  * hold them.
  */
-final class MixedTable {
+public final class MixedTable {
   static final int APPENDS = 3;
   static final int ROWS_PER_APPEND = 2_500;
   static final int ROW_GROUP_ROWS = 1_000;
 
-  static final TableSchema SCHEMA =
+  public static final TableSchema SCHEMA =
       new TableSchema(
           List.of(
               new ColumnSpec("id", ColumnType.parse("int64"), false),
@@ -59,11 +62,11 @@ final class MixedTable {
               new ColumnSpec("i64b", ColumnType.parse("int64"), true),
               new ColumnSpec("s2", ColumnType.parse("string"), true)));
 
-  final MosaicTable table;
-  final DevicePool pool;
+  public final MosaicTable table;
+  public final DevicePool pool;
 
   /** Every row, as {@link TableRoundTripTest#values} gives them. */
-  final List<List<Object>> rows;
+  public final List<List<Object>> rows;
 
   private MixedTable(MosaicTable table, DevicePool pool, List<List<Object>> rows) {
     this.table = table;
@@ -72,7 +75,7 @@ final class MixedTable {
   }
 
   /** Creates the table {@code name} under {@code dir} on the four-device test pool there. */
-  static MixedTable create(Path dir, String name) throws IOException {
+  public static MixedTable create(Path dir, String name) throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
     Map<String, String> props = new HashMap<>();
     props.put(MosaicTable.ROW_GROUP_ROWS, Integer.toString(ROW_GROUP_ROWS));

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.DeviceConfigException;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Manifest;
+import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.trace.TraceLog;
 import java.io.IOException;
 import java.io.RandomAccessFile;

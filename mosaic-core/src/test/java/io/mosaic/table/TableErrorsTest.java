@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ManifestFile;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableSchema;
+import io.mosaic.maintenance.Migrator;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

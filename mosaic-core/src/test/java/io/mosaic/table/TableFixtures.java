@@ -1,6 +1,7 @@
 package io.mosaic.table;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,10 @@
 package io.mosaic.table;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.maintenance.GarbageCollector;
+import io.mosaic.maintenance.Migrator;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -163,7 +167,7 @@ public final class TableProcess {
   }
 
   /** Null if the scan returns complete, correct batches and {@code rows} rows, else what is not. */
-  static String check(Scan scan, long rows) {
+  public static String check(Scan scan, long rows) {
     Map<Integer, boolean[]> seen = new HashMap<>();
     long total = 0;
     while (scan.hasNext()) {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.Codec;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -26,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** TPC-H SF 0.1 written across four emulated devices reads back equal, row by row. */
-class TableRoundTripTest {
+public class TableRoundTripTest {
   static final double SF = 0.1;
   @TempDir Path dir;
   private final BufferAllocator alloc = new RootAllocator();
@@ -37,7 +40,7 @@ class TableRoundTripTest {
   }
 
   /** Spreads columns round robin over the four devices, and cuts row groups of 100k rows. */
-  static Map<String, String> spread(TableSchema schema) {
+  public static Map<String, String> spread(TableSchema schema) {
     Map<String, String> props = new HashMap<>();
     props.put(MosaicTable.ROW_GROUP_ROWS, "100000");
     for (int i = 0; i < schema.columns().size(); i++) {
@@ -47,7 +50,7 @@ class TableRoundTripTest {
   }
 
   /** Every row of the table, as lists of Arrow's Java values (BigDecimal, Text, ...). */
-  static List<List<Object>> rows(MosaicTable table, Manifest m, BufferAllocator alloc)
+  public static List<List<Object>> rows(MosaicTable table, Manifest m, BufferAllocator alloc)
       throws IOException {
     List<List<Object>> rows = new ArrayList<>();
     try (TableReader reader = new TableReader(table, m, m.schema().names())) {
@@ -61,7 +64,7 @@ class TableRoundTripTest {
   }
 
   /** Compares row group by row group, so only the expected rows are held in memory. */
-  static void assertRowsEqual(
+  public static void assertRowsEqual(
       MosaicTable table, Manifest m, List<List<Object>> expected, BufferAllocator alloc)
       throws IOException {
     int at = 0;
@@ -77,7 +80,7 @@ class TableRoundTripTest {
     assertThat(at).isEqualTo(expected.size());
   }
 
-  static List<List<Object>> values(VectorSchemaRoot root) {
+  public static List<List<Object>> values(VectorSchemaRoot root) {
     List<List<Object>> rows = new ArrayList<>();
     for (int i = 0; i < root.getRowCount(); i++) {
       List<Object> row = new ArrayList<>();

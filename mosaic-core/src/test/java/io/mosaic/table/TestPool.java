@@ -7,16 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Four emulated devices in a temporary directory, one per codec family, as in the paper's pool. */
-final class TestPool {
-  static final String[] IDS = {"nvme", "ssd", "raid", "hdd"};
+public final class TestPool {
+  public static final String[] IDS = {"nvme", "ssd", "raid", "hdd"};
 
   private TestPool() {}
 
-  static DevicePool fourDevices(Path dir) {
+  public static DevicePool fourDevices(Path dir) {
     return create(dir, "10 GB");
   }
 
-  static DevicePool create(Path dir, String capacity) {
+  public static DevicePool create(Path dir, String capacity) {
     String[] codecs = {"zstd", "lz4", "none", "zstd"};
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < IDS.length; i++) {

@@ -1,5 +1,8 @@
 package io.mosaic.table;
 
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
+import io.mosaic.format.TableSchema;
 import io.trino.tpch.LineItem;
 import io.trino.tpch.LineItemGenerator;
 import io.trino.tpch.Order;
@@ -17,8 +20,8 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** TPC-H tables from the io.trino.tpch generator as Arrow batches, with the TPC-H types. */
-final class TpchBatches {
-  static final TableSchema LINEITEM =
+public final class TpchBatches {
+  public static final TableSchema LINEITEM =
       schema(
           "l_orderkey int64",
           "l_partkey int64",
@@ -37,7 +40,7 @@ final class TpchBatches {
           "l_shipmode string",
           "l_comment string");
 
-  static final TableSchema ORDERS =
+  public static final TableSchema ORDERS =
       schema(
           "o_orderkey int64",
           "o_custkey int64",
@@ -51,7 +54,7 @@ final class TpchBatches {
 
   private TpchBatches() {}
 
-  static TableSchema schema(String... columns) {
+  public static TableSchema schema(String... columns) {
     return new TableSchema(
         List.of(columns).stream()
             .map(c -> c.split(" ", 2))
@@ -60,7 +63,7 @@ final class TpchBatches {
   }
 
   /** Rows {@code [skip, skip + limit)} of lineitem at {@code sf}, in batches of {@code batch}. */
-  static void lineitem(
+  public static void lineitem(
       double sf,
       long skip,
       long limit,
@@ -103,7 +106,8 @@ final class TpchBatches {
     }
   }
 
-  static void orders(double sf, int batch, BufferAllocator alloc, Consumer<VectorSchemaRoot> out) {
+  public static void orders(
+      double sf, int batch, BufferAllocator alloc, Consumer<VectorSchemaRoot> out) {
     Iterator<Order> rows = new OrderGenerator(sf, 1, 1).iterator();
     while (rows.hasNext()) {
       try (VectorSchemaRoot root = VectorSchemaRoot.create(ORDERS.arrowSchema(), alloc)) {

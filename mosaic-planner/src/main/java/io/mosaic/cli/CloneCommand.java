@@ -1,8 +1,8 @@
 package io.mosaic.cli;
 
 import io.mosaic.device.ByteSize;
+import io.mosaic.maintenance.TableCloner;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.TableCloner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.mosaic.cli;
 
 import io.mosaic.device.ByteSize;
-import io.mosaic.table.GarbageCollector;
+import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.mosaic.cli;
 
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.DevicePool;
+import io.mosaic.maintenance.ParquetImporter;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.ParquetImporter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.mosaic.cli;
 
 import io.mosaic.device.ByteSize;
-import io.mosaic.table.Migrator;
+import io.mosaic.maintenance.Migrator;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.workload.PlacementFile;

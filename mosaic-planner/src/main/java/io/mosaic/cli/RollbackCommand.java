@@ -1,6 +1,6 @@
 package io.mosaic.cli;
 
-import io.mosaic.table.Manifest;
+import io.mosaic.format.Manifest;
 import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

@@ -1,10 +1,10 @@
 package io.mosaic.cli;
 
 import io.mosaic.device.ByteSize;
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.Manifest;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
 import java.util.Set;

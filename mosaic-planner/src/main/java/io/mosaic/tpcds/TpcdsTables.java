@@ -1,10 +1,10 @@
 package io.mosaic.tpcds;
 
 import io.mosaic.device.DevicePool;
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.ColumnType;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
+import io.mosaic.format.TableSchema;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.TableSchema;
 import io.mosaic.workload.GeneratedTableLoader;
 import io.trino.tpcds.Results;
 import io.trino.tpcds.Session;

@@ -1,8 +1,8 @@
 package io.mosaic.workload;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableSchema;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.TableSchema;
 import io.mosaic.table.TableWriter;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import io.mosaic.table.TableWriter;
 import io.mosaic.tpch.TpchTables;
 import io.trino.tpch.TpchTable;
@@ -141,10 +141,10 @@ final class CorruptInputCorpus {
       }
       table.append(List.of(writer.finish()));
     }
-    io.mosaic.table.Migrator migrator = new io.mosaic.table.Migrator(table);
+    io.mosaic.maintenance.Migrator migrator = new io.mosaic.maintenance.Migrator(table);
     migrator.apply(
         migrator.plan(Map.of("o_comment", "ssd", "o_totalprice", "hdd")),
-        new io.mosaic.table.Migrator.Listener() {});
+        new io.mosaic.maintenance.Migrator.Listener() {});
     long[] expected;
     try (Retriever retriever = new Retriever(pool, 1, 0)) {
       expected = digest(table, retriever); // also records a scan in the trace

@@ -1,7 +1,7 @@
 package io.mosaic.spark;
 
-import io.mosaic.table.Manifest;
-import io.mosaic.table.Migrator;
+import io.mosaic.format.Manifest;
+import io.mosaic.maintenance.Migrator;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableNotFoundException;
 import io.mosaic.trace.TraceLog;

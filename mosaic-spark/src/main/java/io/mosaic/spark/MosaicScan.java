@@ -1,11 +1,11 @@
 package io.mosaic.spark;
 
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.ScanPlan;
 import io.mosaic.scan.SplitTarget;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;

@@ -1,9 +1,9 @@
 package io.mosaic.spark;
 
+import io.mosaic.format.Manifest;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.mosaic.spark;
 
-import io.mosaic.table.Manifest;
+import io.mosaic.format.Manifest;
 import io.mosaic.table.MosaicTable;
 import java.util.EnumSet;
 import java.util.Map;

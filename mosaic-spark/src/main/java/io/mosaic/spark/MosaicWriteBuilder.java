@@ -1,7 +1,7 @@
 package io.mosaic.spark;
 
+import io.mosaic.format.TableSchema;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.TableSchema;
 import io.mosaic.table.WriteResult;
 import java.util.ArrayList;
 import java.util.List;

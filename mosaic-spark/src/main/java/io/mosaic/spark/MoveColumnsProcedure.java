@@ -1,8 +1,8 @@
 package io.mosaic.spark;
 
-import io.mosaic.table.Migrator;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.maintenance.Migrator;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

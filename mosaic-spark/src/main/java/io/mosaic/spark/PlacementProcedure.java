@@ -1,7 +1,7 @@
 package io.mosaic.spark;
 
-import io.mosaic.table.Manifest;
-import io.mosaic.table.StoredColumn;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.StoredColumn;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;

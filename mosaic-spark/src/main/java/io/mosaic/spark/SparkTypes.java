@@ -1,8 +1,8 @@
 package io.mosaic.spark;
 
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.ColumnType;
-import io.mosaic.table.TableSchema;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
+import io.mosaic.format.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.types.BinaryType;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.DevicePool;
-import io.mosaic.table.Manifest;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

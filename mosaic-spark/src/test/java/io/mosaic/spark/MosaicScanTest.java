@@ -5,12 +5,12 @@ import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import java.io.IOException;

@@ -9,10 +9,10 @@ import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 
 import com.google.inject.Inject;
 import io.airlift.slice.Slice;
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.Manifest;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.TableSchema;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.TableSchema;
 import io.mosaic.table.WriteResult;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Assignment;

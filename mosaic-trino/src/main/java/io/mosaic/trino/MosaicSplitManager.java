@@ -3,9 +3,9 @@ package io.mosaic.trino;
 import static io.mosaic.trino.MosaicStorage.call;
 
 import com.google.inject.Inject;
+import io.mosaic.format.Manifest;
 import io.mosaic.scan.ScanPlan;
 import io.mosaic.scan.SplitTarget;
-import io.mosaic.table.Manifest;
 import io.mosaic.table.MosaicTable;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;

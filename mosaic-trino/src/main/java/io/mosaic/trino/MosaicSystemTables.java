@@ -7,10 +7,10 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 import io.airlift.slice.Slices;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.StoredColumn;
 import io.mosaic.placement.InstalledPlan;
-import io.mosaic.table.Manifest;
-import io.mosaic.table.SegmentEntry;
-import io.mosaic.table.StoredColumn;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;

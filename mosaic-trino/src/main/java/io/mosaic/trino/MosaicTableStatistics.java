@@ -1,8 +1,8 @@
 package io.mosaic.trino;
 
-import io.mosaic.table.Manifest;
-import io.mosaic.table.RowGroupStats;
-import io.mosaic.table.SegmentEntry;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.RowGroupStats;
+import io.mosaic.format.SegmentEntry;
 import io.trino.spi.statistics.ColumnStatistics;
 import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;

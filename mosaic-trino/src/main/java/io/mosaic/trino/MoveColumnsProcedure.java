@@ -8,7 +8,7 @@ import static java.lang.invoke.MethodType.methodType;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
-import io.mosaic.table.Migrator;
+import io.mosaic.maintenance.Migrator;
 import io.mosaic.table.MosaicTable;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;

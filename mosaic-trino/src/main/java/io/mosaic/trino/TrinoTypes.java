@@ -2,7 +2,7 @@ package io.mosaic.trino;
 
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
-import io.mosaic.table.ColumnType;
+import io.mosaic.format.ColumnType;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;

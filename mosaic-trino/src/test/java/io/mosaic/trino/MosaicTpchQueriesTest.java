@@ -5,9 +5,9 @@ import static io.trino.testing.TestingSession.testSessionBuilder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.DevicePool;
-import io.mosaic.table.Manifest;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import io.mosaic.trino.workload.TraceGenerator;

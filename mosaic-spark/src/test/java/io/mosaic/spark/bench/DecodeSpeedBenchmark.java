@@ -1,13 +1,13 @@
 package io.mosaic.spark.bench;
 
 import io.mosaic.device.DevicePool;
-import io.mosaic.table.ColumnSpec;
-import io.mosaic.table.ColumnType;
-import io.mosaic.table.Manifest;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableSchema;
+import io.mosaic.segment.SegmentReader;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.SegmentEntry;
-import io.mosaic.table.SegmentReader;
-import io.mosaic.table.TableSchema;
 import io.mosaic.workload.GeneratedTableLoader;
 import io.trino.tpch.LineItemGenerator;
 import java.io.IOException;

@@ -1,0 +1,298 @@
+package io.mosaic.format;
+
+import java.io.Serializable;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Types;
+
+/**
+ * The flat column types a Mosaic table stores. Each maps to one Arrow type (the engines' side) and
+ * one Parquet primitive type with its annotation (the segments' side), chosen as Spark writes them
+ * so that Spark's Parquet files import byte for byte.
+ */
+public record ColumnType(Kind kind, int precision, int scale) implements Serializable {
+  public enum Kind {
+    BOOLEAN,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    FLOAT,
+    DOUBLE,
+    DECIMAL,
+    DATE,
+    TIMESTAMP,
+    STRING,
+    BINARY
+  }
+
+  public static final String SUPPORTED =
+      "boolean, int8, int16, int32, int64, float, double, decimal(p,s) with p <= 38, date,"
+          + " timestamp (microseconds, UTC), string, binary";
+
+  private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),\\s*(\\d+)\\)");
+
+  public ColumnType {
+    if (kind == Kind.DECIMAL
+        && (precision < 1 || precision > 38 || scale < 0 || scale > precision)) {
+      throw new IllegalArgumentException(
+          "decimal("
+              + precision
+              + ","
+              + scale
+              + ") is not supported: need 1 <= p <= 38, 0 <= s <= p");
+    }
+  }
+
+  public static ColumnType of(Kind kind) {
+    return new ColumnType(kind, 0, 0);
+  }
+
+  public static ColumnType decimal(int precision, int scale) {
+    return new ColumnType(Kind.DECIMAL, precision, scale);
+  }
+
+  /**
+   * Parses the names {@link #toString()} writes, as in the manifest: {@code int64}, {@code
+   * decimal(12,2)}.
+   */
+  public static ColumnType parse(String text) {
+    Matcher m = DECIMAL.matcher(text.trim().toLowerCase(Locale.ROOT));
+    if (m.matches()) {
+      return decimal(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+    }
+    for (Kind k : Kind.values()) {
+      if (k != Kind.DECIMAL && k.name().equalsIgnoreCase(text.trim())) {
+        return of(k);
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown column type '" + text + "'; supported: " + SUPPORTED);
+  }
+
+  @Override
+  public String toString() {
+    return kind == Kind.DECIMAL
+        ? "decimal(" + precision + "," + scale + ")"
+        : kind.name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Bytes per value of fixed-width types, 0 for strings and binaries. */
+  public int fixedWidth() {
+    return switch (kind) {
+      case BOOLEAN, INT8 -> 1;
+      case INT16 -> 2;
+      case INT32, FLOAT, DATE -> 4;
+      case INT64, DOUBLE, TIMESTAMP -> 8;
+      case DECIMAL -> 16;
+      case STRING, BINARY -> 0;
+    };
+  }
+
+  // ---- Arrow
+
+  /** The Arrow type of this column's vectors. */
+  public ArrowType arrowType() {
+    return switch (kind) {
+      case BOOLEAN -> ArrowType.Bool.INSTANCE;
+      case INT8 -> new ArrowType.Int(8, true);
+      case INT16 -> new ArrowType.Int(16, true);
+      case INT32 -> new ArrowType.Int(32, true);
+      case INT64 -> new ArrowType.Int(64, true);
+      case FLOAT -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+      case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      case DECIMAL -> new ArrowType.Decimal(precision, scale, 128);
+      case DATE -> new ArrowType.Date(DateUnit.DAY);
+      case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
+      case STRING -> ArrowType.Utf8.INSTANCE;
+      case BINARY -> ArrowType.Binary.INSTANCE;
+    };
+  }
+
+  /**
+   * Maps an Arrow type, or explains why it cannot be stored (nested and exotic types are refused
+   * when the table is created, not when data arrives).
+   */
+  public static ColumnType fromArrow(String column, ArrowType type) {
+    if (type instanceof ArrowType.Bool) {
+      return of(Kind.BOOLEAN);
+    }
+    if (type instanceof ArrowType.Int i && i.getIsSigned()) {
+      switch (i.getBitWidth()) {
+        case 8:
+          return of(Kind.INT8);
+        case 16:
+          return of(Kind.INT16);
+        case 32:
+          return of(Kind.INT32);
+        case 64:
+          return of(Kind.INT64);
+        default:
+          break;
+      }
+    }
+    if (type instanceof ArrowType.FloatingPoint f) {
+      if (f.getPrecision() == FloatingPointPrecision.SINGLE) {
+        return of(Kind.FLOAT);
+      }
+      if (f.getPrecision() == FloatingPointPrecision.DOUBLE) {
+        return of(Kind.DOUBLE);
+      }
+    }
+    if (type instanceof ArrowType.Decimal d && d.getBitWidth() == 128) {
+      return decimal(d.getPrecision(), d.getScale());
+    }
+    if (type instanceof ArrowType.Date d && d.getUnit() == DateUnit.DAY) {
+      return of(Kind.DATE);
+    }
+    if (type instanceof ArrowType.Timestamp t
+        && t.getUnit() == TimeUnit.MICROSECOND
+        && t.getTimezone() != null) {
+      return of(Kind.TIMESTAMP);
+    }
+    if (type instanceof ArrowType.Utf8) {
+      return of(Kind.STRING);
+    }
+    if (type instanceof ArrowType.Binary) {
+      return of(Kind.BINARY);
+    }
+    throw new IllegalArgumentException(
+        "column '"
+            + column
+            + "' has type "
+            + type
+            + ", which Mosaic cannot store; supported: "
+            + SUPPORTED);
+  }
+
+  // ---- Parquet
+
+  /** The Parquet type of this column in its segments. */
+  public Type parquetType(String name, boolean nullable) {
+    Types.PrimitiveBuilder<org.apache.parquet.schema.PrimitiveType> b;
+    b = nullable ? Types.optional(physical()) : Types.required(physical());
+    LogicalTypeAnnotation logical =
+        switch (kind) {
+          case INT8 -> LogicalTypeAnnotation.intType(8, true);
+          case INT16 -> LogicalTypeAnnotation.intType(16, true);
+          case DECIMAL -> LogicalTypeAnnotation.decimalType(scale, precision);
+          case DATE -> LogicalTypeAnnotation.dateType();
+          case TIMESTAMP ->
+              LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS);
+          case STRING -> LogicalTypeAnnotation.stringType();
+          default -> null;
+        };
+    if (logical != null) {
+      b = b.as(logical);
+    }
+    if (physical() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+      b = b.length(decimalBytes(precision));
+    }
+    return b.named(name);
+  }
+
+  /** Parquet physical type; decimals as Spark writes them (INT32 to 9 digits, INT64 to 18). */
+  public PrimitiveTypeName physical() {
+    return switch (kind) {
+      case BOOLEAN -> PrimitiveTypeName.BOOLEAN;
+      case INT8, INT16, INT32, DATE -> PrimitiveTypeName.INT32;
+      case INT64, TIMESTAMP -> PrimitiveTypeName.INT64;
+      case FLOAT -> PrimitiveTypeName.FLOAT;
+      case DOUBLE -> PrimitiveTypeName.DOUBLE;
+      case DECIMAL ->
+          precision <= 9
+              ? PrimitiveTypeName.INT32
+              : precision <= 18 ? PrimitiveTypeName.INT64 : PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+      case STRING, BINARY -> PrimitiveTypeName.BINARY;
+    };
+  }
+
+  /** Smallest two's complement byte width holding {@code precision} decimal digits. */
+  public static int decimalBytes(int precision) {
+    int bytes = 1;
+    while (Math.pow(2, 8 * bytes - 1) < Math.pow(10, precision)) {
+      bytes++;
+    }
+    return bytes;
+  }
+
+  /** Maps a Parquet primitive column (for import), or explains why it cannot be stored. */
+  public static ColumnType fromParquet(org.apache.parquet.schema.PrimitiveType type) {
+    LogicalTypeAnnotation logical = type.getLogicalTypeAnnotation();
+    String name = type.getName();
+    switch (type.getPrimitiveTypeName()) {
+      case BOOLEAN:
+        return of(Kind.BOOLEAN);
+      case INT32:
+        if (logical == null) {
+          return of(Kind.INT32);
+        }
+        if (logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i && i.isSigned()) {
+          return of(
+              i.getBitWidth() == 8 ? Kind.INT8 : i.getBitWidth() == 16 ? Kind.INT16 : Kind.INT32);
+        }
+        if (logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
+          return of(Kind.DATE);
+        }
+        if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d) {
+          return decimal(d.getPrecision(), d.getScale());
+        }
+        break;
+      case INT64:
+        if (logical == null) {
+          return of(Kind.INT64);
+        }
+        if (logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i
+            && i.isSigned()
+            && i.getBitWidth() == 64) {
+          return of(Kind.INT64);
+        }
+        if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d) {
+          return decimal(d.getPrecision(), d.getScale());
+        }
+        if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation t
+            && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS
+            && t.isAdjustedToUTC()) {
+          return of(Kind.TIMESTAMP);
+        }
+        break;
+      case INT96:
+        // Spark's default timestamp encoding: nanoseconds of the day and a Julian day number.
+        return of(Kind.TIMESTAMP);
+      case FLOAT:
+        return of(Kind.FLOAT);
+      case DOUBLE:
+        return of(Kind.DOUBLE);
+      case BINARY:
+        if (logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation) {
+          return of(Kind.STRING);
+        }
+        if (logical == null) {
+          return of(Kind.BINARY);
+        }
+        break;
+      case FIXED_LEN_BYTE_ARRAY:
+        if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d) {
+          return decimal(d.getPrecision(), d.getScale());
+        }
+        break;
+      default:
+        break;
+    }
+    throw new IllegalArgumentException(
+        "Parquet column '"
+            + name
+            + "' has type "
+            + type
+            + ", which Mosaic cannot store; supported: "
+            + SUPPORTED);
+  }
+}

@@ -1,0 +1,144 @@
+package io.mosaic.format;
+
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.MosaicTable;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+/**
+ * One version of a table (DESIGN section 3): its schema, row groups and segments. Immutable; a
+ * change is a new version published atomically by {@link MosaicTable#commit}. A manifest read from
+ * disk has passed {@link #check} (the format's invariants); each segment is checked against its
+ * file's footer before a scan uses it ({@link #checkSegmentFooter}).
+ *
+ * @param rowGroups row count of each row group, in order; all columns share these boundaries
+ * @param segments every column covers every row group exactly once
+ */
+public record Manifest(
+    String tableId,
+    long version,
+    String operation,
+    Instant committedAt,
+    TableSchema schema,
+    Map<String, String> properties,
+    List<Long> rowGroups,
+    List<SegmentEntry> segments) {
+
+  public static final int FORMAT_VERSION = 1;
+
+  public Manifest {
+    properties = Map.copyOf(properties);
+    rowGroups = List.copyOf(rowGroups);
+    segments = List.copyOf(segments);
+  }
+
+  public long rowCount() {
+    return rowGroups.stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** The segments of {@code column}, in row group order. */
+  public List<SegmentEntry> segmentsOf(String column) {
+    String name = schema.column(column).name();
+    List<SegmentEntry> result = new ArrayList<>();
+    for (SegmentEntry s : segments) {
+      if (s.column().equals(name)) {
+        result.add(s);
+      }
+    }
+    result.sort(Comparator.comparingInt(SegmentEntry::firstRowGroup));
+    return result;
+  }
+
+  /**
+   * Where the columns are: one entry per column, device and codec, in the schema's column order
+   * and, within a column, in the order its row groups reach each device.
+   */
+  public List<StoredColumn> storedColumns() {
+    List<StoredColumn> result = new ArrayList<>();
+    for (ColumnSpec c : schema.columns()) {
+      Map<List<Object>, StoredColumn> parts = new LinkedHashMap<>();
+      for (SegmentEntry s : segmentsOf(c.name())) {
+        parts.merge(List.of(s.device(), s.codec()), StoredColumn.of(s), StoredColumn::plus);
+      }
+      result.addAll(parts.values());
+    }
+    return result;
+  }
+
+  /** The segment holding row group {@code rowGroup} of {@code column}. */
+  public SegmentEntry segmentFor(String column, int rowGroup) {
+    for (SegmentEntry s : segmentsOf(column)) {
+      if (s.covers(rowGroup)) {
+        return s;
+      }
+    }
+    throw new IllegalStateException(
+        "manifest v" + version + " has no segment for column " + column + " row group " + rowGroup);
+  }
+
+  /**
+   * Checks a proposed version before it is published: the same checks as on load ({@link #check}),
+   * thrown as an {@link IllegalStateException}, since a commit that builds an invalid version is a
+   * bug in the committer, not a corrupt table.
+   */
+  public void validate() {
+    try {
+      check("proposed manifest v" + version + " of table id " + tableId);
+    } catch (CorruptTableException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Checks every invariant of the format (docs/format.md, "Invariants checked on load"): a
+   * manifest's checksum proves that its bytes are what a writer wrote, not that they make sense.
+   * {@code where} names the manifest in the message.
+   *
+   * @throws CorruptTableException naming {@code where} and the broken invariant
+   */
+  public void check(String where) {
+    new ManifestChecker(this, where).check();
+  }
+
+  /**
+   * Checks a segment's Parquet footer against this manifest before its data is used
+   * (docs/format.md, "Checked before use"): one column, named and typed as the schema says
+   * (physical type, annotation, repetition); as many row groups as the segment holds, each with the
+   * manifest's row count and codec; the file's size and the chunks' byte sums as recorded. Cheap:
+   * the footer is already in memory.
+   *
+   * @param table the table's name, for messages
+   * @param fileSize the segment file's size on its device
+   * @throws CorruptTableException naming table, column, device, file and what differs
+   */
+  public void checkSegmentFooter(
+      String table, SegmentEntry segment, Path file, long fileSize, ParquetMetadata footer) {
+    String problem = SegmentFooterCheck.problem(this, segment, fileSize, footer);
+    if (problem != null) {
+      throw new CorruptTableException(
+          segment.describe(file, table) + " does not match manifest v" + version + ": " + problem);
+    }
+  }
+
+  /**
+   * The next version with these row groups and segments; segments that hold no row group (a writer
+   * that was only given empty batches) are left out, as they hold no data.
+   */
+  public Manifest next(String operation, List<Long> rowGroups, List<SegmentEntry> segments) {
+    return new Manifest(
+        tableId,
+        version + 1,
+        operation,
+        Instant.now(),
+        schema,
+        properties,
+        rowGroups,
+        segments.stream().filter(s -> s.rowGroupCount() > 0).toList());
+  }
+}

@@ -1,0 +1,341 @@
+package io.mosaic.maintenance;
+
+import io.mosaic.device.Device;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.table.CommitGate;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.LockFile;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TableFolders;
+import io.mosaic.table.TableNotFoundException;
+import io.mosaic.table.WriterLock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Removes what no reader can need: versions other than the latest and the pinned ones, and segment
+ * files no kept version refers to (left by migrations, failed jobs or crashes). A file is only
+ * removed when its writer is gone (its lock released) and it is older than a grace period, so a
+ * task's output survives until its job commits.
+ *
+ * <p>gc deletes only what it can prove is its own (docs/format.md, "Devices, owners and what gc
+ * refuses"): it refuses to run when a kept version names a device the pool does not have or a
+ * segment path that is not a plain path in the table's folder, when the table id is not a UUID,
+ * when a device's directory is not the one the pool loaded (its marker), or when this table root
+ * does not own the table's folders (a copied root); and it deletes a file only if it is strictly
+ * inside {@code <device root>/<table id>/} once symlinks are followed.
+ */
+public final class GarbageCollector {
+  /** What a collection removed. */
+  public record Report(int manifests, int files, Map<String, Long> bytesFreed) {
+    public long totalBytes() {
+      return bytesFreed.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  private final MosaicTable table;
+
+  public GarbageCollector(MosaicTable table) {
+    this.table = table;
+  }
+
+  /** Collects; files younger than {@code grace} are kept even when unreferenced. */
+  public Report collect(Duration grace) {
+    try (CommitGate.Hold hold = CommitGate.exclusive(table.root())) {
+      Manifest latest = table.latest();
+      String tableId = latest.tableId();
+      TableFolders.requirePlainId(table, latest, "gc");
+      checkKept(keptBefore(latest), "gc");
+      for (Device device : table.pool().devices()) {
+        device.checkIdentity();
+        TableFolders.checkOwner(table, tableId, device);
+      }
+      Live live = retireVersions(latest);
+      checkKept(live.manifests(), "gc");
+      Report report = deleteUnreferenced(tableId, live.files(), grace, live.retired());
+      deleteStaleWriterLocks();
+      LockFile.deleteTemporaryDebris(table.root().resolve(MosaicTable.PINS));
+      LockFile.deleteTemporaryDebris(table.root().resolve(MosaicTable.WRITERS));
+      return report;
+    }
+  }
+
+  /**
+   * Deletes {@code segments} now (a migration's old files) unless a version a reader may still open
+   * refers to them. Old versions no reader has pinned are retired first, as in {@link #collect}: a
+   * reader that read the latest version before the migration committed and pins it afterwards then
+   * finds it gone and pins the new one, instead of reading deleted files.
+   */
+  public void retire(Collection<SegmentEntry> segments) {
+    try (CommitGate.Hold hold = CommitGate.exclusive(table.root())) {
+      Manifest latest = table.latest();
+      String tableId = latest.tableId();
+      TableFolders.requirePlainId(table, latest, "deleting the old segments");
+      checkKept(keptBefore(latest), "deleting the old segments");
+      Set<String> checked = new HashSet<>();
+      for (SegmentEntry s : segments) {
+        if (table.pool().devices().stream().anyMatch(d -> d.id().equals(s.device()))
+            && checked.add(s.device())) {
+          Device device = table.pool().device(s.device());
+          device.checkIdentity();
+          TableFolders.checkOwner(table, tableId, device);
+        }
+      }
+      Live live = retireVersions(latest);
+      checkKept(live.manifests(), "deleting the old segments");
+      Set<String> keep = live.files();
+      for (SegmentEntry s : segments) {
+        if (!keep.contains(key(s.device(), s.path())) && checked.contains(s.device())) {
+          Device device = table.pool().device(s.device());
+          Path file = TableFolders.deletable(device, tableId, s.path());
+          try {
+            if (file != null && Files.deleteIfExists(file)) {
+              device.release(s.fileBytes());
+            }
+          } catch (IOException e) {
+            // left for the next gc
+          }
+        }
+      }
+    }
+  }
+
+  /** The latest version and the versions pinned now: what a retirement will keep at least. */
+  private List<Manifest> keptBefore(Manifest latest) {
+    List<Manifest> kept = new ArrayList<>(List.of(latest));
+    for (long v : table.pinnedVersions()) {
+      if (v != latest.version()) {
+        try {
+          kept.add(table.version(v));
+        } catch (RuntimeException e) {
+          // never existed or unreadable: no reader can be reading it
+        }
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Refuses to delete anything when a kept version names a device the pool does not have (a device
+   * renamed or removed from devices.toml: its files would look like nobody's) or a segment path
+   * that is not a plain path in the table's folder (it would not match the file gc finds there).
+   */
+  private void checkKept(List<Manifest> kept, String action) {
+    Set<String> ids = new HashSet<>();
+    table.pool().devices().forEach(d -> ids.add(d.id()));
+    for (Manifest m : kept) {
+      for (SegmentEntry s : m.segments()) {
+        if (!ids.contains(s.device())) {
+          throw new CorruptTableException(
+              action
+                  + " of table "
+                  + table.name()
+                  + " refused: version v"
+                  + m.version()
+                  + ", which is kept, stores column "
+                  + s.column()
+                  + " on device '"
+                  + s.device()
+                  + "', which "
+                  + table.pool().configFile()
+                  + " does not define (it defines: "
+                  + String.join(", ", ids.stream().sorted().toList())
+                  + "). Was the device renamed or removed? Give it its id back (a device cannot"
+                  + " be renamed), or add it again; nothing was deleted");
+        }
+        if (!TableFolders.isCanonical(m.tableId(), s.path())) {
+          throw new CorruptTableException(
+              action
+                  + " of table "
+                  + table.name()
+                  + " refused: version v"
+                  + m.version()
+                  + ", which is kept, names the segment path '"
+                  + s.path()
+                  + "' (column "
+                  + s.column()
+                  + ", device '"
+                  + s.device()
+                  + "'), which is not a plain path inside the table's folder ("
+                  + m.tableId()
+                  + "/...); the manifest is damaged or was not written by Mosaic, and nothing"
+                  + " was deleted");
+        }
+      }
+    }
+  }
+
+  /** What survives a retirement: the latest version and the pinned ones, and their files. */
+  private record Live(List<Manifest> manifests, Set<String> files, int retired) {}
+
+  /**
+   * Deletes the manifests of versions older than the latest that no reader has pinned; must run
+   * under the exclusive {@link CommitGate} hold, so that no newer version appears meanwhile.
+   *
+   * <p>Readers pin first and then check that their version still exists (docs/format.md), so a pin
+   * taken while the manifests are being deleted either sees its version gone (and pins the latest)
+   * or is seen by the second look at the pins below, whose versions' files are kept from the
+   * manifests read before deleting them.
+   */
+  private Live retireVersions(Manifest latest) {
+    Set<Long> pinnedBefore = table.pinnedVersions();
+    Map<Long, Manifest> retired = new LinkedHashMap<>();
+    for (long v : table.versions()) {
+      if (v < latest.version() && !pinnedBefore.contains(v)) {
+        try {
+          retired.put(v, table.version(v));
+        } catch (TableNotFoundException e) {
+          // retired meanwhile
+        } catch (RuntimeException e) {
+          retired.put(v, null); // unreadable old version: nothing of it can be read either
+        }
+      }
+    }
+    int manifests = 0;
+    for (Map.Entry<Long, Manifest> r : retired.entrySet()) {
+      Path file = table.manifestFile(r.getKey());
+      try {
+        if (r.getValue() == null ? moveAside(file) : Files.deleteIfExists(file)) {
+          manifests++;
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot delete " + file, e);
+      }
+    }
+    List<Manifest> live = new ArrayList<>(List.of(latest));
+    Set<Long> pinnedNow = new HashSet<>(pinnedBefore);
+    pinnedNow.addAll(table.pinnedVersions());
+    for (long v : pinnedNow) {
+      Manifest m = retired.get(v);
+      if (m == null && v != latest.version()) {
+        try {
+          m = table.version(v);
+        } catch (RuntimeException e) {
+          continue; // never existed or unreadable: no reader can be reading it
+        }
+      }
+      if (m != null) {
+        live.add(m);
+      }
+    }
+    Set<String> keep = new HashSet<>();
+    addFiles(keep, live);
+    return new Live(live, keep, manifests);
+  }
+
+  /**
+   * Moves an old manifest gc cannot read (damaged: a rollback left it behind, or a directory) to
+   * {@code _manifests/_damaged/}, for a person to look at, instead of deleting it.
+   */
+  private static boolean moveAside(Path file) throws IOException {
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    Path dir = file.resolveSibling(MosaicTable.DAMAGED);
+    Files.createDirectories(dir);
+    Path target = dir.resolve(file.getFileName());
+    for (int n = 1; Files.exists(target, LinkOption.NOFOLLOW_LINKS); n++) {
+      target = dir.resolve(file.getFileName() + "." + n);
+    }
+    Files.move(file, target);
+    return true;
+  }
+
+  private static void addFiles(Set<String> keep, List<Manifest> manifests) {
+    for (Manifest m : manifests) {
+      for (SegmentEntry s : m.segments()) {
+        keep.add(key(s.device(), s.path()));
+      }
+    }
+  }
+
+  private static String key(String device, String path) {
+    return device + "\0" + path;
+  }
+
+  private Report deleteUnreferenced(
+      String tableId, Set<String> keep, Duration grace, int manifests) {
+    Map<String, Long> freed = new HashMap<>();
+    int deleted = 0;
+    Instant cutoff = Instant.now().minus(grace);
+    Map<String, Boolean> writerAlive = new HashMap<>();
+    for (Device device : table.pool().devices()) {
+      Path dir = device.root().resolve(tableId);
+      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        continue; // absent, or a link out of the device: nothing of this table's to delete
+      }
+      List<Path> files;
+      try (Stream<Path> walk = Files.walk(dir)) {
+        files = walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).toList();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list " + dir, e);
+      }
+      for (Path f : files) {
+        String relative = device.root().relativize(f).toString();
+        if (keep.contains(key(device.id(), relative))
+            || relative.equals(tableId + "/" + TableFolders.OWNER)) {
+          continue;
+        }
+        String writer = WriterLock.idOf(f);
+        boolean alive =
+            writerAlive.computeIfAbsent(
+                writer,
+                w ->
+                    MosaicTable.isLocked(
+                        table.root().resolve(MosaicTable.WRITERS).resolve(w + ".lock")));
+        try {
+          if (alive
+              || Files.getLastModifiedTime(f, LinkOption.NOFOLLOW_LINKS)
+                  .toInstant()
+                  .isAfter(cutoff)) {
+            continue;
+          }
+          Path target = TableFolders.deletable(device, tableId, relative);
+          if (target == null) {
+            continue;
+          }
+          long size = Files.size(target);
+          if (Files.deleteIfExists(target)) {
+            device.release(size);
+            freed.merge(device.id(), size, Long::sum);
+            deleted++;
+          }
+        } catch (IOException e) {
+          // left for the next gc
+        }
+      }
+    }
+    return new Report(manifests, deleted, freed);
+  }
+
+  private void deleteStaleWriterLocks() {
+    Path dir = table.root().resolve(MosaicTable.WRITERS);
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        if (f.getFileName().toString().endsWith(".lock") && !MosaicTable.isLocked(f)) {
+          Files.deleteIfExists(f);
+        }
+      }
+    } catch (IOException e) {
+      // harmless: stale lock files only
+    }
+  }
+}

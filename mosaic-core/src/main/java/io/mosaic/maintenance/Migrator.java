@@ -1,0 +1,444 @@
+package io.mosaic.maintenance;
+
+import io.mosaic.MosaicException;
+import io.mosaic.device.ByteSize;
+import io.mosaic.device.Codec;
+import io.mosaic.device.Device;
+import io.mosaic.device.DeviceFullException;
+import io.mosaic.device.DeviceOutputStream;
+import io.mosaic.device.DeviceReadChannel;
+import io.mosaic.format.Checksums;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.SegmentReader;
+import io.mosaic.segment.SegmentWriter;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.CrashPoints;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TableConflictException;
+import io.mosaic.table.TableFolders;
+import io.mosaic.table.TableWriter;
+import io.mosaic.table.WriterLock;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Applies a placement (column -> device) online (paper Section 3.4, DESIGN section 6): each segment
+ * that must move is copied to its new device (byte for byte when the codec stays, else re-encoded
+ * with the target device's codec), its checksum verified, and a new version committed per column;
+ * the old files are deleted once no pinned version refers to them. Readers are never blocked: they
+ * keep reading the version they pinned.
+ */
+public final class Migrator {
+  private static final int COPY_BUFFER = 1 << 20;
+
+  /** One segment to move. {@code estimatedBytes} is its expected size on the target device. */
+  public record Move(
+      String column, SegmentEntry from, String toDevice, Codec toCodec, long estimatedBytes) {}
+
+  /** The moves that turn the base version into the placement, with their byte counts. */
+  public record Plan(String table, long baseVersion, List<Move> moves) {
+    public Plan {
+      moves = List.copyOf(moves);
+    }
+
+    public long bytesToRead() {
+      return moves.stream().mapToLong(m -> m.from().fileBytes()).sum();
+    }
+
+    /** Estimated bytes written to each device. */
+    public Map<String, Long> bytesIn() {
+      Map<String, Long> in = new LinkedHashMap<>();
+      moves.forEach(m -> in.merge(m.toDevice(), m.estimatedBytes(), Long::sum));
+      return in;
+    }
+
+    /** Bytes freed on each device once the old segments are retired. */
+    public Map<String, Long> bytesOut() {
+      Map<String, Long> out = new LinkedHashMap<>();
+      moves.forEach(m -> out.merge(m.from().device(), m.from().fileBytes(), Long::sum));
+      return out;
+    }
+
+    /** Human-readable listing, for a dry run. */
+    public String describe() {
+      StringBuilder sb = new StringBuilder();
+      if (moves.isEmpty()) {
+        return "table " + table + " v" + baseVersion + ": already placed so; nothing to move\n";
+      }
+      sb.append(
+          String.format(
+              Locale.ROOT, "table %s v%d: %d segment moves%n", table, baseVersion, moves.size()));
+      for (Move m : moves) {
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  %-24s %s (%s) -> %s (%s)  %s -> ~%s%n",
+                m.column(),
+                m.from().device(),
+                m.from().codec().configName(),
+                m.toDevice(),
+                m.toCodec().configName(),
+                ByteSize.ofBytes(m.from().fileBytes()),
+                ByteSize.ofBytes(m.estimatedBytes())));
+      }
+      bytesIn()
+          .forEach(
+              (d, b) ->
+                  sb.append("  into ")
+                      .append(d)
+                      .append(": ~")
+                      .append(ByteSize.ofBytes(b))
+                      .append('\n'));
+      bytesOut()
+          .forEach(
+              (d, b) ->
+                  sb.append("  out of ")
+                      .append(d)
+                      .append(": ")
+                      .append(ByteSize.ofBytes(b))
+                      .append('\n'));
+      return sb.toString();
+    }
+  }
+
+  /** Progress of a migration, for a person at a terminal. */
+  public interface Listener {
+    default void copied(Move move, long bytes) {}
+
+    default void committed(String column, long version) {}
+  }
+
+  private final MosaicTable table;
+
+  public Migrator(MosaicTable table) {
+    this.table = table;
+  }
+
+  /**
+   * A placement as users type it in SQL procedures ({@code 'l_comment=hdd, l_shipdate=nvme'}): an
+   * ordered column {@code ->} device map. Columns and devices are checked later, by {@link #plan}.
+   */
+  public static Map<String, String> parsePlacement(String text) {
+    Map<String, String> placement = new LinkedHashMap<>();
+    for (String entry : text == null ? new String[0] : text.split(",")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int eq = entry.indexOf('=');
+      if (eq < 0
+          || entry.indexOf('=', eq + 1) >= 0
+          || entry.substring(0, eq).isBlank()
+          || entry.substring(eq + 1).isBlank()) {
+        throw new IllegalArgumentException(
+            "placement entry '"
+                + entry.strip()
+                + "' must be COLUMN=DEVICE: write column=device pairs separated by commas, e.g."
+                + " 'l_comment=hdd, l_shipdate=nvme'");
+      }
+      placement.put(entry.substring(0, eq).strip(), entry.substring(eq + 1).strip());
+    }
+    if (placement.isEmpty()) {
+      throw new IllegalArgumentException(
+          "placement '"
+              + (text == null ? "" : text)
+              + "' names no column: give column=device pairs, e.g. 'l_comment=hdd'");
+    }
+    return placement;
+  }
+
+  /** Plans moving every column named in {@code placement} (column -> device id). */
+  public Plan plan(Map<String, String> placement) {
+    Manifest base = table.latest();
+    List<Move> moves = new ArrayList<>();
+    for (Map.Entry<String, String> e : placement.entrySet()) {
+      String column = base.schema().column(e.getKey()).name();
+      Device target = table.pool().device(e.getValue());
+      Codec codec = target.spec().codec();
+      for (SegmentEntry s : base.segmentsOf(column)) {
+        if (!s.device().equals(target.id()) || s.codec() != codec) {
+          moves.add(new Move(column, s, target.id(), codec, estimate(s, codec)));
+        }
+      }
+    }
+    return new Plan(table.name(), base.version(), moves);
+  }
+
+  /**
+   * Expected size with the target codec: the same when the codec stays; uncompressed for none;
+   * otherwise the source's compressed size when it is compressed, else half the raw size (a typical
+   * LZ4 ratio; zstd does better). The write path enforces the real limit.
+   */
+  private static long estimate(SegmentEntry s, Codec to) {
+    if (to == s.codec()) {
+      return s.fileBytes();
+    }
+    if (to == Codec.NONE) {
+      return s.uncompressedBytes() + (s.fileBytes() - s.compressedBytes());
+    }
+    return s.codec() == Codec.NONE ? s.fileBytes() / 2 : s.fileBytes();
+  }
+
+  /** Checks every target device has room for what the plan writes there; explains if not. */
+  public void checkSpace(Plan plan) throws IOException {
+    for (Map.Entry<String, Long> in : plan.bytesIn().entrySet()) {
+      Device d = table.pool().device(in.getKey());
+      long free = d.freeBytes();
+      if (in.getValue() > free) {
+        throw new DeviceFullException(
+            "cannot migrate table "
+                + table.name()
+                + ": device '"
+                + d.id()
+                + "' would receive ~"
+                + ByteSize.ofBytes(in.getValue())
+                + " but has "
+                + ByteSize.ofBytes(Math.max(0, free))
+                + " free (capacity "
+                + d.spec().capacity()
+                + ", Mosaic data there "
+                + ByteSize.ofBytes(d.usedBytes())
+                + "); move fewer columns there, free space, or raise its capacity. Nothing was moved.");
+      }
+    }
+  }
+
+  /**
+   * Executes the plan, committing one version per column. A failure (device full, checksum,
+   * conflict) stops the migration: columns already committed stay moved, the column in flight stays
+   * where it was, and its partial files are deleted.
+   */
+  public Manifest apply(Plan plan, Listener listener) throws IOException {
+    checkSpace(plan);
+    Map<String, List<Move>> byColumn = new LinkedHashMap<>();
+    plan.moves().forEach(m -> byColumn.computeIfAbsent(m.column(), c -> new ArrayList<>()).add(m));
+    Manifest latest = table.latest();
+    TableFolders.requirePlainId(table, latest, "migration");
+    for (Move m : plan.moves()) {
+      // Refused before anything moves when this root does not own the folders it would change.
+      table.claimFolder(latest.tableId(), table.pool().device(m.from().device()));
+      table.claimFolder(latest.tableId(), table.pool().device(m.toDevice()));
+    }
+    GarbageCollector gc = new GarbageCollector(table);
+    try (WriterLock lock = new WriterLock(table, "m");
+        BufferAllocator alloc = new RootAllocator()) {
+      int n = 0;
+      for (Map.Entry<String, List<Move>> column : byColumn.entrySet()) {
+        List<SegmentEntry> created = new ArrayList<>();
+        try {
+          for (Move move : column.getValue()) {
+            String path = TableWriter.segmentPath(latest, move.column(), lock.id(), n++);
+            created.add(moveSegment(latest, move, path, alloc, listener));
+            CrashPoints.reached("segment-moved");
+          }
+          latest = commitColumn(column.getValue(), created);
+        } catch (IOException | RuntimeException e) {
+          deleteQuietly(latest.tableId(), created);
+          throw failure(e, column.getKey());
+        }
+        CrashPoints.reached("column-committed");
+        gc.retire(column.getValue().stream().map(Move::from).toList());
+        listener.committed(column.getKey(), latest.version());
+      }
+    }
+    return latest;
+  }
+
+  /** The migration's failure, keeping its kind, with where the table was left. */
+  private IOException failure(Exception e, String column) {
+    String where =
+        "migration of table "
+            + table.name()
+            + " stopped at column "
+            + column
+            + "; the table is at version "
+            + table.latest().version()
+            + " and complete (columns committed before stay moved): ";
+    if (e instanceof DeviceFullException) {
+      throw new DeviceFullException(where + e.getMessage(), e);
+    }
+    if (e instanceof MosaicException m) {
+      throw new MosaicException(m.kind(), where + e.getMessage(), e);
+    }
+    return new IOException(where + e.getMessage(), e);
+  }
+
+  private SegmentEntry moveSegment(
+      Manifest base, Move move, String path, BufferAllocator alloc, Listener listener)
+      throws IOException {
+    Device source = table.pool().device(move.from().device());
+    Device target = table.pool().device(move.toDevice());
+    try {
+      SegmentEntry written =
+          move.toCodec() == move.from().codec()
+              ? copyBytes(
+                  table.name(), source, move.from(), target, path, n -> listener.copied(move, n))
+              : reencode(base, target, move, path, alloc, listener);
+      verify(target, written);
+      return written.startingAt(move.from().firstRowGroup());
+    } catch (IOException | RuntimeException e) {
+      Path partial = TableFolders.deletable(target, base.tableId(), path);
+      if (partial != null && Files.exists(partial)) {
+        target.release(Files.size(partial));
+        Files.delete(partial);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Copies segment {@code from} of table {@code table} byte for byte from {@code source} to {@code
+   * path} on {@code target} (a migration, a clone): the copy must have the manifest's checksum and
+   * size. Returns its entry, for the same row groups.
+   */
+  static SegmentEntry copyBytes(
+      String table,
+      Device source,
+      SegmentEntry from,
+      Device target,
+      String path,
+      java.util.function.LongConsumer copied)
+      throws IOException {
+    Path in = source.resolve(from.path());
+    try (DeviceReadChannel src = source.openForRead(in);
+        DeviceOutputStream out = target.openForWrite(target.resolve(path))) {
+      ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
+      long position = 0;
+      for (int n = src.read(buf, position); n > 0; n = src.read(buf, position)) {
+        out.write(buf.array(), 0, n);
+        position += n;
+        buf.clear();
+        copied.accept(n);
+      }
+      if (!out.checksum().equals(from.checksum()) || position != from.fileBytes()) {
+        throw new CorruptTableException(
+            "segment "
+                + in
+                + " of column "
+                + from.column()
+                + " of table "
+                + table
+                + " on device '"
+                + source.id()
+                + "' fails its checksum: "
+                + out.checksum()
+                + " ("
+                + position
+                + " bytes), the manifest says "
+                + from.checksum()
+                + " ("
+                + from.fileBytes()
+                + " bytes)");
+      }
+    }
+    return new SegmentEntry(
+        from.column(),
+        target.id(),
+        path,
+        from.codec(),
+        from.firstRowGroup(),
+        from.rowGroupCount(),
+        from.fileBytes(),
+        from.compressedBytes(),
+        from.uncompressedBytes(),
+        from.checksum(),
+        from.stats(),
+        from.chunkChecksums());
+  }
+
+  /**
+   * Re-encodes with the target's codec: parquet-java decodes and encodes, row group by row group.
+   */
+  private SegmentEntry reencode(
+      Manifest base,
+      Device target,
+      Move move,
+      String path,
+      BufferAllocator alloc,
+      Listener listener)
+      throws IOException {
+    ColumnSpec column = base.schema().column(move.column());
+    SegmentEntry from = move.from();
+    try (SegmentReader reader = new SegmentReader(table, column, from);
+        SegmentWriter writer = new SegmentWriter(column, target, path, move.toCodec())) {
+      for (int g = 0; g < from.rowGroupCount(); g++) {
+        int rowGroup = from.firstRowGroup() + g;
+        try (FieldVector vector = reader.read(rowGroup, alloc)) {
+          writer.write(vector, 0, vector.getValueCount());
+          writer.endRowGroup(vector.getValueCount());
+        }
+        listener.copied(move, from.fileBytes() / from.rowGroupCount());
+      }
+      return writer.finish();
+    }
+  }
+
+  /** Reads the new file back from its device: what is there must be what was written. */
+  static void verify(Device target, SegmentEntry written) throws IOException {
+    Path file = target.resolve(written.path());
+    String actual = Checksums.ofFile(target, file);
+    if (!actual.equals(written.checksum())) {
+      throw new CorruptTableException(
+          "new segment "
+              + file
+              + " on device '"
+              + target.id()
+              + "' reads back as "
+              + actual
+              + " but was written as "
+              + written.checksum()
+              + "; the device may be failing");
+    }
+  }
+
+  private Manifest commitColumn(List<Move> moves, List<SegmentEntry> created) {
+    return table.commit(
+        "migrate",
+        base -> {
+          List<SegmentEntry> segments = new ArrayList<>(base.segments());
+          for (int i = 0; i < moves.size(); i++) {
+            SegmentEntry old = moves.get(i).from();
+            int at = segments.indexOf(old);
+            if (at < 0) {
+              throw new TableConflictException(
+                  "table "
+                      + table.name()
+                      + " changed during migration: segment "
+                      + old.path()
+                      + " of column "
+                      + old.column()
+                      + " is no longer in version "
+                      + base.version()
+                      + "; plan the migration again");
+            }
+            segments.set(at, created.get(i));
+          }
+          return base.next("migrate", base.rowGroups(), segments);
+        });
+  }
+
+  private void deleteQuietly(String tableId, List<SegmentEntry> created) {
+    for (SegmentEntry s : created) {
+      try {
+        Device d = table.pool().device(s.device());
+        Path file = TableFolders.deletable(d, tableId, s.path());
+        if (file != null && Files.deleteIfExists(file)) {
+          d.release(s.fileBytes());
+        }
+      } catch (IOException e) {
+        // gc removes it later
+      }
+    }
+  }
+}

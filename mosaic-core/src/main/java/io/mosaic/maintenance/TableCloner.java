@@ -1,0 +1,154 @@
+package io.mosaic.maintenance;
+
+import io.mosaic.device.ByteSize;
+import io.mosaic.device.Device;
+import io.mosaic.device.DeviceFullException;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.table.CommitGate;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TableFolders;
+import io.mosaic.table.TablePin;
+import io.mosaic.table.TableWriter;
+import io.mosaic.table.WriterLock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Copies a table properly ({@code mosaic clone}): the copy gets a new table id, and every segment
+ * of the source's latest version is copied byte for byte to the same device under the new id, its
+ * checksum checked against the manifest and read back from the device; all of them land in one
+ * commit. The source stays readable and writable meanwhile (its version is pinned while copying),
+ * and gc of either table never touches the other's files. Copying a table root with {@code cp}
+ * instead keeps the id and shares the segments, which gc, migrations and writes refuse.
+ */
+public final class TableCloner {
+  private static final List<String> CREATED =
+      List.of(
+          MosaicTable.MANIFESTS, MosaicTable.PINS, MosaicTable.WRITERS, CommitGate.FILE, "_trace");
+
+  /** Progress, for a person at a terminal. */
+  public interface Listener {
+    default void copied(SegmentEntry segment, long bytes) {}
+  }
+
+  /** What a clone made: the new table, its first version with data, and the bytes copied. */
+  public record Result(MosaicTable table, Manifest manifest, long sourceVersion, long bytes) {}
+
+  private TableCloner() {}
+
+  /**
+   * Clones the latest version of {@code source} to a new table at {@code target} (which must not be
+   * a table), on the same devices. On failure nothing of the clone is left.
+   */
+  public static Result cloneTable(MosaicTable source, Path target, Listener listener)
+      throws IOException {
+    Path abs = target.toAbsolutePath().normalize();
+    if (MosaicTable.exists(abs)) {
+      throw new IllegalArgumentException(
+          "cannot clone table "
+              + source.name()
+              + " to "
+              + abs
+              + ": a Mosaic table already exists there; give a new directory");
+    }
+    boolean rootExisted = Files.exists(abs);
+    try (TablePin pin = source.pin()) {
+      Manifest from = pin.manifest();
+      TableFolders.requirePlainId(source, from, "clone");
+      checkSpace(source, from);
+      MosaicTable copy = MosaicTable.create(abs, source.pool(), from.schema(), from.properties());
+      Manifest base = copy.latest();
+      List<SegmentEntry> created = new ArrayList<>();
+      long bytes = 0;
+      try {
+        try (WriterLock lock = new WriterLock(copy, "c")) {
+          int n = 0;
+          for (SegmentEntry s : from.segments()) {
+            Device device = source.pool().device(s.device());
+            copy.claimFolder(base.tableId(), device);
+            String path = TableWriter.segmentPath(base, s.column(), lock.id(), n++);
+            created.add(copySegment(source, device, s, path, listener));
+            bytes += s.fileBytes();
+          }
+          Manifest committed =
+              copy.commit("clone", b -> b.next("clone", from.rowGroups(), created));
+          return new Result(copy, committed, from.version(), bytes);
+        }
+      } catch (IOException | RuntimeException e) {
+        undo(copy, base.tableId(), rootExisted);
+        throw e;
+      }
+    }
+  }
+
+  private static void checkSpace(MosaicTable source, Manifest from) throws IOException {
+    Map<String, Long> in = new LinkedHashMap<>();
+    from.segments().forEach(s -> in.merge(s.device(), s.fileBytes(), Long::sum));
+    for (Map.Entry<String, Long> e : in.entrySet()) {
+      Device d = source.pool().device(e.getKey());
+      long free = d.freeBytes();
+      if (e.getValue() > free) {
+        throw new DeviceFullException(
+            "cannot clone table "
+                + source.name()
+                + ": its segments on device '"
+                + d.id()
+                + "' take "
+                + ByteSize.ofBytes(e.getValue())
+                + " but the device has "
+                + ByteSize.ofBytes(Math.max(0, free))
+                + " free (capacity "
+                + d.spec().capacity()
+                + "); free space or raise its capacity. Nothing was copied.");
+      }
+    }
+  }
+
+  /** Copies one segment byte for byte on its device, checked as {@link Migrator} checks. */
+  private static SegmentEntry copySegment(
+      MosaicTable source, Device device, SegmentEntry s, String path, Listener listener)
+      throws IOException {
+    SegmentEntry copied;
+    try {
+      copied =
+          Migrator.copyBytes(source.name(), device, s, device, path, n -> listener.copied(s, n));
+    } catch (CorruptTableException e) {
+      throw new CorruptTableException(e.getMessage() + "; nothing was cloned", e);
+    }
+    Migrator.verify(device, copied);
+    return copied;
+  }
+
+  /** Removes what a failed clone made: its segments, its folders' owner files, its root. */
+  private static void undo(MosaicTable copy, String tableId, boolean rootExisted) {
+    for (Device d : copy.pool().devices()) {
+      Path dir = d.root().resolve(tableId);
+      if (TableFolders.isPlainId(tableId) && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        d.release(deleteTree(dir)); // a new id: only this clone wrote there
+      }
+    }
+    if (rootExisted) {
+      for (String name : CREATED) {
+        deleteTree(copy.root().resolve(name));
+      }
+    } else {
+      deleteTree(copy.root());
+    }
+  }
+
+  private static long deleteTree(Path dir) {
+    try {
+      return MosaicTable.deleteTree(dir);
+    } catch (java.io.UncheckedIOException e) {
+      return 0; // what is left is unreferenced; gc of the clone (or a person) removes it
+    }
+  }
+}

@@ -1,0 +1,283 @@
+package io.mosaic.segment;
+
+import io.mosaic.device.Device;
+import io.mosaic.format.Checksums;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.MosaicTable;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.impl.ColumnReaderImpl;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.conf.HadoopParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+/**
+ * Reads row groups of one segment into Arrow vectors, through the device's I/O path. parquet-java
+ * decodes pages (and verifies their checksums); this is the simple value-at-a-time path used by
+ * migration checks and tests; the scan retriever has its own.
+ */
+public final class SegmentReader implements AutoCloseable {
+  private final String table;
+  private final ColumnSpec column;
+  private final SegmentEntry segment;
+  private final Path file;
+  private final ParquetFileReader reader;
+  private final ColumnDescriptor descriptor;
+
+  /**
+   * Read options on a Hadoop configuration without Hadoop's default resources: the default one
+   * parses Hadoop's XML files for every reader, which was a third of a Spark scan's decoding time
+   * (one reader per column chunk). Parquet's own settings keep their built-in defaults.
+   */
+  public static ParquetReadOptions.Builder readOptions() {
+    return ParquetReadOptions.builder(new HadoopParquetConfiguration(false));
+  }
+
+  public SegmentReader(MosaicTable table, ColumnSpec column, SegmentEntry segment)
+      throws IOException {
+    this.table = table.name();
+    this.column = column;
+    this.segment = segment;
+    Device device = table.pool().device(segment.device());
+    this.file = device.resolve(segment.path());
+    String which =
+        "segment "
+            + file
+            + " of column '"
+            + column.name()
+            + "' on device '"
+            + device.id()
+            + "' of table "
+            + table.name();
+    try {
+      // This reader serves whole-segment work (migration, table dumps): the file is read whole
+      // anyway, so its recorded checksum is checked first, and data that fails it is never
+      // re-encoded and committed under a new checksum (docs/format.md, "Checked before use").
+      String actual = Checksums.ofFile(device, file);
+      if (!actual.equals(segment.checksum())) {
+        throw new CorruptTableException(
+            which
+                + " fails its checksum: "
+                + actual
+                + ", the manifest records "
+                + segment.checksum()
+                + " (damaged, or another file put in its place)");
+      }
+      this.reader =
+          ParquetFileReader.open(
+              new DeviceInputFile(device, file),
+              readOptions().usePageChecksumVerification(true).build());
+    } catch (CorruptTableException e) {
+      throw e;
+    } catch (NoSuchFileException e) {
+      throw new CorruptTableException(
+          "segment of column '"
+              + column.name()
+              + "' of table "
+              + table.name()
+              + " is missing: "
+              + file
+              + " on device '"
+              + device.id()
+              + "'"
+              + (Files.isDirectory(device.root()) ? "" : " (the device directory itself is gone)"),
+          e);
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptTableException(
+          which + " is not a readable Parquet file: " + e.getMessage(), e);
+    }
+    this.descriptor = reader.getFooter().getFileMetaData().getSchema().getColumns().get(0);
+  }
+
+  /** Reads table row group {@code rowGroup} (which this segment must cover) into a new vector. */
+  public FieldVector read(int rowGroup, BufferAllocator allocator) throws IOException {
+    int local = rowGroup - segment.firstRowGroup();
+    PageReadStore pages;
+    try {
+      pages = reader.readRowGroup(local);
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptTableException(
+          "row group "
+              + rowGroup
+              + " of segment "
+              + file
+              + " (table "
+              + table
+              + ", column '"
+              + column.name()
+              + "', device '"
+              + segment.device()
+              + "') is corrupt: "
+              + e.getMessage(),
+          e);
+    }
+    return decode(pages, descriptor, column, allocator);
+  }
+
+  /** Decodes one row group's pages of a one-column Parquet file into a new Arrow vector. */
+  public static FieldVector decode(
+      PageReadStore pages,
+      ColumnDescriptor descriptor,
+      ColumnSpec column,
+      BufferAllocator allocator)
+      throws IOException {
+    return decode(pages, descriptor, column, allocator, null, ChunkForm.PLAIN).vector();
+  }
+
+  /**
+   * As above, reusing {@code spare} if it fits (see {@link ChunkDecoder}; consumed either way), in
+   * one of the other forms {@code form} allows where the chunk has it (the value-at-a-time fallback
+   * gives plain vectors only).
+   */
+  public static DecodedChunk decode(
+      PageReadStore pages,
+      ColumnDescriptor descriptor,
+      ColumnSpec column,
+      BufferAllocator allocator,
+      FieldVector spare,
+      ChunkForm form)
+      throws IOException {
+    int rows = Math.toIntExact(pages.getRowCount());
+    PageReader pageReader = pages.getPageReader(descriptor);
+    DictionaryPage dictionary = pageReader.readDictionaryPage();
+    List<DataPage> dataPages = new ArrayList<>();
+    for (DataPage p = pageReader.readPage(); p != null; p = pageReader.readPage()) {
+      dataPages.add(p);
+    }
+    DecodedChunk fast =
+        ChunkDecoder.tryDecode(
+            column, descriptor, dictionary, dataPages, rows, allocator, spare, form);
+    if (fast != null) {
+      return fast;
+    }
+    // Encodings the block decoder does not know: parquet-java's value-at-a-time reader.
+    ColumnReaderImpl values =
+        new ColumnReaderImpl(
+            descriptor,
+            new ListPageReader(dictionary, dataPages, pageReader.getTotalValueCount()),
+            new PrimitiveConverter() {},
+            null);
+    FieldVector vector = ArrowBuffers.newVector(column, rows, allocator);
+    int maxDef = descriptor.getMaxDefinitionLevel();
+    for (int i = 0; i < rows; i++) {
+      if (values.getCurrentDefinitionLevel() < maxDef) {
+        vector.setNull(i);
+      } else {
+        set(column, descriptor, vector, i, values);
+      }
+      values.consume();
+    }
+    vector.setValueCount(rows);
+    return new DecodedChunk(vector, null);
+  }
+
+  /** Pages already read, served again in order. */
+  private static final class ListPageReader implements PageReader {
+    private final DictionaryPage dictionary;
+    private final java.util.Iterator<DataPage> pages;
+    private final long total;
+
+    ListPageReader(DictionaryPage dictionary, List<DataPage> pages, long total) {
+      this.dictionary = dictionary;
+      this.pages = pages.iterator();
+      this.total = total;
+    }
+
+    @Override
+    public DictionaryPage readDictionaryPage() {
+      return dictionary;
+    }
+
+    @Override
+    public long getTotalValueCount() {
+      return total;
+    }
+
+    @Override
+    public DataPage readPage() {
+      return pages.hasNext() ? pages.next() : null;
+    }
+  }
+
+  private static void set(
+      ColumnSpec column,
+      ColumnDescriptor descriptor,
+      FieldVector vector,
+      int i,
+      ColumnReaderImpl r) {
+    switch (column.type().kind()) {
+      case BOOLEAN -> ((BitVector) vector).setSafe(i, r.getBoolean() ? 1 : 0);
+      case INT8 -> ((TinyIntVector) vector).setSafe(i, r.getInteger());
+      case INT16 -> ((SmallIntVector) vector).setSafe(i, r.getInteger());
+      case INT32 -> ((IntVector) vector).setSafe(i, r.getInteger());
+      case DATE -> ((DateDayVector) vector).setSafe(i, r.getInteger());
+      case INT64 -> ((BigIntVector) vector).setSafe(i, r.getLong());
+      case TIMESTAMP ->
+          ((TimeStampMicroTZVector) vector)
+              .setSafe(
+                  i,
+                  descriptor.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT96
+                      ? int96Micros(r.getBinary())
+                      : r.getLong());
+      case FLOAT -> ((Float4Vector) vector).setSafe(i, r.getFloat());
+      case DOUBLE -> ((Float8Vector) vector).setSafe(i, r.getDouble());
+      case DECIMAL -> {
+        int scale = column.type().scale();
+        BigDecimal value =
+            switch (descriptor.getPrimitiveType().getPrimitiveTypeName()) {
+              case INT32 -> BigDecimal.valueOf(r.getInteger(), scale);
+              case INT64 -> BigDecimal.valueOf(r.getLong(), scale);
+              default -> new BigDecimal(new BigInteger(r.getBinary().getBytes()), scale);
+            };
+        ((DecimalVector) vector).setSafe(i, value);
+      }
+      case STRING -> ((VarCharVector) vector).setSafe(i, r.getBinary().getBytes());
+      case BINARY -> ((VarBinaryVector) vector).setSafe(i, r.getBinary().getBytes());
+    }
+  }
+
+  /** INT96: 8 bytes of nanoseconds in the day, then 4 bytes of Julian day, little-endian. */
+  private static long int96Micros(Binary value) {
+    java.nio.ByteBuffer b = value.toByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    long nanos = b.getLong();
+    long julianDay = Integer.toUnsignedLong(b.getInt());
+    return (julianDay - JULIAN_EPOCH_DAY) * 86_400_000_000L + nanos / 1000;
+  }
+
+  private static final long JULIAN_EPOCH_DAY = 2_440_588;
+
+  @Override
+  public void close() throws IOException {
+    reader.close();
+  }
+}
