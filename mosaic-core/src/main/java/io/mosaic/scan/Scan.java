@@ -1,21 +1,15 @@
 package io.mosaic.scan;
 
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceReadChannel;
-import io.mosaic.format.Checksums;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.DecodedChunk;
-import io.mosaic.segment.SegmentReader;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
-import io.mosaic.trace.TraceFragment;
 import io.mosaic.trace.TraceLog;
-import io.mosaic.trace.TraceRecord;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,8 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
@@ -385,36 +377,13 @@ public final class Scan implements AutoCloseable {
       ColumnSpec column,
       int group) {
     Path file = device.resolve(segment.path());
-    byte[] bytes = new byte[Math.toIntExact(chunk.getTotalSize())];
+    byte[] bytes;
     try {
       if (closed) {
         throw new CancellationException("scan closed");
       }
-      try (DeviceReadChannel ch = device.openForRead(file)) {
-        int n = ch.readFully(ByteBuffer.wrap(bytes), chunk.getStartingPos());
-        if (n != bytes.length) {
-          throw new IOException("segment file is shorter than its footer says");
-        }
-      }
-      // The chunk's recorded checksum covers its page headers too, which Parquet's page checksums
-      // leave out; it costs one CRC-32C pass over bytes already in memory.
-      String expected = segment.chunkChecksum(group);
-      if (expected != null) {
-        String actual = Checksums.of(bytes, 0, bytes.length);
-        if (!actual.equals(expected)) {
-          throw new CorruptTableException(
-              segment.describe(file, table.name())
-                  + ": the chunk of row group "
-                  + group
-                  + " fails its checksum ("
-                  + actual
-                  + ", manifest v"
-                  + manifest.version()
-                  + " records "
-                  + expected
-                  + "); the file is damaged or is not the one the manifest lists");
-        }
-      }
+      bytes =
+          ChunkReads.read(device, file, segment, chunk, group, table.name(), manifest.version());
       synchronized (this) {
         bytesPerDevice.merge(device.id(), (long) bytes.length, Long::sum);
       }
@@ -452,28 +421,22 @@ public final class Scan implements AutoCloseable {
       if (closed) {
         throw new CancellationException("scan closed");
       }
-      ChunkInputFile in = new ChunkInputFile(segment.fileBytes(), chunk.getStartingPos(), bytes);
-      try (ParquetFileReader reader =
-          ParquetFileReader.open(
-              in,
+      DecodedChunk decoded =
+          ChunkReads.decode(
+              segment,
               footer,
-              SegmentReader.readOptions().usePageChecksumVerification(true).build(),
-              in.newStream())) {
-        PageReadStore pages = reader.readRowGroup(group - segment.firstRowGroup());
-        DecodedChunk decoded =
-            SegmentReader.decode(
-                pages,
-                footer.getFileMetaData().getSchema().getColumns().get(0),
-                column,
-                allocator,
-                spare(column.name()),
-                request.form());
-        slot.dictionary = decoded.dictionary();
-        if (!slot.vector.complete(decoded.vector())) {
-          decoded.vector().close();
-          if (decoded.dictionary() != null) {
-            decoded.dictionary().close();
-          }
+              chunk,
+              bytes,
+              group,
+              column,
+              allocator,
+              () -> spare(column.name()),
+              request.form());
+      slot.dictionary = decoded.dictionary();
+      if (!slot.vector.complete(decoded.vector())) {
+        decoded.vector().close();
+        if (decoded.dictionary() != null) {
+          decoded.dictionary().close();
         }
       }
     } catch (IOException | RuntimeException | Error e) {
@@ -523,34 +486,18 @@ public final class Scan implements AutoCloseable {
       return;
     }
     ScanStats stats = stats();
-    List<String> names = columns.stream().map(ColumnSpec::name).toList();
-    String queryId = request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID();
-    Instant end = Instant.now();
-    TraceLog trace = new TraceLog(table.root());
-    if (request.scanId() != null) {
-      trace.append(
-          new TraceFragment(
-              request.scanId(),
-              request.fromRowGroup(),
-              request.toRowGroup(),
-              queryId,
-              table.name(),
-              names,
-              stats.rowGroupsRead(),
-              stats.bytesPerDevice(),
-              startedAt,
-              end));
-    } else {
-      trace.append(
-          new TraceRecord(
-              queryId,
-              table.name(),
-              names,
-              stats.rowGroupsRead(),
-              stats.bytesPerDevice(),
-              stats.elapsedNanos() / 1_000_000,
-              end));
-    }
+    new TraceLog(table.root())
+        .appendScan(
+            request.scanId(),
+            request.fromRowGroup(),
+            request.toRowGroup(),
+            request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID(),
+            table.name(),
+            columns.stream().map(ColumnSpec::name).toList(),
+            stats.rowGroupsRead(),
+            stats.bytesPerDevice(),
+            startedAt,
+            stats.elapsedNanos() / 1_000_000);
   }
 
   public ScanStats stats() {

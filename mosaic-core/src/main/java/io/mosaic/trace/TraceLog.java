@@ -87,6 +87,42 @@ public final class TraceLog {
     return next;
   }
 
+  /**
+   * Appends what one scan read: a fragment of engine scan {@code scanId} (one split of a plan,
+   * merged with its other splits on {@link #read}), or, without a scan id, a whole record.
+   */
+  public void appendScan(
+      String scanId,
+      int fromRowGroup,
+      int toRowGroup,
+      String queryId,
+      String table,
+      List<String> columns,
+      List<Integer> rowGroupsRead,
+      Map<String, Long> bytesPerDevice,
+      Instant startedAt,
+      long elapsedMillis) {
+    Instant end = Instant.now();
+    if (scanId != null) {
+      append(
+          new TraceFragment(
+              scanId,
+              fromRowGroup,
+              toRowGroup,
+              queryId,
+              table,
+              columns,
+              rowGroupsRead,
+              bytesPerDevice,
+              startedAt,
+              end));
+    } else {
+      append(
+          new TraceRecord(
+              queryId, table, columns, rowGroupsRead, bytesPerDevice, elapsedMillis, end));
+    }
+  }
+
   /** Appends a whole scan's record to this process's file of the current epoch, as one write. */
   public void append(TraceRecord r) {
     write(
