@@ -233,6 +233,35 @@ class WarehouseTest {
     }
   }
 
+  /**
+   * Two pools of one JVM over the same devices (a Trino coordinator's and a worker's connector, the
+   * CLI's and Spark's) keep one count per device: a table written through one and dropped through
+   * the other leaves both where they started. With a count per pool, the dropping pool would
+   * release bytes it never booked and the writing one would keep them booked.
+   */
+  @Test
+  void poolsOfOneJvmShareTheDevicesCount() throws IOException {
+    DevicePool other = DevicePool.load(pool.configFile());
+    Map<String, Long> used = new HashMap<>();
+    for (Device d : pool.devices()) {
+      used.put(d.id(), d.usedBytes());
+      assertThat(other.device(d.id()).usedBytes()).isEqualTo(used.get(d.id()));
+    }
+    warehouse.createNamespace("tpch");
+    tableWithData("tpch", "orders", 2);
+    for (Device d : pool.devices()) {
+      assertThat(other.device(d.id()).usedBytes())
+          .as("device %s seen through the other pool", d.id())
+          .isEqualTo(d.usedBytes())
+          .isGreaterThan(used.get(d.id()));
+    }
+    Warehouse.open(warehouse.root(), other).drop("tpch", "orders");
+    for (Device d : pool.devices()) {
+      assertThat(d.usedBytes()).as("device %s", d.id()).isEqualTo(used.get(d.id()));
+      assertThat(other.device(d.id()).usedBytes()).isEqualTo(used.get(d.id()));
+    }
+  }
+
   @Test
   void aWarehouseIsADirectory() throws IOException {
     Path file = Files.writeString(dir.resolve("file"), "x");
