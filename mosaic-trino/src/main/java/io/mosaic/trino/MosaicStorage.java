@@ -80,15 +80,19 @@ final class MosaicStorage {
     retriever.close();
   }
 
-  /** Runs a warehouse call, a refused name as {@code MOSAIC_BAD_NAME} with core's message. */
+  /**
+   * Runs a warehouse call: a refused name is {@code MOSAIC_BAD_NAME}, a file system failure {@code
+   * MOSAIC_IO_ERROR}, both with core's message; other kinds are left to the caller.
+   */
   private static <T> T named(Supplier<T> action) {
     try {
       return action.get();
     } catch (MosaicException e) {
-      if (e.kind() == MosaicException.Kind.INVALID_ARGUMENT) {
-        throw new TrinoException(MOSAIC_BAD_NAME, e.getMessage(), e);
+      switch (e.kind()) {
+        case INVALID_ARGUMENT -> throw new TrinoException(MOSAIC_BAD_NAME, e.getMessage(), e);
+        case IO -> throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
+        default -> throw e;
       }
-      throw e;
     }
   }
 
@@ -108,14 +112,14 @@ final class MosaicStorage {
   }
 
   List<String> schemas() {
-    return io(warehouse::namespaces);
+    return named(warehouse::namespaces);
   }
 
   List<String> tables(String schema) {
     if (!schemaExists(schema)) {
       throw new SchemaNotFoundException(schema);
     }
-    return io(() -> warehouse.tables(schema));
+    return named(() -> warehouse.tables(schema));
   }
 
   void createSchema(String schema) {
@@ -132,11 +136,13 @@ final class MosaicStorage {
       throw new SchemaNotFoundException(schema);
     }
     try {
-      call(
-          () -> {
-            warehouse.dropNamespace(schema, cascade);
-            return null;
-          });
+      named(
+          () ->
+              call(
+                  () -> {
+                    warehouse.dropNamespace(schema, cascade);
+                    return null;
+                  }));
     } catch (MosaicException e) {
       if (e.kind() == MosaicException.Kind.CONFLICT) {
         throw new TrinoException(SCHEMA_NOT_EMPTY, e.getMessage(), e);
@@ -192,24 +198,17 @@ final class MosaicStorage {
     if (tableExists(to)) {
       throw new TrinoException(TABLE_ALREADY_EXISTS, "table " + to + " already exists");
     }
-    call(
-        () -> {
-          warehouse.rename(
-              from.getSchemaName(), from.getTableName(), to.getSchemaName(), to.getTableName());
-          return null;
-        });
-  }
-
-  /** A listing: the file system's failure is {@code MOSAIC_IO_ERROR}. */
-  private static <T> T io(Supplier<T> action) {
-    try {
-      return action.get();
-    } catch (MosaicException e) {
-      if (e.kind() == MosaicException.Kind.IO) {
-        throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
-      }
-      throw e;
-    }
+    named(
+        () ->
+            call(
+                () -> {
+                  warehouse.rename(
+                      from.getSchemaName(),
+                      from.getTableName(),
+                      to.getSchemaName(),
+                      to.getTableName());
+                  return null;
+                }));
   }
 
   /** Runs a core call, turning core's failures into Trino errors with core's message. */
