@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mosaic.MosaicException;
 import io.mosaic.MosaicException.Kind;
 import io.mosaic.device.Device;
+import io.mosaic.device.DeviceConfigException;
+import io.mosaic.device.DeviceMarker;
 import io.mosaic.device.DevicePool;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -262,6 +264,24 @@ class WarehouseTest {
     }
   }
 
+  /** Drop deletes as gc does: a device directory that is not the one loaded stops it first. */
+  @Test
+  void dropChecksEveryDevicesMarkerBeforeDeletingAnything() throws IOException {
+    warehouse.createNamespace("tpch");
+    MosaicTable orders = tableWithData("tpch", "orders", 1);
+    Path marker = DeviceMarker.file(pool.device("hdd").root());
+    String original = Files.readString(marker);
+    Files.writeString(marker, original.replaceFirst("uuid = .*", "uuid = " + UUID.randomUUID()));
+    assertThatThrownBy(() -> warehouse.drop("tpch", "orders"))
+        .isInstanceOf(DeviceConfigException.class)
+        .hasMessageContaining("is not the directory loaded as this device");
+    assertThat(warehouse.exists("tpch", "orders")).isTrue();
+    assertThat(segmentFiles(orders.latest())).containsOnlyKeys(TestPool.IDS);
+    Files.writeString(marker, original);
+    warehouse.drop("tpch", "orders");
+    assertThat(warehouse.tables("tpch")).isEmpty();
+  }
+
   @Test
   void aWarehouseIsADirectory() throws IOException {
     Path file = Files.writeString(dir.resolve("file"), "x");
@@ -273,6 +293,6 @@ class WarehouseTest {
         () -> Warehouse.open(warehouse.root().resolve("n/t"), pool),
         Kind.INVALID_ARGUMENT,
         "is a table root");
-    assertThat(List.of(warehouse.tables("n"))).hasSize(1);
+    assertThat(warehouse.tables("n")).containsExactly("t");
   }
 }
