@@ -1,11 +1,14 @@
 package io.mosaic.device;
 
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A device of the installed pool at run time: its spec and its read path (throttled if emulated).
@@ -15,7 +18,20 @@ public final class Device {
   private final Path configFile;
   private final DeviceThrottle throttle;
   private DeviceMarker.Identity identity;
-  private long used = -1;
+  private Usage usage = new Usage();
+
+  /**
+   * The bytes of Mosaic data on one device directory, as measured once and booked since (-1: not
+   * measured yet). Every pool of this JVM that loads the directory shares one, so a table written
+   * through one pool (a Trino worker's connector) and dropped through another (the coordinator's)
+   * leaves the count where it was; separate counts would drift by each other's writes.
+   */
+  private static final class Usage {
+    long used = -1;
+  }
+
+  // Guarded by itself. Weak, so a directory no live pool uses is measured again when loaded.
+  private static final Map<String, WeakReference<Usage>> USAGE = new HashMap<>();
 
   Device(DeviceSpec spec, Path configFile) {
     this.spec = spec;
@@ -25,6 +41,23 @@ public final class Device {
 
   void setIdentity(DeviceMarker.Identity identity) {
     this.identity = identity;
+    Path dir;
+    try {
+      dir = spec.path().toRealPath();
+    } catch (IOException e) {
+      dir = spec.path().toAbsolutePath().normalize();
+    }
+    // The marker's uuid and the real path: a cp'd copy of a device directory has the same uuid.
+    String key = identity.uuid() + "\0" + dir;
+    synchronized (USAGE) {
+      WeakReference<Usage> ref = USAGE.get(key);
+      Usage shared = ref == null ? null : ref.get();
+      if (shared == null) {
+        shared = new Usage();
+        USAGE.put(key, new WeakReference<>(shared));
+      }
+      this.usage = shared;
+    }
   }
 
   /** The identity this device's directory had when the pool was loaded ({@link DeviceMarker}). */
@@ -113,31 +146,39 @@ public final class Device {
    * Books {@code bytes} more of Mosaic data on this device, or refuses with a clear error when that
    * would exceed the configured capacity. The first call measures what is already there.
    */
-  synchronized void reserve(long bytes, Path file) throws DeviceFullException {
-    if (used < 0) {
-      used = measureUsed();
+  void reserve(long bytes, Path file) throws DeviceFullException {
+    synchronized (usage) {
+      reserveLocked(bytes, file);
+    }
+  }
+
+  private void reserveLocked(long bytes, Path file) throws DeviceFullException {
+    if (usage.used < 0) {
+      usage.used = measureUsed();
     }
     long capacity = spec.capacity().bytes();
-    if (used + bytes > capacity) {
+    if (usage.used + bytes > capacity) {
       throw new DeviceFullException(
           "device '"
               + spec.id()
               + "' is full: capacity "
               + spec.capacity()
               + ", Mosaic data there "
-              + ByteSize.ofBytes(used)
+              + ByteSize.ofBytes(usage.used)
               + ", writing "
               + file.getFileName()
               + " needs more; free space (mosaic gc), move columns off it, or raise its capacity"
               + " in devices.toml");
     }
-    used += bytes;
+    usage.used += bytes;
   }
 
   /** Forgets {@code bytes} of Mosaic data deleted from this device. */
-  public synchronized void release(long bytes) {
-    if (used >= 0) {
-      used = Math.max(0, used - bytes);
+  public void release(long bytes) {
+    synchronized (usage) {
+      if (usage.used >= 0) {
+        usage.used = Math.max(0, usage.used - bytes);
+      }
     }
   }
 
@@ -147,11 +188,13 @@ public final class Device {
   }
 
   /** Bytes of Mosaic data on this device, as last measured and booked since. */
-  public synchronized long usedBytes() {
-    if (used < 0) {
-      used = measureUsed();
+  public long usedBytes() {
+    synchronized (usage) {
+      if (usage.used < 0) {
+        usage.used = measureUsed();
+      }
+      return usage.used;
     }
-    return used;
   }
 
   private long measureUsed() {

@@ -180,7 +180,13 @@ final class DeviceEntry {
       problem("path", "bad value \"" + path + "\": not a directory; give the device's mount point");
       return false;
     }
-    Path probe = path.resolve(".mosaic-write-probe-" + ProcessHandle.current().pid());
+    // Unique per call: pools loaded at once in one JVM (Trino's nodes in a test) share the pid.
+    Path probe =
+        path.resolve(
+            ".mosaic-write-probe-"
+                + ProcessHandle.current().pid()
+                + "-"
+                + java.util.UUID.randomUUID());
     try {
       Files.deleteIfExists(probe);
       Files.createFile(probe);

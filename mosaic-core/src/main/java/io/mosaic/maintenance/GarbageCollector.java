@@ -115,6 +115,37 @@ public final class GarbageCollector {
     }
   }
 
+  /**
+   * Drops the table: its segment folder on every device, each folder's bytes released from the
+   * device's accounting ({@link Device#release}, as {@link #collect} and {@link #retire} do), then
+   * its root, all under the exclusive hold, so no commit lands meanwhile. As for any gc deletion,
+   * every device's directory must still be the one the pool loaded (its marker), and a folder whose
+   * owner file names another root that is still this table is left alone: this root is then a copy
+   * of that table (docs/format.md, "Devices, owners and what gc refuses"), and the segments are the
+   * original's. A table whose manifests cannot be read loses only its root.
+   */
+  public void drop() {
+    Path root = table.root();
+    try (CommitGate.Hold hold = CommitGate.exclusive(root)) {
+      String tableId = MosaicTable.idOf(root).orElse(null);
+      if (TableFolders.isPlainId(tableId)) {
+        List<Device> folders = new ArrayList<>();
+        for (Device d : table.pool().devices()) {
+          if (Files.isDirectory(d.root().resolve(tableId), LinkOption.NOFOLLOW_LINKS)) {
+            d.checkIdentity(); // before deleting anything anywhere
+            folders.add(d);
+          }
+        }
+        for (Device d : folders) {
+          if (!TableFolders.ownedByAnother(table, tableId, d)) {
+            d.release(MosaicTable.deleteTree(d.root().resolve(tableId)));
+          }
+        }
+      }
+      MosaicTable.deleteTree(root);
+    }
+  }
+
   /** The latest version and the versions pinned now: what a retirement will keep at least. */
   private List<Manifest> keptBefore(Manifest latest) {
     List<Manifest> kept = new ArrayList<>(List.of(latest));

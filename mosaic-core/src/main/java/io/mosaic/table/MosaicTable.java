@@ -1,5 +1,6 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.device.MetadataFiles;
@@ -7,6 +8,7 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.ManifestFile;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.TableSchema;
+import io.mosaic.maintenance.GarbageCollector;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -62,7 +64,6 @@ public final class MosaicTable {
 
   private static final int MAX_COMMIT_ATTEMPTS = 20;
   private static final Pattern MANIFEST_NAME = Pattern.compile("v(\\d{20})\\.json");
-  private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
 
   private final Path root;
   private final DevicePool pool;
@@ -72,22 +73,6 @@ public final class MosaicTable {
   private MosaicTable(Path root, DevicePool pool) {
     this.root = root;
     this.pool = pool;
-  }
-
-  /**
-   * The root of table {@code name} under {@code parent}; names that would leave the parent (path
-   * separators, {@code ..}) are refused.
-   */
-  public static Path resolve(Path parent, String name) {
-    if (!TABLE_NAME.matcher(name).matches() || name.equals("..") || name.contains("..")) {
-      throw new IllegalArgumentException(
-          "table name '"
-              + name
-              + "' is not allowed: use letters, digits, '_', '-' and '.', without '/' or '..', so"
-              + " the table stays inside "
-              + parent);
-    }
-    return parent.resolve(name);
   }
 
   /**
@@ -115,7 +100,8 @@ public final class MosaicTable {
       Path root, DevicePool pool, TableSchema schema, Map<String, String> properties) {
     Path abs = root.toAbsolutePath().normalize();
     if (exists(abs)) {
-      throw new IllegalArgumentException("a Mosaic table already exists at " + abs);
+      throw new MosaicException(
+          MosaicException.Kind.CONFLICT, "a Mosaic table already exists at " + abs);
     }
     if (Files.isDirectory(abs.resolve(MANIFESTS))) {
       new MosaicTable(abs, pool).removeStaleTemporaryManifests(); // an interrupted creation's
@@ -144,7 +130,8 @@ public final class MosaicTable {
             List.of(),
             List.of());
     if (!table.publish(first)) {
-      throw new IllegalArgumentException("a Mosaic table was created at " + abs + " concurrently");
+      throw new MosaicException(
+          MosaicException.Kind.CONFLICT, "a Mosaic table was created at " + abs + " concurrently");
     }
     return table;
   }
@@ -277,26 +264,12 @@ public final class MosaicTable {
   }
 
   /**
-   * Drops the table (DROP TABLE in Spark and Trino): its segment folders on every device, their
-   * bytes released from the devices' accounting, then its root. Under gc's exclusive hold, so no
-   * commit lands meanwhile. A folder that another root owns is left alone: this root is then a copy
-   * of that table (docs/format.md, "Devices, owners and what gc refuses"), and the segments are the
-   * original's.
+   * Drops the table (DROP TABLE in Spark and Trino, through {@link Warehouse#drop}): its segment
+   * folders on every device, their bytes released from the devices' accounting, then its root; see
+   * {@link GarbageCollector#drop}.
    */
   public void drop() {
-    try (CommitGate.Hold hold = CommitGate.exclusive(root)) {
-      String tableId = idOf(root).orElse(null);
-      if (tableId != null && TableFolders.isPlainId(tableId)) {
-        for (Device d : pool.devices()) {
-          Path dir = d.root().resolve(tableId);
-          if (Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-              && !TableFolders.ownedByAnother(this, tableId, d)) {
-            d.release(deleteTree(dir));
-          }
-        }
-      }
-      deleteTree(root);
-    }
+    new GarbageCollector(this).drop();
   }
 
   /**
@@ -325,7 +298,7 @@ public final class MosaicTable {
    * The table id of the table at {@code root}, from its newest readable manifest; empty when none
    * can be read.
    */
-  static java.util.Optional<String> idOf(Path root) {
+  public static java.util.Optional<String> idOf(Path root) {
     MosaicTable other = new MosaicTable(root.toAbsolutePath().normalize(), null);
     List<Long> versions;
     try {

@@ -120,7 +120,7 @@ public final class TableFolders {
    * this id: then {@code table}'s root is a copy of it, and the segments there are not its to
    * delete.
    */
-  static boolean ownedByAnother(MosaicTable table, String tableId, Device device) {
+  public static boolean ownedByAnother(MosaicTable table, String tableId, Device device) {
     try {
       Optional<String> recorded = readOwner(device.root().resolve(tableId).resolve(OWNER));
       if (recorded.isEmpty()) {

@@ -1,20 +1,19 @@
 package io.mosaic.spark;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.Warehouse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.NonEmptyNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
@@ -27,14 +26,15 @@ import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import scala.Option;
 
 /**
  * A Spark SQL catalog of Mosaic tables: {@code
  * spark.sql.catalog.mosaic=io.mosaic.spark.MosaicCatalog} with {@code .devices} (the pool's
- * devices.toml) and {@code .warehouse} (a directory, normally on the metadata device). A namespace
- * is a directory of the warehouse, a table a directory in it. Maintenance runs from SQL as
- * procedures in namespace {@code system}: {@code placement}, {@code place} and {@code
- * move_columns}.
+ * devices.toml) and {@code .warehouse} (a directory, normally on the metadata device). Namespaces
+ * and tables are core's {@link Warehouse}'s (one level of namespaces); this class translates
+ * identifiers and errors only. Maintenance runs from SQL as procedures in namespace {@code system}:
+ * {@code placement}, {@code place} and {@code move_columns}.
  */
 public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, ProcedureCatalog {
   /** The namespace of the maintenance procedures: {@code CALL mosaic.system.place(...)}. */
@@ -43,6 +43,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
   private String name;
   private String devices;
   private Path warehouse;
+  private Warehouse store;
 
   @Override
   public void initialize(String name, CaseInsensitiveStringMap options) {
@@ -73,19 +74,27 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     return name;
   }
 
-  private Path namespace(String[] namespace) throws NoSuchNamespaceException {
-    Path dir = warehouse;
-    for (String part : namespace) {
-      dir = MosaicTable.resolve(dir, part);
+  /**
+   * The warehouse, opened on first use: its pool is loaded then (once per JVM, {@link
+   * MosaicOptions#pool}), so a catalog that is only configured costs nothing.
+   */
+  synchronized Warehouse warehouse() {
+    if (store == null) {
+      store = Warehouse.open(warehouse, pool());
     }
-    if (!Files.isDirectory(dir)) {
-      throw new NoSuchNamespaceException(namespace);
-    }
-    return dir;
+    return store;
   }
 
-  private Path location(Identifier ident) throws NoSuchNamespaceException {
-    return MosaicTable.resolve(namespace(ident.namespace()), ident.name());
+  /** A Spark namespace as the warehouse's: Mosaic namespaces have one level. */
+  private static String namespace(String[] namespace) throws NoSuchNamespaceException {
+    if (namespace.length != 1) {
+      throw new NoSuchNamespaceException(namespace);
+    }
+    return namespace[0];
+  }
+
+  private static boolean oneLevel(Identifier ident) {
+    return ident.namespace().length == 1;
   }
 
   private MosaicOptions options(Path root) {
@@ -94,28 +103,22 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
 
   @Override
   public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
-    List<Identifier> tables = new ArrayList<>();
-    try (Stream<Path> dirs = Files.list(namespace(namespace))) {
-      dirs.filter(MosaicTable::exists)
-          .sorted()
-          .forEach(d -> tables.add(Identifier.of(namespace, d.getFileName().toString())));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    String ns = namespace(namespace);
+    if (!warehouse().namespaceExists(ns)) {
+      throw new NoSuchNamespaceException(namespace);
     }
-    return tables.toArray(new Identifier[0]);
+    return warehouse().tables(ns).stream()
+        .map(t -> Identifier.of(namespace, t))
+        .toArray(Identifier[]::new);
   }
 
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
-    try {
-      Path root = location(ident);
-      if (!MosaicTable.exists(root)) {
-        throw new NoSuchTableException(ident);
-      }
-      return new MosaicSparkTable(options(root), null, true);
-    } catch (NoSuchNamespaceException e) {
+    if (!oneLevel(ident) || !warehouse().exists(ident.namespace()[0], ident.name())) {
       throw new NoSuchTableException(ident);
     }
+    return new MosaicSparkTable(
+        options(warehouse().location(ident.namespace()[0], ident.name())), null, true);
   }
 
   @Override
@@ -126,16 +129,28 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
       throw new IllegalArgumentException(
           "Mosaic tables are not partitioned (placement is per column): drop PARTITIONED BY");
     }
-    Path root = location(ident);
-    if (MosaicTable.exists(root)) {
+    String ns = namespace(ident.namespace());
+    Path root = warehouse().location(ns, ident.name());
+    if (!warehouse().namespaceExists(ns)) {
+      throw new NoSuchNamespaceException(ident.namespace());
+    }
+    if (warehouse().exists(ns, ident.name())) {
       throw new TableAlreadyExistsException(ident);
     }
     MosaicOptions o = options(root);
-    MosaicTable.create(
-        root,
-        o.pool(),
-        SparkTypes.fromSpark(schema),
-        o.creationProperties(mosaicSettings(properties)));
+    try {
+      warehouse()
+          .create(
+              ns,
+              ident.name(),
+              SparkTypes.fromSpark(schema),
+              o.creationProperties(mosaicSettings(properties)));
+    } catch (MosaicException e) {
+      if (e.kind() == MosaicException.Kind.CONFLICT) {
+        throw new TableAlreadyExistsException(ident); // created meanwhile
+      }
+      throw e;
+    }
     return new MosaicSparkTable(o, schema, true);
   }
 
@@ -218,15 +233,10 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
               + qualifiedName
               + "' must name a table as namespace.table, e.g. table => 'tpch.lineitem'");
     }
-    Identifier ident =
-        Identifier.of(java.util.Arrays.copyOf(parts, parts.length - 1), parts[parts.length - 1]);
-    try {
-      Path root = location(ident);
-      if (MosaicTable.exists(root)) {
-        return MosaicTable.open(root, pool());
-      }
-    } catch (NoSuchNamespaceException e) {
-      // explained below
+    String[] namespace = java.util.Arrays.copyOf(parts, parts.length - 1);
+    String table = parts[parts.length - 1];
+    if (namespace.length == 1 && warehouse().exists(namespace[0], table)) {
+      return warehouse().open(namespace[0], table);
     }
     throw new IllegalArgumentException(
         "no table "
@@ -238,7 +248,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
             + "); SHOW TABLES IN "
             + name
             + "."
-            + String.join(".", ident.namespace())
+            + String.join(".", namespace)
             + " lists its tables");
   }
 
@@ -247,80 +257,87 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     throw new UnsupportedOperationException("ALTER TABLE is not supported by Mosaic tables yet");
   }
 
-  /** Drops the table through core ({@link MosaicTable#drop}): segments, device space, root. */
+  /** Drops the table through core ({@link Warehouse#drop}): segments, device space, root. */
   @Override
   public boolean dropTable(Identifier ident) {
-    try {
-      Path root = location(ident);
-      if (!MosaicTable.exists(root)) {
-        return false;
-      }
-      MosaicTable.open(root, options(root).pool()).drop();
-      return true;
-    } catch (NoSuchNamespaceException e) {
+    if (!oneLevel(ident) || !warehouse().exists(ident.namespace()[0], ident.name())) {
       return false;
     }
-  }
-
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+    try {
+      warehouse().drop(ident.namespace()[0], ident.name());
+      return true;
+    } catch (io.mosaic.table.TableNotFoundException e) {
+      return false; // dropped meanwhile
     }
   }
 
+  /**
+   * ALTER TABLE ... RENAME TO: the table root moves, its segments stay ({@link Warehouse#rename}).
+   * A target without a namespace stays in the source's (Spark passes the name as given).
+   */
   @Override
-  public void renameTable(Identifier from, Identifier to) {
-    throw new UnsupportedOperationException("RENAME TABLE is not supported by Mosaic tables yet");
+  public void renameTable(Identifier from, Identifier to)
+      throws NoSuchTableException, TableAlreadyExistsException {
+    if (!oneLevel(from) || !warehouse().exists(from.namespace()[0], from.name())) {
+      throw new NoSuchTableException(from);
+    }
+    String[] target = to.namespace().length == 0 ? from.namespace() : to.namespace();
+    if (target.length != 1) {
+      throw MosaicException.invalid(
+          "cannot rename "
+              + from
+              + " to "
+              + to
+              + ": Mosaic namespaces have one level, e.g. "
+              + name
+              + ".tpch.orders");
+    }
+    if (warehouse().exists(target[0], to.name())) {
+      throw new TableAlreadyExistsException(Identifier.of(target, to.name()));
+    }
+    warehouse().rename(from.namespace()[0], from.name(), target[0], to.name());
   }
 
   @Override
   public String[][] listNamespaces() {
-    List<String[]> namespaces = new ArrayList<>();
-    try (Stream<Path> dirs = Files.list(warehouse)) {
-      dirs.filter(Files::isDirectory)
-          .filter(d -> !MosaicTable.exists(d))
-          .sorted()
-          .forEach(d -> namespaces.add(new String[] {d.getFileName().toString()}));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return namespaces.toArray(new String[0][]);
+    return warehouse().namespaces().stream().map(n -> new String[] {n}).toArray(String[][]::new);
   }
 
   @Override
   public String[][] listNamespaces(String[] namespace) throws NoSuchNamespaceException {
-    namespace(namespace);
+    loadNamespaceMetadata(namespace);
     return new String[0][];
   }
 
   @Override
   public Map<String, String> loadNamespaceMetadata(String[] namespace)
       throws NoSuchNamespaceException {
-    namespace(namespace);
+    if (!warehouse().namespaceExists(namespace(namespace))) {
+      throw new NoSuchNamespaceException(namespace);
+    }
     return Map.of();
   }
 
   @Override
   public void createNamespace(String[] namespace, Map<String, String> metadata)
       throws NamespaceAlreadyExistsException {
-    Path dir = warehouse;
-    for (String part : namespace) {
-      dir = MosaicTable.resolve(dir, part);
-    }
-    if (Files.isDirectory(dir)) {
-      throw new NamespaceAlreadyExistsException(namespace);
+    if (namespace.length != 1) {
+      throw MosaicException.invalid(
+          "namespace "
+              + String.join(".", namespace)
+              + " has "
+              + namespace.length
+              + " levels; Mosaic namespaces have one, e.g. "
+              + name
+              + ".tpch");
     }
     try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create namespace " + dir, e);
+      warehouse().createNamespace(namespace[0]);
+    } catch (MosaicException e) {
+      if (e.kind() == MosaicException.Kind.CONFLICT) {
+        throw new NamespaceAlreadyExistsException(namespace);
+      }
+      throw e;
     }
   }
 
@@ -329,17 +346,22 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     throw new UnsupportedOperationException("ALTER NAMESPACE is not supported by Mosaic");
   }
 
+  /** DROP NAMESPACE [CASCADE]: each table through {@link Warehouse#drop}, then the directory. */
   @Override
   public boolean dropNamespace(String[] namespace, boolean cascade)
-      throws NoSuchNamespaceException {
-    Path dir = namespace(namespace);
-    if (!cascade && listTables(namespace).length > 0) {
-      throw new IllegalStateException("namespace " + String.join(".", namespace) + " is not empty");
+      throws NoSuchNamespaceException, NonEmptyNamespaceException {
+    String ns = namespace(namespace);
+    if (!warehouse().namespaceExists(ns)) {
+      throw new NoSuchNamespaceException(namespace);
     }
-    for (Identifier t : listTables(namespace)) {
-      dropTable(t);
+    try {
+      warehouse().dropNamespace(ns, cascade);
+    } catch (MosaicException e) {
+      if (e.kind() == MosaicException.Kind.CONFLICT) {
+        throw new NonEmptyNamespaceException(namespace, e.getMessage(), Option.empty());
+      }
+      throw e;
     }
-    deleteTree(dir);
     return true;
   }
 }

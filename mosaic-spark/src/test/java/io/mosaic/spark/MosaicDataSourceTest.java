@@ -7,6 +7,9 @@ import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.device.Device;
+import io.mosaic.device.DevicePool;
+import io.mosaic.table.Warehouse;
 import io.mosaic.trace.TraceLog;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -14,7 +17,9 @@ import java.nio.file.Path;
 import java.sql.Date;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -32,13 +37,14 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicDataSourceTest {
   private Path dir;
+  private Path devices;
   private SparkSession spark;
   private Dataset<Row> orders;
 
   @BeforeAll
   void start(@TempDir Path tempDir) throws IOException {
     dir = tempDir;
-    Path devices = SparkTestTables.devices(dir);
+    devices = SparkTestTables.devices(dir);
     spark =
         SparkSession.builder()
             .master("local[2]")
@@ -210,6 +216,69 @@ class MosaicDataSourceTest {
         .extracting(r -> r.getString(1))
         .containsExactly("o");
     assertThatThrownBy(() -> spark.sql("SELECT * FROM mosaic.tpch.t").collect())
+        .hasMessageContaining("TABLE_OR_VIEW_NOT_FOUND");
+  }
+
+  /**
+   * DROP TABLE in this long-lived driver JVM gives the devices their space back in the accounting
+   * of the pool the catalog writes and drops through (one per JVM and devices.toml, {@link
+   * MosaicOptions#pool}): the bytes the CTAS booked are released, not only deleted from disk.
+   */
+  @Test
+  void dropTableGivesTheDevicesTheirSpaceBack() throws IOException {
+    DevicePool pool = new MosaicOptions(dir.toString(), devices.toString()).pool();
+    Map<String, Long> used = new HashMap<>();
+    Map<String, Long> free = new HashMap<>();
+    for (Device d : pool.devices()) {
+      used.put(d.id(), d.usedBytes());
+      free.put(d.id(), d.freeBytes());
+    }
+    spark.sql("CREATE NAMESPACE mosaic.space");
+    orders.createOrReplaceTempView("orders_space");
+    spark.sql("CREATE TABLE mosaic.space.o AS SELECT * FROM orders_space");
+    assertThat(pool.devices())
+        .anySatisfy(d -> assertThat(d.usedBytes()).isGreaterThan(used.get(d.id())));
+
+    // Renaming moves only the table root: the bytes stay booked, the data stays readable.
+    spark.sql("ALTER TABLE mosaic.space.o RENAME TO space.o2");
+    assertThat(spark.sql("SELECT count(*) FROM mosaic.space.o2").first().getLong(0))
+        .isEqualTo(15_000);
+    assertThat(spark.sql("SHOW TABLES IN mosaic.space").collectAsList())
+        .extracting(r -> r.getString(1))
+        .containsExactly("o2");
+
+    spark.sql("DROP TABLE mosaic.space.o2");
+    for (Device d : pool.devices()) {
+      assertThat(d.usedBytes())
+          .as("device %s after DROP TABLE", d.id())
+          .isEqualTo(used.get(d.id()));
+      assertThat(d.freeBytes())
+          .as("device %s after DROP TABLE", d.id())
+          .isEqualTo(free.get(d.id()));
+    }
+    spark.sql("DROP NAMESPACE mosaic.space");
+    assertThat(spark.sql("SHOW NAMESPACES IN mosaic").collectAsList())
+        .extracting(r -> r.getString(0))
+        .doesNotContain("space");
+  }
+
+  /** The warehouse's names, the same as Trino's (core's {@link Warehouse#checkName}). */
+  @Test
+  void namesAreCoresAndANonEmptyNamespaceIsNotDropped() {
+    assertThatThrownBy(() -> spark.sql("CREATE NAMESPACE mosaic.`a b`"))
+        .hasMessageContaining("namespace name 'a b' is not allowed: use letters, digits");
+    spark.sql("CREATE NAMESPACE mosaic.names");
+    assertThatThrownBy(() -> spark.sql("CREATE TABLE mosaic.names.`..evil` (k BIGINT)"))
+        .hasMessageContaining("table name '..evil' is not allowed");
+    assertThatThrownBy(() -> spark.sql("CREATE NAMESPACE mosaic.names"))
+        .hasMessageContaining("SCHEMA_ALREADY_EXISTS");
+    spark.sql("CREATE TABLE mosaic.names.t (k BIGINT)");
+    assertThatThrownBy(() -> spark.sql("CREATE TABLE mosaic.names.t (k BIGINT)"))
+        .hasMessageContaining("TABLE_OR_VIEW_ALREADY_EXISTS");
+    assertThatThrownBy(() -> spark.sql("DROP NAMESPACE mosaic.names"))
+        .hasMessageContaining("SCHEMA_NOT_EMPTY");
+    spark.sql("DROP NAMESPACE mosaic.names CASCADE");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM mosaic.names.t").collect())
         .hasMessageContaining("TABLE_OR_VIEW_NOT_FOUND");
   }
 

@@ -1,14 +1,13 @@
 package io.mosaic.trino;
 
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_TABLE_PROPERTY;
 import static io.mosaic.trino.MosaicStorage.call;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
-import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 
 import com.google.inject.Inject;
 import io.airlift.slice.Slice;
+import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.TableSchema;
@@ -94,21 +93,19 @@ final class MosaicMetadata implements ConnectorMetadata {
     if (storage.schemaExists(schemaName)) {
       throw new TrinoException(SCHEMA_ALREADY_EXISTS, "schema " + schemaName + " already exists");
     }
-    storage.createSchema(schemaName);
+    try {
+      storage.createSchema(schemaName);
+    } catch (MosaicException e) {
+      if (e.kind() == MosaicException.Kind.CONFLICT) {
+        throw new TrinoException(SCHEMA_ALREADY_EXISTS, e.getMessage(), e); // created meanwhile
+      }
+      throw e;
+    }
   }
 
   @Override
   public void dropSchema(ConnectorSession session, String schemaName, boolean cascade) {
-    List<String> tables = storage.tables(schemaName);
-    if (!tables.isEmpty() && !cascade) {
-      throw new TrinoException(
-          SCHEMA_NOT_EMPTY,
-          "schema " + schemaName + " still has tables " + tables + ": drop them, or use CASCADE");
-    }
-    for (String t : tables) {
-      storage.dropTable(new SchemaTableName(schemaName, t));
-    }
-    storage.dropSchema(schemaName);
+    storage.dropSchema(schemaName, cascade);
   }
 
   // ---- tables
@@ -272,19 +269,19 @@ final class MosaicMetadata implements ConnectorMetadata {
         properties.put(VARCHAR_LENGTH_PREFIX + c.getName(), Integer.toString(v.getBoundedLength()));
       }
     }
-    try {
-      return call(
-          () ->
-              MosaicTable.create(
-                  storage.tableRoot(name), storage.pool(), new TableSchema(columns), properties));
-    } catch (IllegalArgumentException e) {
-      throw new TrinoException(MOSAIC_BAD_TABLE_PROPERTY, e.getMessage(), e);
-    }
+    return storage.createTable(name, new TableSchema(columns), properties);
   }
 
   @Override
   public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle) {
     storage.dropTable(((MosaicTableHandle) tableHandle).name());
+  }
+
+  /** ALTER TABLE ... RENAME TO, within a schema or across: the table root moves (core). */
+  @Override
+  public void renameTable(
+      ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName) {
+    storage.renameTable(((MosaicTableHandle) tableHandle).name(), newTableName);
   }
 
   // ---- writes

@@ -1,45 +1,45 @@
 package io.mosaic.trino;
 
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_NAME;
+import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_TABLE_PROPERTY;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_COMMIT_CONFLICT;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_CORRUPT_TABLE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
+import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 
 import com.google.inject.Inject;
+import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableSchema;
 import io.mosaic.scan.Retriever;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableConflictException;
+import io.mosaic.table.Warehouse;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 import jakarta.annotation.PreDestroy;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
- * A catalog's storage: the device pool, the metadata directory (a schema is a directory in it, a
- * table a directory in its schema) and the node's one retriever (DESIGN section 5).
+ * A catalog's storage: the device pool, the warehouse in the metadata directory (core's {@link
+ * Warehouse}: a schema is one of its namespaces) and the node's one retriever (DESIGN section 5).
+ * Schemas and tables are the warehouse's; this class turns its errors into Trino's.
  */
 final class MosaicStorage {
-  /**
-   * Longest schema or table name: each is a directory, and file systems (ext4, xfs, ...) allow 255
-   * bytes per name; allowed names are ASCII, so characters are bytes.
-   */
-  static final int MAX_NAME_LENGTH = 255;
+  /** Longest schema or table name: core's ({@link Warehouse#MAX_NAME_LENGTH}). */
+  static final int MAX_NAME_LENGTH = Warehouse.MAX_NAME_LENGTH;
 
   private final MosaicConfig config;
   private final DevicePool pool;
-  private final Path metadata;
+  private final Warehouse warehouse;
   private final Retriever retriever;
 
   @Inject
@@ -47,7 +47,7 @@ final class MosaicStorage {
     this.config = config;
     // Loading validates devices.toml at catalog startup, with the parser's own message.
     this.pool = DevicePool.load(Path.of(config.getDevicesConfig()));
-    this.metadata = Path.of(config.getMetadataDirectory()).toAbsolutePath().normalize();
+    Path metadata = Path.of(config.getMetadataDirectory()).toAbsolutePath().normalize();
     if (Files.exists(metadata) && !Files.isDirectory(metadata)) {
       throw new IllegalArgumentException(
           "mosaic.metadata-directory="
@@ -55,10 +55,9 @@ final class MosaicStorage {
               + " is a file, not a directory: point it at a directory");
     }
     try {
-      Files.createDirectories(metadata);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot create mosaic.metadata-directory=" + metadata + ": " + e.getMessage(), e);
+      this.warehouse = Warehouse.open(metadata, pool);
+    } catch (MosaicException e) {
+      throw new IllegalArgumentException("mosaic.metadata-directory: " + e.getMessage(), e);
     }
     this.retriever =
         new Retriever(pool, config.getDecodeThreads(), config.getVectorPoolMemory().toBytes());
@@ -81,125 +80,135 @@ final class MosaicStorage {
     retriever.close();
   }
 
-  /** A name as a directory under {@code parent}, refusing '/', '..' and the like. */
-  private static Path resolve(Path parent, String name) {
+  /**
+   * Runs a warehouse call: a refused name is {@code MOSAIC_BAD_NAME}, a file system failure {@code
+   * MOSAIC_IO_ERROR}, both with core's message; other kinds are left to the caller.
+   */
+  private static <T> T named(Supplier<T> action) {
     try {
-      return MosaicTable.resolve(parent, name);
-    } catch (IllegalArgumentException e) {
-      throw new TrinoException(MOSAIC_BAD_NAME, e.getMessage(), e);
+      return action.get();
+    } catch (MosaicException e) {
+      switch (e.kind()) {
+        case INVALID_ARGUMENT -> throw new TrinoException(MOSAIC_BAD_NAME, e.getMessage(), e);
+        case IO -> throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
+        default -> throw e;
+      }
     }
-  }
-
-  /** Refuses a name too long to be a directory, before the file system fails on it. */
-  private static void checkLength(String kind, String name) {
-    if (name.length() > MAX_NAME_LENGTH) {
-      throw new TrinoException(
-          MOSAIC_BAD_NAME,
-          kind
-              + " name '"
-              + name
-              + "' is too long: "
-              + name.length()
-              + " characters, Mosaic allows "
-              + MAX_NAME_LENGTH
-              + " (the name is a directory); use a shorter name");
-    }
-  }
-
-  Path schemaDirectory(String schema) {
-    checkLength("schema", schema);
-    return resolve(metadata, schema);
   }
 
   boolean schemaExists(String schema) {
-    if (schema.length() > MAX_NAME_LENGTH) {
-      return false; // could never have been created
-    }
-    Path dir = schemaDirectory(schema);
-    return Files.isDirectory(dir) && !MosaicTable.exists(dir);
-  }
-
-  Path tableRoot(SchemaTableName name) {
-    checkLength("table", name.getTableName());
-    return resolve(schemaDirectory(name.getSchemaName()), name.getTableName());
+    return named(() -> warehouse.namespaceExists(schema));
   }
 
   boolean tableExists(SchemaTableName name) {
-    if (name.getTableName().length() > MAX_NAME_LENGTH
-        || name.getSchemaName().length() > MAX_NAME_LENGTH) {
-      return false; // could never have been created
-    }
-    return MosaicTable.exists(tableRoot(name));
+    return named(() -> warehouse.exists(name.getSchemaName(), name.getTableName()));
   }
 
   MosaicTable open(SchemaTableName name) {
-    Path root = tableRoot(name);
-    if (!MosaicTable.exists(root)) {
+    if (!tableExists(name)) {
       throw new TableNotFoundException(name);
     }
-    return call(() -> MosaicTable.open(root, pool));
+    return call(() -> warehouse.open(name.getSchemaName(), name.getTableName()));
   }
 
   List<String> schemas() {
-    return list(metadata, d -> !MosaicTable.exists(d));
+    return named(warehouse::namespaces);
   }
 
   List<String> tables(String schema) {
     if (!schemaExists(schema)) {
       throw new SchemaNotFoundException(schema);
     }
-    return list(schemaDirectory(schema), MosaicTable::exists);
-  }
-
-  private static List<String> list(Path dir, java.util.function.Predicate<Path> keep) {
-    List<String> names = new ArrayList<>();
-    try (Stream<Path> dirs = Files.list(dir)) {
-      dirs.filter(Files::isDirectory)
-          .filter(keep)
-          .map(d -> d.getFileName().toString())
-          .sorted()
-          .forEach(names::add);
-    } catch (IOException e) {
-      throw new TrinoException(MOSAIC_IO_ERROR, "cannot list " + dir + ": " + e.getMessage(), e);
-    }
-    return names;
+    return named(() -> warehouse.tables(schema));
   }
 
   void createSchema(String schema) {
-    Path dir = schemaDirectory(schema);
-    try {
-      Files.createDirectory(dir);
-    } catch (IOException e) {
-      throw new TrinoException(
-          MOSAIC_IO_ERROR, "cannot create schema directory " + dir + ": " + e, e);
-    }
-  }
-
-  void dropSchema(String schema) {
-    deleteTree(schemaDirectory(schema));
-  }
-
-  /** Drops a table through core ({@link MosaicTable#drop}): segments, device space, root. */
-  void dropTable(SchemaTableName name) {
-    MosaicTable table = open(name);
-    call(
+    named(
         () -> {
-          table.drop();
+          warehouse.createNamespace(schema);
           return null;
         });
   }
 
-  private static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
+  /** Drops a schema; with {@code cascade} its tables first, each as {@link #dropTable}. */
+  void dropSchema(String schema, boolean cascade) {
+    if (!schemaExists(schema)) {
+      throw new SchemaNotFoundException(schema);
     }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
+    try {
+      named(
+          () ->
+              call(
+                  () -> {
+                    warehouse.dropNamespace(schema, cascade);
+                    return null;
+                  }));
+    } catch (MosaicException e) {
+      if (e.kind() == MosaicException.Kind.CONFLICT) {
+        throw new TrinoException(SCHEMA_NOT_EMPTY, e.getMessage(), e);
       }
-    } catch (IOException e) {
-      throw new TrinoException(MOSAIC_IO_ERROR, "cannot delete " + dir + ": " + e, e);
+      throw e;
     }
+  }
+
+  /**
+   * Creates a table; a property core refuses (an unknown device, a bad row-group size) is {@code
+   * MOSAIC_BAD_TABLE_PROPERTY}.
+   */
+  MosaicTable createTable(
+      SchemaTableName name, TableSchema schema, java.util.Map<String, String> properties) {
+    named(() -> warehouse.location(name.getSchemaName(), name.getTableName()));
+    try {
+      return call(
+          () -> warehouse.create(name.getSchemaName(), name.getTableName(), schema, properties));
+    } catch (IllegalArgumentException e) {
+      throw new TrinoException(MOSAIC_BAD_TABLE_PROPERTY, e.getMessage(), e);
+    } catch (MosaicException e) {
+      switch (e.kind()) {
+        case INVALID_ARGUMENT ->
+            throw new TrinoException(MOSAIC_BAD_TABLE_PROPERTY, e.getMessage(), e);
+        case CONFLICT -> throw new TrinoException(TABLE_ALREADY_EXISTS, e.getMessage(), e);
+        case NOT_FOUND -> throw new SchemaNotFoundException(name.getSchemaName());
+        default -> throw e;
+      }
+    }
+  }
+
+  /** Drops a table through core ({@link Warehouse#drop}): segments, device space, root. */
+  void dropTable(SchemaTableName name) {
+    if (!tableExists(name)) {
+      throw new TableNotFoundException(name);
+    }
+    call(
+        () -> {
+          warehouse.drop(name.getSchemaName(), name.getTableName());
+          return null;
+        });
+  }
+
+  /** ALTER TABLE ... RENAME TO ({@link Warehouse#rename}): the root moves, the segments stay. */
+  void renameTable(SchemaTableName from, SchemaTableName to) {
+    if (!tableExists(from)) {
+      throw new TableNotFoundException(from);
+    }
+    named(() -> warehouse.location(to.getSchemaName(), to.getTableName()));
+    if (!schemaExists(to.getSchemaName())) {
+      throw new SchemaNotFoundException(to.getSchemaName());
+    }
+    if (tableExists(to)) {
+      throw new TrinoException(TABLE_ALREADY_EXISTS, "table " + to + " already exists");
+    }
+    named(
+        () ->
+            call(
+                () -> {
+                  warehouse.rename(
+                      from.getSchemaName(),
+                      from.getTableName(),
+                      to.getSchemaName(),
+                      to.getTableName());
+                  return null;
+                }));
   }
 
   /** Runs a core call, turning core's failures into Trino errors with core's message. */

@@ -47,14 +47,16 @@ class MosaicConnectorTest extends BaseConnectorTest {
   @Override
   protected boolean hasBehavior(TestingConnectorBehavior behavior) {
     return switch (behavior) {
-      // What Mosaic does: schemas, tables, CTAS, INSERT; nullability is kept and enforced.
+      // What Mosaic does: schemas, tables, CTAS, INSERT, rename; nullability is kept and enforced.
       case SUPPORTS_CREATE_SCHEMA,
           SUPPORTS_DROP_SCHEMA_CASCADE,
           SUPPORTS_CREATE_TABLE,
           SUPPORTS_CREATE_TABLE_WITH_DATA,
           SUPPORTS_INSERT,
           SUPPORTS_NOT_NULL_CONSTRAINT,
-          SUPPORTS_NEGATIVE_DATE ->
+          SUPPORTS_NEGATIVE_DATE,
+          SUPPORTS_RENAME_TABLE,
+          SUPPORTS_RENAME_TABLE_ACROSS_SCHEMAS ->
           true;
       // Filters only skip row groups (Trino still applies them), so no pushdown is "enforced".
       case SUPPORTS_PREDICATE_PUSHDOWN,
@@ -82,8 +84,6 @@ class MosaicConnectorTest extends BaseConnectorTest {
           SUPPORTS_CREATE_OR_REPLACE_TABLE,
           SUPPORTS_CREATE_TABLE_WITH_TABLE_COMMENT,
           SUPPORTS_CREATE_TABLE_WITH_COLUMN_COMMENT,
-          SUPPORTS_RENAME_TABLE,
-          SUPPORTS_RENAME_TABLE_ACROSS_SCHEMAS,
           SUPPORTS_ADD_COLUMN,
           SUPPORTS_DROP_COLUMN,
           SUPPORTS_RENAME_COLUMN,
@@ -118,7 +118,7 @@ class MosaicConnectorTest extends BaseConnectorTest {
 
   @Override
   protected void verifySchemaNameLengthFailurePermissible(Throwable e) {
-    assertThat(e).hasMessageMatching("schema name '.*' is too long: 256 characters.*");
+    assertThat(e).hasMessageMatching("namespace name '.*' is too long: 256 characters.*");
   }
 
   /**

@@ -3,12 +3,16 @@ package io.mosaic.trino;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.device.Device;
+import io.mosaic.device.DevicePool;
 import io.trino.spi.type.VarcharType;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,6 +73,43 @@ class MosaicSqlTest {
     assertThat(sql("SHOW TABLES FROM life").getRowCount()).isZero();
     sql("DROP SCHEMA life");
     assertThat(sql("SHOW SCHEMAS").getOnlyColumnAsSet()).doesNotContain("life");
+  }
+
+  /**
+   * DROP TABLE in this long-lived JVM gives the devices their space back. Both nodes' connectors
+   * and the pool loaded here share one count per device directory (core's Device), so the count
+   * read here is the one the CTAS booked into and the drop released from.
+   */
+  @Test
+  void dropTableGivesTheDevicesTheirSpaceBack() throws Exception {
+    DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
+    Map<String, Long> used = new HashMap<>();
+    Map<String, Long> free = new HashMap<>();
+    for (Device d : pool.devices()) {
+      used.put(d.id(), d.usedBytes());
+      free.put(d.id(), d.freeBytes());
+    }
+    sql("CREATE SCHEMA space");
+    sql(
+        "CREATE TABLE space.orders WITH (default_device = 'slow') AS SELECT * FROM tpch.tiny.orders");
+    assertThat(pool.device("slow").usedBytes()).isGreaterThan(used.get("slow"));
+
+    // Renaming moves the table root only: the bytes stay booked and the rows readable.
+    sql("ALTER TABLE space.orders RENAME TO tiny.orders_renamed");
+    assertThat(sql("SELECT count(*) FROM tiny.orders_renamed").getOnlyValue()).isEqualTo(15000L);
+    assertThat(sql("SHOW TABLES FROM space").getRowCount()).isZero();
+    assertThat(pool.device("slow").usedBytes()).isGreaterThan(used.get("slow"));
+
+    sql("DROP TABLE tiny.orders_renamed");
+    for (Device d : pool.devices()) {
+      assertThat(d.usedBytes())
+          .as("device %s after DROP TABLE", d.id())
+          .isEqualTo(used.get(d.id()));
+      assertThat(d.freeBytes())
+          .as("device %s after DROP TABLE", d.id())
+          .isEqualTo(free.get(d.id()));
+    }
+    sql("DROP SCHEMA space");
   }
 
   @Test
@@ -178,7 +219,7 @@ class MosaicSqlTest {
         .hasMessageContaining("table name '" + longest + "t' is too long: 256 characters")
         .hasMessageContaining("use a shorter name");
     assertThatThrownBy(() -> sql("CREATE SCHEMA " + "s".repeat(256)))
-        .hasMessageContaining("schema name '" + "s".repeat(256) + "' is too long");
+        .hasMessageContaining("namespace name '" + "s".repeat(256) + "' is too long");
   }
 
   @Test
