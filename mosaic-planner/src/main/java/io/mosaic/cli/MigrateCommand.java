@@ -1,9 +1,12 @@
 package io.mosaic.cli;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
+import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.maintenance.Migrator;
+import io.mosaic.maintenance.MoveRequest;
+import io.mosaic.maintenance.MoveResult;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.trace.TraceLog;
 import io.mosaic.workload.PlacementFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -27,7 +30,8 @@ import picocli.CommandLine.Spec;
           + " recompressed with the target device's codec), verified, and committed per column; old"
           + " files go once no reader pins them.",
       "Give the placement with --set COLUMN=DEVICE (repeatable) or --plan FILE (the placement CSV"
-          + " `mosaic place --plan` writes). A migration starts a new trace epoch (Section 3.4)."
+          + " `mosaic place --plan` writes). A migration starts a new trace epoch (Section 3.4); the same"
+          + " operation as CALL mosaic.system.move_columns (docs/operations.md)."
     })
 final class MigrateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -52,27 +56,26 @@ final class MigrateCommand implements Callable<Integer> {
       placement.putAll(readPlan(plan, table.name()));
     }
     if (placement.isEmpty()) {
-      throw new IllegalArgumentException(
-          "nothing to place: give --set COLUMN=DEVICE or --plan FILE");
+      throw MosaicException.invalid("nothing to place: give --set COLUMN=DEVICE or --plan FILE");
     }
-    Migrator migrator = new Migrator(table);
-    Migrator.Plan moves = migrator.plan(placement);
-    out.print(moves.describe());
-    if (dryRun || moves.moves().isEmpty()) {
+    MaintenanceExecutor executor = new MaintenanceExecutor(table.pool(), name -> table);
+    MoveRequest request = new MoveRequest(table.root().toString(), placement, !dryRun);
+    // The dry run first: its listing is what the user sees before anything moves.
+    MoveResult planned = executor.move(new MoveRequest(request.table(), placement, false));
+    out.print(planned.plan().describe());
+    if (dryRun || planned.plan().moves().isEmpty()) {
       return 0;
     }
-    migrator.checkSpace(moves);
-    ProgressListener progress = new ProgressListener(err, moves);
-    var result = migrator.apply(moves, progress);
-    int epoch = new TraceLog(table.root()).newEpoch();
+    ProgressListener progress = new ProgressListener(err, planned.plan());
+    MoveResult result = executor.move(request, progress);
     out.printf(
         Locale.ROOT,
         "migrated %d segments of table %s in %.1f s; now at version %d, trace epoch %d%n",
-        moves.moves().size(),
+        result.plan().moves().size(),
         table.name(),
         progress.seconds(),
         result.version(),
-        epoch);
+        result.columns().get(0).traceEpoch());
     return 0;
   }
 

@@ -5,20 +5,22 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.DevicePool;
+import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.maintenance.MaintenanceSyntax;
+import io.mosaic.maintenance.PlaceRequest;
+import io.mosaic.maintenance.PlaceResult;
+import io.mosaic.model.ColumnRef;
 import io.mosaic.model.Placement;
-import io.mosaic.model.Prediction;
-import io.mosaic.placement.InstalledPlan;
-import io.mosaic.placement.PlacementResult;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.workload.PlacementFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,7 +31,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code mosaic place}: capacity mode on the installed pool (paper Section 3.4): from the tables'
  * recorded trace, their real column sizes and the calibrated device model, the placement that
- * minimises the predicted scan time (Eq. 4 under Eq. 7), and what moving there would take.
+ * minimises the predicted scan time (Eq. 4 under Eq. 7), and what moving there would take. The
+ * request, its defaults and the result are the library's ({@link PlaceRequest},
+ * docs/operations.md); this command parses options and prints.
  */
 @Command(
     name = "place",
@@ -38,13 +42,16 @@ import picocli.CommandLine.Spec;
       "Compute where every column of the given tables should live on the installed devices, from"
           + " the scans recorded in the tables' traces (current epoch), the columns' real sizes and"
           + " the device model written by `mosaic calibrate`.",
-      "Prints column -> device, bytes to move and predicted scan time before and after; --plan"
-          + " writes the placement for `mosaic migrate --plan`, --json the whole plan."
+      "Prints column -> device, bytes to move and predicted scan time before and after; --apply"
+          + " migrates there (and starts a new trace epoch), --plan writes the placement for"
+          + " `mosaic migrate --plan`, --json the whole plan."
     })
 final class PlaceCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin PoolOption poolOption;
+
+  @Mixin ConstraintOptions constraints;
 
   @Option(
       names = "--table",
@@ -55,19 +62,37 @@ final class PlaceCommand implements Callable<Integer> {
 
   @Option(
       names = "--strategy",
-      defaultValue = "lopt",
+      defaultValue = PlaceRequest.DEFAULT_STRATEGY,
       paramLabel = "NAME",
       description = "lopt (exact MIP, default), hot-column or hot-table (the paper's baselines).")
   String strategy;
 
   @Option(
       names = "--time-limit",
-      defaultValue = "PT60S",
       paramLabel = "DURATION",
       description =
-          "Time limit of the lopt solve, its local-search polish included (ISO-8601, default"
-              + " ${DEFAULT-VALUE}).")
-  Duration timeLimit;
+          "Time limit of the lopt solve, its local-search polish included: 10s, 2m, 500ms or"
+              + " ISO-8601 PT60S (default 60s).")
+  String timeLimit;
+
+  @Option(
+      names = "--apply",
+      description = "Migrate the columns to the plan (default: show the plan, move nothing).")
+  boolean apply;
+
+  @Option(
+      names = "--no-regression",
+      paramLabel = "SLACK",
+      description =
+          "No recorded scan may get slower than (1 + SLACK) times its time under the reference"
+              + " (paper Section 5.4): 0 forbids any slowdown, 0.1 allows 10 %.")
+  Double noRegression;
+
+  @Option(
+      names = "--no-regression-reference",
+      paramLabel = "current",
+      description = "What --no-regression compares against: current (the placement now, default).")
+  String noRegressionReference;
 
   @Option(names = "--plan", paramLabel = "FILE", description = "Write the placement (CSV).")
   Path planFile;
@@ -79,61 +104,102 @@ final class PlaceCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     DevicePool pool = poolOption.load();
-    List<MosaicTable> open = new ArrayList<>();
-    for (Path t : tables) {
-      open.add(MosaicTable.open(t, pool));
-    }
-    InstalledPlan plan =
-        InstalledPlan.compute(pool, open, InstalledPlan.strategy(strategy, timeLimit));
-    PlacementResult result = plan.result();
-    Placement current = plan.current();
-    Prediction before = plan.before();
-    Prediction after = result.prediction();
+    PlaceRequest request =
+        constraints
+            .addTo(PlaceRequest.builder(tables.stream().map(Path::toString).toList()))
+            .strategy(strategy)
+            .timeLimit(
+                timeLimit == null ? null : MaintenanceSyntax.duration(timeLimit, "--time-limit"))
+            .apply(apply)
+            .noRegression(noRegression, noRegressionReference)
+            .build();
+    PlaceResult result =
+        new MaintenanceExecutor(pool, t -> MosaicTable.open(Path.of(t), pool)).place(request);
 
-    TextTable t = new TextTable("column", "now", "placed on", "stored there", "moves");
-    for (InstalledPlan.ColumnPlan c : plan.columns()) {
+    TextTable t =
+        new TextTable("column", "now", "placed on", "stored there", "moves", "pinned", "applied");
+    for (PlaceResult.ColumnRow c : result.columns()) {
       t.row(
-          c.column().toString(),
-          c.from(),
-          c.to(),
+          c.table() + "." + c.column(),
+          c.currentDevice(),
+          c.plannedDevice(),
           ByteSize.ofBytes(c.storedBytes()).toString(),
-          c.moves() ? "yes" : "");
+          c.moves() ? "yes" : "",
+          c.pinned() ? "yes" : "",
+          c.applied() ? "yes" : "");
     }
-    long moved = plan.bytesToMove();
+    double before = result.predictedSecondsBefore();
+    double after = result.predictedSecondsAfter();
     out.print(t.render());
     out.printf(
         Locale.ROOT,
         "%s: %d distinct scans; predicted scan time %.3f s now, %.3f s placed (%.1f%% less); ~%s"
             + " to move%s%n",
-        result.strategy(),
-        plan.scans(),
-        before.totalSeconds(),
-        after.totalSeconds(),
-        before.totalSeconds() > 0 ? 100 * (1 - after.totalSeconds() / before.totalSeconds()) : 0,
-        ByteSize.ofBytes(moved),
+        result.solver(),
+        result.scansRecorded(),
+        before,
+        after,
+        before > 0 ? 100 * (1 - after / before) : 0,
+        ByteSize.ofBytes(result.bytesToMove()),
         Double.isNaN(result.gap())
             ? ""
             : String.format(Locale.ROOT, "; optimality gap %.2f%%", 100 * result.gap()));
+    out.printf(
+        Locale.ROOT,
+        "solved on %d of %d distinct scans; %d devices used; worst scan %s of its time now%n",
+        result.scansPlanned(),
+        result.scansRecorded(),
+        result.devicesUsed(),
+        Double.isNaN(result.worstScanRatio())
+            ? "-"
+            : String.format(Locale.ROOT, "%.3fx", result.worstScanRatio()));
+    if (!request.apply()) {
+      out.println("dry run: nothing moved (--apply migrates to this plan)");
+    } else if (!result.applied()) {
+      out.println("applied: already placed so, nothing moved");
+    } else {
+      result.columns().stream()
+          .filter(PlaceResult.ColumnRow::applied)
+          .map(c -> c.table() + " (new trace epoch " + c.traceEpoch() + ")")
+          .distinct()
+          .forEach(table -> out.println("applied: migrated " + table));
+    }
     if (planFile != null) {
-      PlacementFile.write(planFile, result.placement());
+      PlacementFile.write(planFile, placement(result));
       out.println(
           "Wrote " + planFile + " (apply with: mosaic migrate --plan " + planFile + " ...)");
     }
     if (jsonFile != null) {
       ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
       ObjectNode root = json.createObjectNode();
-      root.put("strategy", result.strategy());
-      root.put("predictedSecondsBefore", before.totalSeconds());
-      root.put("predictedSecondsAfter", after.totalSeconds());
-      root.put("bytesToMove", moved);
+      root.put("strategy", result.solver());
+      root.put("predictedSecondsBefore", before);
+      root.put("predictedSecondsAfter", after);
+      root.put("bytesToMove", result.bytesToMove());
       root.put("gap", Double.isNaN(result.gap()) ? null : result.gap());
+      root.put("scansRecorded", result.scansRecorded());
+      root.put("scansPlanned", result.scansPlanned());
+      root.put("devicesUsed", result.devicesUsed());
+      root.put(
+          "worstScanRatio", Double.isNaN(result.worstScanRatio()) ? null : result.worstScanRatio());
+      root.put("applied", result.applied());
       ObjectNode placement = root.putObject("placement");
-      result.placement().deviceOf().forEach((c, d) -> placement.put(c.toString(), d));
       ObjectNode now = root.putObject("current");
-      current.deviceOf().forEach((c, d) -> now.put(c.toString(), d));
+      for (PlaceResult.ColumnRow c : result.columns()) {
+        placement.put(c.table() + "." + c.column(), c.plannedDevice());
+        now.put(c.table() + "." + c.column(), c.currentDevice());
+      }
       Files.writeString(jsonFile, json.writeValueAsString(root));
       out.println("Wrote " + jsonFile);
     }
     return 0;
+  }
+
+  private static Placement placement(PlaceResult result) {
+    Map<ColumnRef, String> deviceOf = new LinkedHashMap<>();
+    result
+        .columns()
+        .forEach(c -> deviceOf.put(new ColumnRef(c.table(), c.column()), c.plannedDevice()));
+    return new Placement(deviceOf);
   }
 }

@@ -136,8 +136,14 @@ final class PlanningInputs {
 
   /** Capacity mode on installed devices; budget mode with a budget; else unbounded purchase. */
   PlacementProblem problem(CostModel model, Workload workload, Double budgetCents) {
+    return problem(model, workload, budgetCents, PlacementOptions.defaults());
+  }
+
+  /** As {@link #problem(CostModel, Workload, Double)}, under the user's constraints. */
+  PlacementProblem problem(
+      CostModel model, Workload workload, Double budgetCents, PlacementOptions options) {
     PlacementMode mode =
         budgetCents == null ? PlacementMode.CAPACITY : PlacementMode.budget(budgetCents);
-    return new PlacementProblem(model, workload, mode, PlacementOptions.defaults());
+    return new PlacementProblem(model, workload, mode, options);
   }
 }

@@ -3,6 +3,7 @@ package io.mosaic.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mosaic.device.Cost;
+import io.mosaic.maintenance.MaintenanceSyntax;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Workload;
@@ -49,6 +50,8 @@ public final class RecommendCommand implements Callable<Integer> {
 
   @Mixin PlanningInputs inputs;
 
+  @Mixin ConstraintOptions constraints;
+
   @Option(
       names = "--budget",
       paramLabel = "COST",
@@ -64,11 +67,12 @@ public final class RecommendCommand implements Callable<Integer> {
 
   @Option(
       names = "--time-limit",
-      defaultValue = "60",
-      paramLabel = "SECONDS",
+      defaultValue = "60s",
+      paramLabel = "DURATION",
       description =
-          "Time limit of the solve for each budget, polish included (default: ${DEFAULT-VALUE}).")
-  long timeLimit;
+          "Time limit of the solve for each budget, polish included: 10s, 2m, ISO-8601 PT60S or"
+              + " a number of seconds (default: ${DEFAULT-VALUE}).")
+  String timeLimit;
 
   enum Strategy {
     lopt,
@@ -114,11 +118,15 @@ public final class RecommendCommand implements Callable<Integer> {
     CostModel model = inputs.costModel();
     Workload workload = inputs.workload();
     model.validate(workload);
+    Duration limit = MaintenanceSyntax.duration(timeLimit, "--time-limit");
+    PlacementOptions options = constraints.options(model.columns());
     PlacementStrategy lopt =
         strategy == Strategy.lopt
-            ? new LoptStrategy(Duration.ofSeconds(timeLimit))
+            ? new LoptStrategy(limit)
             : new LocalSearchStrategy(
-                Duration.ofSeconds(timeLimit), Duration.ofSeconds(Math.min(5, timeLimit)), 0);
+                limit,
+                limit.compareTo(Duration.ofSeconds(5)) < 0 ? limit : Duration.ofSeconds(5),
+                0);
     List<BudgetSweep.Point> points;
     Double saturation = null;
     double minimum = BudgetSweep.minimumBudgetCents(model);
@@ -126,7 +134,7 @@ public final class RecommendCommand implements Callable<Integer> {
       double cents = Cost.parse(budget).cents();
       PlacementResult r;
       try {
-        r = lopt.place(inputs.problem(model, workload, cents));
+        r = lopt.place(inputs.problem(model, workload, cents, options));
       } catch (InfeasiblePlacementException e) {
         throw new IllegalArgumentException(
             e.getMessage() + "; the minimum budget is " + Commands.cents(minimum), e);
@@ -147,8 +155,7 @@ public final class RecommendCommand implements Callable<Integer> {
         throw new IllegalArgumentException(
             "--placement-out needs one --budget; a sweep has many placements (see --json)");
       }
-      BudgetSweep.Result result =
-          new BudgetSweep(lopt, steps).sweep(model, workload, PlacementOptions.defaults());
+      BudgetSweep.Result result = new BudgetSweep(lopt, steps).sweep(model, workload, options);
       points = result.points();
       saturation = result.saturationCents();
     }

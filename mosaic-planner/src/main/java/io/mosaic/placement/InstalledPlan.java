@@ -3,6 +3,7 @@ package io.mosaic.placement;
 import io.mosaic.device.DevicePool;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Prediction;
 import io.mosaic.model.Workload;
@@ -23,14 +24,19 @@ import java.util.Map;
  * @param current where each column lives now
  * @param before the predicted workload time of the current placement
  * @param columns one row per column, in the tables' schema order
- * @param scans the number of distinct scans placed for
+ * @param scans the number of distinct scans recorded
+ * @param scansPlanned the distinct scans the strategy solved on (fewer when sampled, Section 5.5)
+ * @param worstScanRatio the largest planned/current time of a recorded scan (Section 5.4's
+ *     measure), NaN when no recorded scan takes time now
  */
 public record InstalledPlan(
     PlacementResult result,
     Placement current,
     Prediction before,
     List<ColumnPlan> columns,
-    int scans) {
+    int scans,
+    int scansPlanned,
+    double worstScanRatio) {
 
   /** One column: where it is, where it goes and how many bytes it would take there. */
   public record ColumnPlan(ColumnRef column, String from, String to, long storedBytes) {
@@ -64,10 +70,28 @@ public record InstalledPlan(
    */
   public static InstalledPlan compute(
       DevicePool pool, List<MosaicTable> tables, PlacementStrategy strategy) throws IOException {
+    return compute(pool, tables, strategy, (columns, current) -> PlacementOptions.defaults());
+  }
+
+  /** The user's constraints for the tables' columns, given where they live now. */
+  public interface OptionsFor {
+    PlacementOptions options(List<ColumnRef> columns, Placement current);
+  }
+
+  /**
+   * As {@link #compute(DevicePool, List, PlacementStrategy)}, under the user's constraints (pins,
+   * per-device bytes, a device cap, the no-regression bound, sampling).
+   */
+  public static InstalledPlan compute(
+      DevicePool pool, List<MosaicTable> tables, PlacementStrategy strategy, OptionsFor options)
+      throws IOException {
     CostModel model = CostModel.of(InstalledPool.profiles(pool), InstalledPool.sizes(tables));
     Workload workload = InstalledPool.workload(tables);
     Placement current = InstalledPool.currentPlacement(pool, tables);
-    PlacementResult result = strategy.place(PlacementProblem.capacity(model, workload));
+    PlacementProblem problem =
+        new PlacementProblem(
+            model, workload, PlacementMode.CAPACITY, options.options(model.columns(), current));
+    PlacementResult result = strategy.place(problem);
     List<ColumnPlan> columns = new ArrayList<>();
     for (Map.Entry<ColumnRef, String> e : result.placement().deviceOf().entrySet()) {
       columns.add(
@@ -77,8 +101,22 @@ public record InstalledPlan(
               e.getValue(),
               model.storedBytes(model.device(e.getValue()), e.getKey())));
     }
+    double worst = Double.NaN;
+    for (DistinctScan scan : workload.scans()) {
+      double now = model.scanTime(scan, current);
+      if (now > 0) {
+        double ratio = model.scanTime(scan, result.placement()) / now;
+        worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
+      }
+    }
     return new InstalledPlan(
-        result, current, model.predict(workload, current), columns, workload.scans().size());
+        result,
+        current,
+        model.predict(workload, current),
+        columns,
+        workload.scans().size(),
+        problem.solveWorkload().scans().size(),
+        worst);
   }
 
   /** Bytes that would be written to other devices (stored size on the target device). */

@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.Placement;
 import java.util.Objects;
 
@@ -13,7 +14,7 @@ public record NoRegression(Placement reference, double slack) {
   public NoRegression {
     Objects.requireNonNull(reference, "reference");
     if (!(slack >= 0) || Double.isInfinite(slack)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "no-regression slack must be a fraction >= 0 (0.1 = 10 %), not " + slack);
     }
   }

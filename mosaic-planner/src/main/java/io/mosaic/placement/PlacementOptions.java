@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import java.util.Map;
 
@@ -31,10 +32,10 @@ public record PlacementOptions(
     minBytes.forEach((d, b) -> requireNonNegative("minimum bytes of device '" + d + "'", b));
     maxBytes.forEach((d, b) -> requireNonNegative("maximum bytes of device '" + d + "'", b));
     if (maxDevices != null && maxDevices < 1) {
-      throw new IllegalArgumentException("max devices must be at least 1, not " + maxDevices);
+      throw MosaicException.invalid("max devices must be at least 1, not " + maxDevices);
     }
     if (!(sampleFraction > 0 && sampleFraction <= 1)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "sample fraction must be in (0, 1] (0.6 solves on 60 % of the distinct scans), not "
               + sampleFraction);
     }
@@ -76,7 +77,7 @@ public record PlacementOptions(
 
   private static void requireNonNegative(String what, long bytes) {
     if (bytes < 0) {
-      throw new IllegalArgumentException(what + " cannot be negative: " + bytes);
+      throw MosaicException.invalid(what + " cannot be negative: " + bytes);
     }
   }
 }

@@ -135,6 +135,42 @@ class PlanningCommandsTest {
   }
 
   @Test
+  void recommendTakesPinsADeviceCapAndASample() throws IOException {
+    Path placement = dir.resolve("p.csv");
+    int status =
+        RecommendCommand.run(
+            with(
+                small(),
+                "--budget",
+                "3 EUR",
+                "--pin",
+                "s_comment=hdd",
+                "--max-devices",
+                "2",
+                "--sample",
+                "0.5",
+                "--seed",
+                "3",
+                "--time-limit",
+                "30s",
+                "--placement-out",
+                placement.toString()),
+            o(),
+            e());
+    assertThat(status).as(err.toString()).isZero();
+    var deviceOf = PlacementFile.read(placement).deviceOf();
+    assertThat(deviceOf.get(new io.mosaic.model.ColumnRef("supplier", "s_comment")))
+        .isEqualTo("hdd");
+    assertThat(Set.copyOf(deviceOf.values())).hasSizeLessThanOrEqualTo(2);
+
+    status =
+        RecommendCommand.run(with(small(), "--budget", "3 EUR", "--pin", "nope=hdd"), o(), e());
+    assertThat(status).isNotZero();
+    assertThat(err.toString())
+        .contains("pin 'nope=hdd' names no column of the tables being placed");
+  }
+
+  @Test
   void localSearchRecommendsWithinItsGap() throws IOException {
     int status =
         RecommendCommand.run(

@@ -2,11 +2,20 @@ package io.mosaic.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.Codec;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
+import io.mosaic.device.Latency;
+import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.maintenance.MoveRequest;
+import io.mosaic.maintenance.MoveResult;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.trace.TraceLog;
 import io.trino.tpch.Order;
 import io.trino.tpch.OrderGenerator;
 import java.io.IOException;
@@ -15,6 +24,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -215,6 +225,153 @@ class TableCommandsTest {
       assertThat(err.toString()).contains("no scans recorded in the current trace epoch");
     }
     assertThat(run(concat(new String[] {"place", "--strategy", "fastest"}, pool))).isOne();
+  }
+
+  /**
+   * Imports the orders, records two distinct scans (three of one) and writes the device model
+   * `mosaic calibrate` would for an NVMe-like nvme and an HDD-like hdd (measured, the emulated
+   * devices can come out alike on a busy machine).
+   */
+  private String[] tracedAndCalibrated() throws IOException {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(
+            run(
+                concat(
+                    new String[] {"import", "--create"},
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .isZero();
+    DevicePool devicePool = DevicePool.load(devices);
+    MosaicTable t = MosaicTable.open(table, devicePool);
+    try (Retriever retriever = new Retriever(devicePool)) {
+      for (List<String> columns :
+          List.of(
+              List.of("o_orderkey", "o_comment"),
+              List.of("o_orderkey", "o_comment"),
+              List.of("o_orderdate", "o_custkey"))) {
+        try (Scan scan = retriever.scan(t, ScanRequest.of(columns))) {
+          while (scan.hasNext()) {
+            scan.next();
+          }
+        }
+      }
+    }
+    DeviceModelFile.write(
+        devicePool.modelFile(),
+        List.of(
+            new DeviceModel(
+                "nvme",
+                2,
+                Bandwidth.ofMegabytesPerSecond(2000),
+                Latency.ofMillis(0.1),
+                Map.of(
+                    Codec.ZSTD,
+                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(3000), 3.0))),
+            new DeviceModel(
+                "hdd",
+                1,
+                Bandwidth.ofMegabytesPerSecond(50),
+                Latency.ofMillis(8),
+                Map.of(
+                    Codec.LZ4,
+                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(80), 2.0)))),
+        "test model: nvme is 40x faster than hdd");
+    return pool;
+  }
+
+  @Test
+  void placeTakesPinsADeviceCapANoRegressionBoundAndASample() throws IOException {
+    String[] pool = tracedAndCalibrated();
+    int epoch = new TraceLog(table).epoch();
+    String[] constrained = {
+      "place",
+      "--pin",
+      "o_custkey=hdd",
+      "--max-devices",
+      "1",
+      "--no-regression",
+      "1000",
+      "--sample",
+      "0.5",
+      "--seed",
+      "7",
+      "--time-limit",
+      "30s"
+    };
+    // A bound of 0 cannot hold with every column on the slower device: no plan, nothing moves.
+    String[] strict = constrained.clone();
+    strict[6] = "0";
+    assertThat(run(concat(strict, pool, "--apply"))).isNotZero();
+    assertThat(err.toString()).contains("mosaic place");
+    assertThat(devicesOf(table)).containsOnly("nvme");
+
+    // Without --apply the plan is shown and nothing moves.
+    assertThat(run(concat(constrained, pool))).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("solved on 1 of 2 distinct scans; 1 devices used", "dry run: nothing moved")
+        .containsPattern("orders\\.o_custkey\\s+nvme\\s+hdd\\s+\\S+ \\S+\\s+yes\\s+yes\\s");
+    assertThat(new TraceLog(table).epoch()).isEqualTo(epoch);
+    assertThat(devicesOf(table)).containsOnly("nvme");
+
+    assertThat(run(concat(constrained, pool, "--apply"))).as(err.toString()).isZero();
+    // The pin puts o_custkey on hdd and, one device allowed, every column follows it.
+    assertThat(devicesOf(table)).containsOnly("hdd");
+    assertThat(out.toString()).contains("applied: migrated orders (new trace epoch " + (epoch + 1));
+    assertThat(new TraceLog(table).epoch()).isEqualTo(epoch + 1);
+
+    assertThat(run(concat(new String[] {"place", "--pin", "o_custkey"}, pool))).isOne();
+    assertThat(err.toString()).contains("pin entry 'o_custkey' must be COLUMN=DEVICE");
+  }
+
+  @Test
+  void theLibrarysMoveStartsANewTraceEpochOnlyWhenItApplies() throws IOException {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(
+            run(
+                concat(
+                    new String[] {"import", "--create"},
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .isZero();
+    DevicePool devicePool = DevicePool.load(devices);
+    MaintenanceExecutor executor =
+        new MaintenanceExecutor(devicePool, name -> MosaicTable.open(Path.of(name), devicePool));
+    int epoch = new TraceLog(table).epoch();
+    MoveResult dry = executor.move(MoveRequest.parse(table.toString(), "o_comment=hdd", false));
+    assertThat(dry.columns())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.applied()).isFalse();
+              assertThat(c.traceEpoch()).isNull();
+            });
+    assertThat(new TraceLog(table).epoch()).isEqualTo(epoch);
+    assertThat(devicesOf(table)).containsOnly("nvme");
+
+    MoveResult moved = executor.move(MoveRequest.parse(table.toString(), "o_comment=hdd", null));
+    assertThat(moved.columns())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.applied()).isTrue();
+              assertThat(c.traceEpoch()).isEqualTo(epoch + 1);
+            });
+    assertThat(new TraceLog(table).epoch()).isEqualTo(epoch + 1);
+    assertThat(executor.status(table.toString()).columns())
+        .anySatisfy(c -> assertThat(c.column() + "@" + c.device()).isEqualTo("o_comment@hdd"));
+    // Nothing left to move: nothing applied, and the trace keeps its epoch.
+    assertThat(executor.move(MoveRequest.parse(table.toString(), "o_comment=hdd", true)).columns())
+        .isEmpty();
+    assertThat(new TraceLog(table).epoch()).isEqualTo(epoch + 1);
+  }
+
+  private java.util.Set<String> devicesOf(Path root) {
+    java.util.Set<String> used = new java.util.TreeSet<>();
+    MosaicTable.open(root, DevicePool.load(devices))
+        .latest()
+        .storedColumns()
+        .forEach(c -> used.add(c.device()));
+    return used;
   }
 
   @Test

@@ -1,20 +1,22 @@
 package io.mosaic.spark;
 
-import io.mosaic.format.Manifest;
-import io.mosaic.maintenance.Migrator;
-import io.mosaic.table.MosaicTable;
+import io.mosaic.MosaicException;
+import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.maintenance.ResultColumn;
 import io.mosaic.table.TableNotFoundException;
-import io.mosaic.trace.TraceLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -54,6 +56,13 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
       // Spark shows the message as is: name the procedure so the user knows which call failed.
       throw new IllegalArgumentException(
           "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
+    } catch (MosaicException e) {
+      // The maintenance library's argument errors (docs/operations.md), named the same way.
+      if (e.kind() != MosaicException.Kind.INVALID_ARGUMENT) {
+        throw e;
+      }
+      throw new IllegalArgumentException(
+          "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
@@ -67,26 +76,40 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
     return args.isNullAt(i) ? null : args.getUTF8String(i).toString();
   }
 
-  static UTF8String utf8(String s) {
-    return s == null ? null : UTF8String.fromString(s);
+  /** The library's executor over this catalog's pool and tables (docs/operations.md). */
+  MaintenanceExecutor executor() {
+    return new MaintenanceExecutor(catalog.pool(), catalog::openTable);
   }
 
-  /** Applies a column {@code ->} device placement to a table online, as {@code mosaic migrate}. */
-  record Migration(Migrator.Plan plan, Manifest after) {
-    /**
-     * Plans, checks space, moves, and starts a new trace epoch when something moved (the scans
-     * recorded so far were timed on the old placement, paper Section 3.4).
-     */
-    static Migration apply(MosaicTable table, Map<String, String> placement) throws IOException {
-      Migrator migrator = new Migrator(table);
-      Migrator.Plan plan = migrator.plan(placement);
-      if (plan.moves().isEmpty()) {
-        return new Migration(plan, table.latest());
-      }
-      migrator.checkSpace(plan);
-      Manifest after = migrator.apply(plan, new Migrator.Listener() {});
-      new TraceLog(table.root()).newEpoch();
-      return new Migration(plan, after);
+  /** A library result schema as Spark's: the same names and types Trino shows. */
+  static StructType schema(List<ResultColumn> columns) {
+    StructType type = new StructType();
+    for (ResultColumn c : columns) {
+      DataType t =
+          switch (c.type()) {
+            case STRING -> DataTypes.StringType;
+            case BOOLEAN -> DataTypes.BooleanType;
+            case INT -> DataTypes.IntegerType;
+            case LONG -> DataTypes.LongType;
+            case DOUBLE -> DataTypes.DoubleType;
+          };
+      type = type.add(c.name(), t, c.nullable());
     }
+    return type;
+  }
+
+  /** Library result rows as Spark's internal rows. */
+  static List<InternalRow> rows(List<List<Object>> rows) {
+    List<InternalRow> out = new ArrayList<>();
+    for (List<Object> row : rows) {
+      Object[] values = row.toArray();
+      for (int i = 0; i < values.length; i++) {
+        if (values[i] instanceof String s) {
+          values[i] = UTF8String.fromString(s);
+        }
+      }
+      out.add(new GenericInternalRow(values));
+    }
+    return out;
   }
 }

@@ -1,40 +1,27 @@
 package io.mosaic.spark;
 
-import io.mosaic.placement.InstalledPlan;
-import io.mosaic.placement.PlacementStrategy;
-import io.mosaic.table.MosaicTable;
+import io.mosaic.maintenance.MaintenanceSyntax;
+import io.mosaic.maintenance.PlaceRequest;
+import io.mosaic.maintenance.PlaceResult;
 import java.io.IOException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * {@code CALL mosaic.system.place(table => 'ns.t', strategy => 'lopt', apply => false,
- * time_limit_seconds => 60)}: what {@code mosaic place} computes (capacity mode on the installed
- * pool, from the table's recorded scans, real sizes and the calibrated device model), one row per
- * column; with {@code apply => true} the moving columns are migrated online, as {@code mosaic
- * migrate} does, and a new trace epoch starts.
+ * {@code CALL mosaic.system.place(table => 'ns.t', strategy => 'lopt', time_limit => '60s', apply
+ * => false, pins => 'l_comment=hdd', min_bytes => 'nvme=1GB', max_bytes => ..., max_devices => 2,
+ * no_regression => 0.1, no_regression_reference => 'current', sample_fraction => 0.6, seed => 7)}:
+ * the library's {@link PlaceRequest} (docs/operations.md), one row per column in {@link
+ * PlaceResult#COLUMNS}. Only the plan unless {@code apply => true}; applying migrates online and
+ * starts a new trace epoch.
  */
 final class PlaceProcedure extends MosaicProcedure {
   static final String NAME = "place";
 
-  private static final StructType OUTPUT =
-      new StructType()
-          .add("column_name", DataTypes.StringType, false)
-          .add("current_device", DataTypes.StringType, false)
-          .add("planned_device", DataTypes.StringType, false)
-          .add("stored_bytes", DataTypes.LongType, false)
-          .add("moves", DataTypes.BooleanType, false)
-          .add("applied", DataTypes.BooleanType, false)
-          .add("predicted_seconds_before", DataTypes.DoubleType, false)
-          .add("predicted_seconds_after", DataTypes.DoubleType, false);
+  private static final StructType OUTPUT = schema(PlaceResult.COLUMNS);
 
   PlaceProcedure(MosaicCatalog catalog) {
     super(catalog);
@@ -48,16 +35,27 @@ final class PlaceProcedure extends MosaicProcedure {
   @Override
   public String description() {
     return "Plan (and with apply => true, migrate to) the placement that minimises the predicted"
-        + " scan time of a Mosaic table's recorded workload";
+        + " scan time of a Mosaic table's recorded workload, under optional constraints";
   }
 
   @Override
   public ProcedureParameter[] parameters() {
+    // Defaults are NULL where the library holds the default, so there is one of each.
     return new ProcedureParameter[] {
       ProcedureParameter.in("table", DataTypes.StringType).build(),
-      ProcedureParameter.in("strategy", DataTypes.StringType).defaultValue("'lopt'").build(),
-      ProcedureParameter.in("apply", DataTypes.BooleanType).defaultValue("false").build(),
-      ProcedureParameter.in("time_limit_seconds", DataTypes.IntegerType).defaultValue("60").build()
+      ProcedureParameter.in("strategy", DataTypes.StringType).defaultValue("NULL").build(),
+      ProcedureParameter.in("time_limit", DataTypes.StringType).defaultValue("NULL").build(),
+      ProcedureParameter.in("apply", DataTypes.BooleanType).defaultValue("NULL").build(),
+      ProcedureParameter.in("pins", DataTypes.StringType).defaultValue("NULL").build(),
+      ProcedureParameter.in("min_bytes", DataTypes.StringType).defaultValue("NULL").build(),
+      ProcedureParameter.in("max_bytes", DataTypes.StringType).defaultValue("NULL").build(),
+      ProcedureParameter.in("max_devices", DataTypes.IntegerType).defaultValue("NULL").build(),
+      ProcedureParameter.in("no_regression", DataTypes.DoubleType).defaultValue("NULL").build(),
+      ProcedureParameter.in("no_regression_reference", DataTypes.StringType)
+          .defaultValue("NULL")
+          .build(),
+      ProcedureParameter.in("sample_fraction", DataTypes.DoubleType).defaultValue("NULL").build(),
+      ProcedureParameter.in("seed", DataTypes.LongType).defaultValue("NULL").build()
     };
   }
 
@@ -68,38 +66,22 @@ final class PlaceProcedure extends MosaicProcedure {
 
   @Override
   List<InternalRow> run(InternalRow args) throws IOException {
-    MosaicTable table = catalog.openTable(string(args, 0));
-    String strategyName = args.isNullAt(1) ? "lopt" : string(args, 1).strip();
-    boolean apply = !args.isNullAt(2) && args.getBoolean(2);
-    int seconds = args.isNullAt(3) ? 60 : args.getInt(3);
-    if (seconds <= 0) {
-      throw new IllegalArgumentException(
-          "time_limit_seconds => " + seconds + " must be a positive number of seconds");
-    }
-    PlacementStrategy strategy = InstalledPlan.strategy(strategyName, Duration.ofSeconds(seconds));
-    InstalledPlan plan = InstalledPlan.compute(table.pool(), List.of(table), strategy);
-    Set<String> applied = new HashSet<>();
-    if (apply) {
-      Migration m = Migration.apply(table, plan.placementOf(table.name()));
-      m.plan().moves().forEach(move -> applied.add(move.column()));
-    }
-    double before = plan.before().totalSeconds();
-    double after = plan.result().prediction().totalSeconds();
-    List<InternalRow> rows = new ArrayList<>();
-    for (InstalledPlan.ColumnPlan c : plan.columns()) {
-      rows.add(
-          new GenericInternalRow(
-              new Object[] {
-                utf8(c.column().column()),
-                utf8(c.from()),
-                utf8(c.to()),
-                c.storedBytes(),
-                c.moves(),
-                applied.contains(c.column().column()),
-                before,
-                after
-              }));
-    }
-    return rows;
+    String timeLimit = string(args, 2);
+    PlaceRequest request =
+        PlaceRequest.builder(string(args, 0))
+            .strategy(string(args, 1))
+            .timeLimit(
+                timeLimit == null ? null : MaintenanceSyntax.duration(timeLimit, "time_limit"))
+            .apply(args.isNullAt(3) ? null : args.getBoolean(3))
+            .pins(string(args, 4))
+            .minBytes(string(args, 5))
+            .maxBytes(string(args, 6))
+            .maxDevices(args.isNullAt(7) ? null : args.getInt(7))
+            .noRegression(args.isNullAt(8) ? null : args.getDouble(8), string(args, 9))
+            .sample(
+                args.isNullAt(10) ? null : args.getDouble(10),
+                args.isNullAt(11) ? null : args.getLong(11))
+            .build();
+    return rows(executor().place(request).rows());
   }
 }

@@ -124,29 +124,41 @@ class MosaicProceduresTest {
         call(
             "CALL mosaic.system.place(table => 'tpch.lineitem', strategy => 'lopt', apply => false)");
     assertThat(plan).hasSize(16);
+    // The library's result columns (docs/operations.md), the same names as Trino's "t$plan".
     assertThat(spark.sql("CALL mosaic.system.place(table => 'tpch.lineitem')").columns())
         .containsExactly(
+            "table_name",
             "column_name",
+            "strategy",
             "current_device",
             "planned_device",
-            "stored_bytes",
+            "pinned",
             "moves",
+            "stored_bytes",
             "applied",
             "predicted_seconds_before",
-            "predicted_seconds_after");
+            "predicted_seconds_after",
+            "scans_recorded",
+            "scans_planned",
+            "devices_used",
+            "worst_scan_ratio",
+            "trace_epoch");
     Map<String, String> planned = new TreeMap<>();
     for (Row r : plan) {
-      planned.put(r.getString(0), r.getString(2));
-      assertThat(r.getString(1)).isEqualTo("hdd");
-      assertThat(r.getBoolean(4)).isEqualTo(!r.getString(2).equals("hdd"));
-      assertThat(r.getBoolean(5)).isFalse();
+      planned.put(r.getAs("column_name"), r.getAs("planned_device"));
+      assertThat((String) r.getAs("current_device")).isEqualTo("hdd");
+      assertThat((boolean) r.getAs("moves")).isEqualTo(!r.getAs("planned_device").equals("hdd"));
+      assertThat((boolean) r.getAs("applied")).isFalse();
+      assertThat((Object) r.getAs("trace_epoch")).isNull();
     }
     // The scanned columns leave the slow device, and the model predicts the gain.
     assertThat(planned)
         .containsEntry("l_extendedprice", "nvme")
         .containsEntry("l_discount", "nvme")
         .containsEntry("l_shipdate", "nvme");
-    assertThat(plan.get(0).getDouble(7)).isLessThan(plan.get(0).getDouble(6)).isPositive();
+    assertThat((double) plan.get(0).getAs("predicted_seconds_after"))
+        .isLessThan((double) plan.get(0).getAs("predicted_seconds_before"))
+        .isPositive();
     // Planning changed nothing.
     assertThat(version("lineitem")).isEqualTo(before);
     assertThat(placement("tpch.lineitem")).allSatisfy((c, d) -> assertThat(d).isEqualTo("hdd"));
@@ -154,11 +166,12 @@ class MosaicProceduresTest {
     List<Row> applied =
         call(
             "CALL mosaic.system.place(table => 'tpch.lineitem', apply => true,"
-                + " time_limit_seconds => 30)");
+                + " time_limit => '30s')");
     Map<String, String> plannedAgain = new TreeMap<>();
     for (Row r : applied) {
-      plannedAgain.put(r.getString(0), r.getString(2));
-      assertThat(r.getBoolean(5)).isEqualTo(r.getBoolean(4));
+      plannedAgain.put(r.getAs("column_name"), r.getAs("planned_device"));
+      assertThat((boolean) r.getAs("applied")).isEqualTo(r.getAs("moves"));
+      assertThat((Integer) r.getAs("trace_epoch")).isPositive();
     }
     assertThat(plannedAgain).isEqualTo(planned);
     assertThat(version("lineitem")).isGreaterThan(before);
@@ -176,20 +189,72 @@ class MosaicProceduresTest {
   }
 
   @Test
+  void placeTakesPinsADeviceCapANoRegressionBoundAndASample() {
+    spark.sql(
+        "CREATE TABLE mosaic.tpch.constrained TBLPROPERTIES ('default_device' = 'hdd')"
+            + " AS SELECT * FROM orders_src");
+    // Two distinct scans, so that sampling half of them solves on one.
+    spark.sql("SELECT sum(o_totalprice) FROM mosaic.tpch.constrained").collectAsList();
+    spark
+        .sql("SELECT count(*) FROM mosaic.tpch.constrained WHERE o_orderdate < DATE '1995-01-01'")
+        .collectAsList();
+    // o_comment is never read: only its pin puts it on nvme, and one device only means that every
+    // column follows it there.
+    List<Row> rows =
+        call(
+            "CALL mosaic.system.place(table => 'tpch.constrained', pins => 'o_comment=nvme',"
+                + " max_devices => 1, no_regression => 0.0, sample_fraction => 0.5, seed => 7,"
+                + " time_limit => 'PT30S', apply => true)");
+    assertThat(rows).hasSize(9);
+    for (Row r : rows) {
+      assertThat((String) r.getAs("planned_device")).isEqualTo("nvme");
+      assertThat((boolean) r.getAs("pinned")).isEqualTo(r.getAs("column_name").equals("o_comment"));
+      assertThat((int) r.getAs("devices_used")).isOne();
+      assertThat((int) r.getAs("scans_recorded")).isEqualTo(2);
+      assertThat((int) r.getAs("scans_planned")).isOne();
+      assertThat((double) r.getAs("worst_scan_ratio")).isLessThanOrEqualTo(1.0 + 1e-9);
+      assertThat((boolean) r.getAs("applied")).isTrue();
+      assertThat((Integer) r.getAs("trace_epoch")).isPositive();
+    }
+    assertThat(placement("tpch.constrained")).allSatisfy((c, d) -> assertThat(d).isEqualTo("nvme"));
+
+    assertThatThrownBy(
+            () ->
+                call("CALL mosaic.system.place(table => 'tpch.constrained', pins => 'o_comment')"))
+        .hasMessageContaining("CALL mosaic.system.place")
+        .hasMessageContaining("pin entry 'o_comment' must be COLUMN=DEVICE");
+    assertThatThrownBy(
+            () ->
+                call(
+                    "CALL mosaic.system.place(table => 'tpch.constrained', max_bytes => 'nvme=lots')"))
+        .hasMessageContaining("max bytes entry 'nvme=lots' has no usable size");
+  }
+
+  @Test
   void moveColumnsMovesByHand() {
+    assertThat(placement("tpch.orders")).containsEntry("o_comment", "nvme");
+    // A dry run lists the moves and changes nothing.
+    List<Row> listed =
+        call(
+            "CALL mosaic.system.move_columns(table => 'tpch.orders',"
+                + " placement => 'o_comment = hdd, o_orderdate=hdd, o_orderkey=nvme', apply => false)");
+    assertThat(listed).extracting(r -> r.getString(1)).containsExactly("o_comment", "o_orderdate");
+    assertThat(listed).allMatch(r -> !r.<Boolean>getAs("applied") && r.isNullAt(8));
     assertThat(placement("tpch.orders")).containsEntry("o_comment", "nvme");
     List<Row> moved =
         call(
             "CALL mosaic.system.move_columns(table => 'tpch.orders',"
                 + " placement => 'o_comment = hdd, o_orderdate=hdd, o_orderkey=nvme')");
     // o_orderkey is on nvme already: only two columns move.
-    assertThat(moved).extracting(r -> r.getString(0)).containsExactly("o_comment", "o_orderdate");
+    assertThat(moved).extracting(r -> r.getString(1)).containsExactly("o_comment", "o_orderdate");
     for (Row r : moved) {
-      assertThat(r.getString(1)).isEqualTo("nvme");
-      assertThat(r.getString(2)).isEqualTo("hdd");
-      assertThat(r.getInt(3)).isPositive();
-      assertThat(r.getLong(4)).isPositive();
-      assertThat(r.getLong(5)).isPositive();
+      assertThat((String) r.getAs("from_device")).isEqualTo("nvme");
+      assertThat((String) r.getAs("to_device")).isEqualTo("hdd");
+      assertThat((int) r.getAs("segments")).isPositive();
+      assertThat((long) r.getAs("bytes_read")).isPositive();
+      assertThat((long) r.getAs("stored_bytes")).isPositive();
+      assertThat((boolean) r.getAs("applied")).isTrue();
+      assertThat((Integer) r.getAs("trace_epoch")).isPositive();
     }
     Map<String, String> now = placement("tpch.orders");
     assertThat(now).containsEntry("o_comment", "hdd").containsEntry("o_orderdate", "hdd");

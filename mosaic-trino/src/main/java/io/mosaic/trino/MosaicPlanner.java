@@ -1,56 +1,110 @@
 package io.mosaic.trino;
 
+import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_DEVICE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_CANNOT_PLACE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 
+import io.mosaic.MosaicException;
+import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.maintenance.MoveRequest;
+import io.mosaic.maintenance.MoveResult;
+import io.mosaic.maintenance.PlaceRequest;
+import io.mosaic.maintenance.PlaceResult;
+import io.mosaic.maintenance.ResultColumn;
 import io.mosaic.placement.InfeasiblePlacementException;
-import io.mosaic.placement.InstalledPlan;
-import io.mosaic.placement.PlacementStrategy;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.type.Type;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 
 /**
- * Runs the planner (paper Section 3.4, capacity mode) on one table of the catalog, over the scans
- * Trino recorded in its trace and the pool's calibrated device model, as {@code mosaic place} does.
+ * Runs the maintenance library (docs/operations.md) on one table of the catalog: the planner (paper
+ * Section 3.4, capacity mode) over the scans Trino recorded and the pool's calibrated device model,
+ * and core's migrations; and turns its failures into Trino errors.
  */
 final class MosaicPlanner {
   /** The strategies, in the order {@code "t$plan"} lists them. */
   static final List<String> STRATEGIES = List.of("lopt", "hot-column", "hot-table");
 
-  /** LOPT's default solver time limit: a CALL, or a query on {@code $plan}, waits this long. */
-  static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(10);
-
   private MosaicPlanner() {}
 
-  /**
-   * The plan of {@code strategy} for the table now.
-   *
-   * @param strategy a name {@link #STRATEGIES} lists (checked by the caller)
-   */
-  static InstalledPlan plan(
-      MosaicStorage storage, SchemaTableName name, String strategy, Duration timeLimit) {
-    MosaicTable table = storage.open(name);
-    checkTraced(name, table);
-    PlacementStrategy placer = InstalledPlan.strategy(strategy, timeLimit);
+  private static MaintenanceExecutor executor(MosaicStorage storage, SchemaTableName name) {
+    return new MaintenanceExecutor(storage.pool(), ignored -> storage.open(name));
+  }
+
+  /** {@code place} on the table now; {@code request} names it as {@code schema.table}. */
+  static PlaceResult place(MosaicStorage storage, SchemaTableName name, PlaceRequest request) {
+    if (!STRATEGIES.contains(request.strategy())) {
+      throw new TrinoException(
+          INVALID_PROCEDURE_ARGUMENT,
+          "strategy '"
+              + request.strategy()
+              + "' is unknown; use "
+              + String.join(", ", STRATEGIES)
+              + " (LOPT is the default)");
+    }
+    checkTraced(name, storage.open(name));
     try {
       return MosaicStorage.call(
           () -> {
             try {
-              return InstalledPlan.compute(storage.pool(), List.of(table), placer);
+              return executor(storage, name).place(request);
             } catch (IOException e) {
               throw new TrinoException(
                   MOSAIC_IO_ERROR, "cannot place " + name + ": " + e.getMessage(), e);
             }
           });
-    } catch (IllegalArgumentException | IllegalStateException | InfeasiblePlacementException e) {
-      // No device model (the message says which `mosaic calibrate` to run), no room, no solution.
+    } catch (MosaicException e) {
+      if (e.kind() == MosaicException.Kind.INVALID_ARGUMENT) {
+        throw new TrinoException(
+            INVALID_PROCEDURE_ARGUMENT, "cannot place " + name + ": " + e.getMessage(), e);
+      }
+      if (e instanceof InfeasiblePlacementException) {
+        throw new TrinoException(
+            MOSAIC_CANNOT_PLACE, "cannot place " + name + ": " + e.getMessage());
+      }
+      throw e;
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      // No device model (the message says which `mosaic calibrate` to run), a bad pin, no solution.
       throw new TrinoException(MOSAIC_CANNOT_PLACE, "cannot place " + name + ": " + e.getMessage());
     }
+  }
+
+  /** {@code move} on the table now. */
+  static MoveResult move(MosaicStorage storage, SchemaTableName name, MoveRequest request) {
+    try {
+      return MosaicStorage.call(
+          () -> {
+            try {
+              return executor(storage, name).move(request);
+            } catch (IOException e) {
+              throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
+            }
+          });
+    } catch (IllegalArgumentException e) {
+      // An unknown column or device, named by core.
+      throw new TrinoException(MOSAIC_BAD_DEVICE, e.getMessage(), e);
+    }
+  }
+
+  /** A library result type as Trino's. */
+  static Type type(ResultColumn column) {
+    return switch (column.type()) {
+      case STRING -> VARCHAR;
+      case BOOLEAN -> BOOLEAN;
+      case INT -> INTEGER;
+      case LONG -> BIGINT;
+      case DOUBLE -> DOUBLE;
+    };
   }
 
   /** Core's own message names the table by its directory; this one says what to run in Trino. */

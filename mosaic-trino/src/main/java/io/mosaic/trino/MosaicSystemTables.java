@@ -1,16 +1,17 @@
 package io.mosaic.trino;
 
 import static io.trino.spi.type.BigintType.BIGINT;
-import static io.trino.spi.type.BooleanType.BOOLEAN;
-import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 import io.airlift.slice.Slices;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.format.StoredColumn;
-import io.mosaic.placement.InstalledPlan;
+import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.maintenance.PlaceRequest;
+import io.mosaic.maintenance.PlaceResult;
+import io.mosaic.maintenance.PlacementStatus;
+import io.mosaic.maintenance.ResultColumn;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -30,7 +31,8 @@ import java.util.function.Function;
 /**
  * Metadata tables the way Iceberg exposes them: {@code "lineitem$placement"} (where each column
  * lives: device, codec, bytes), {@code "lineitem$segments"} (every segment of the latest version)
- * and {@code "lineitem$plan"} (where the planner would put each column now, per strategy).
+ * and {@code "lineitem$plan"} (where the planner would put each column now, per strategy). The
+ * placement and plan rows come from the maintenance library (docs/operations.md).
  */
 final class MosaicSystemTables {
   private static final String PLACEMENT = "placement";
@@ -68,34 +70,22 @@ final class MosaicSystemTables {
     return new ColumnMetadata(name, type);
   }
 
+  /** The library's {@link PlacementStatus}: the same rows as Spark's {@code CALL placement}. */
   private static SystemTable placement(
       MosaicStorage storage, SchemaTableName base, SchemaTableName name) {
-    List<ColumnMetadata> columns =
-        List.of(
-            column("column_name", VARCHAR),
-            column("device", VARCHAR),
-            column("codec", VARCHAR),
-            column("segments", BIGINT),
-            column("compressed_bytes", BIGINT),
-            column("uncompressed_bytes", BIGINT));
     return table(
         name,
-        columns,
-        constraint -> {
-          Manifest m = MosaicStorage.call(() -> storage.open(base).latest());
-          List<List<Object>> out = new ArrayList<>();
-          for (StoredColumn c : m.storedColumns()) {
-            out.add(
-                List.of(
-                    c.column(),
-                    c.device(),
-                    c.codec().configName(),
-                    (long) c.segments(),
-                    c.compressedBytes(),
-                    c.uncompressedBytes()));
-          }
-          return out;
-        });
+        columns(PlacementStatus.COLUMNS),
+        constraint ->
+            MosaicStorage.call(
+                () ->
+                    new MaintenanceExecutor(storage.pool(), ignored -> storage.open(base))
+                        .status(base.toString())
+                        .rows()));
+  }
+
+  private static List<ColumnMetadata> columns(List<ResultColumn> columns) {
+    return columns.stream().map(c -> column(c.name(), MosaicPlanner.type(c))).toList();
   }
 
   private static SystemTable segments(
@@ -139,49 +129,32 @@ final class MosaicSystemTables {
   }
 
   /**
-   * What each strategy would do now, computed when queried (LOPT within {@link
-   * MosaicPlanner#DEFAULT_TIME_LIMIT}); a filter on {@code strategy} computes only the strategies
-   * it keeps. The two predictions are the whole recorded workload's time, the same on every row.
+   * What each strategy would do now, as a dry run of {@code place} with the library's defaults
+   * (docs/operations.md), computed when queried; a filter on {@code strategy} computes only the
+   * strategies it keeps. The columns are Spark's {@code CALL place} result's ({@link
+   * PlaceResult#COLUMNS}); the whole-plan figures repeat on every row.
    */
   private static SystemTable plan(
       MosaicStorage storage, SchemaTableName base, SchemaTableName name) {
-    List<ColumnMetadata> columns =
-        List.of(
-            column("strategy", VARCHAR),
-            column("column_name", VARCHAR),
-            column("current_device", VARCHAR),
-            column("planned_device", VARCHAR),
-            column("moves", BOOLEAN),
-            column("stored_bytes", BIGINT),
-            column("predicted_seconds_now", DOUBLE),
-            column("predicted_seconds_planned", DOUBLE));
+    int strategyColumn = ResultColumn.names(PlaceResult.COLUMNS).indexOf("strategy");
     return table(
         name,
-        columns,
+        columns(PlaceResult.COLUMNS),
         constraint -> {
           Domain strategies =
               constraint.isNone()
                   ? Domain.none(VARCHAR)
-                  : constraint.getDomains().orElseThrow().getOrDefault(0, Domain.all(VARCHAR));
+                  : constraint
+                      .getDomains()
+                      .orElseThrow()
+                      .getOrDefault(strategyColumn, Domain.all(VARCHAR));
           List<List<Object>> out = new ArrayList<>();
           for (String strategy : MosaicPlanner.STRATEGIES) {
             if (!strategies.includesNullableValue(Slices.utf8Slice(strategy))) {
               continue;
             }
-            InstalledPlan plan =
-                MosaicPlanner.plan(storage, base, strategy, MosaicPlanner.DEFAULT_TIME_LIMIT);
-            for (InstalledPlan.ColumnPlan c : plan.columns()) {
-              out.add(
-                  List.of(
-                      strategy,
-                      c.column().column(),
-                      c.from(),
-                      c.to(),
-                      c.moves(),
-                      c.storedBytes(),
-                      plan.before().totalSeconds(),
-                      plan.result().prediction().totalSeconds()));
-            }
+            PlaceRequest request = PlaceRequest.builder(base.toString()).strategy(strategy).build();
+            out.addAll(MosaicPlanner.place(storage, base, request).rows());
           }
           return out;
         });

@@ -1,30 +1,30 @@
 package io.mosaic.trino;
 
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_DEVICE;
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
-import static io.mosaic.trino.MosaicStorage.call;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.lang.invoke.MethodType.methodType;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
-import io.mosaic.maintenance.Migrator;
-import io.mosaic.table.MosaicTable;
+import io.airlift.log.Logger;
+import io.mosaic.MosaicException;
+import io.mosaic.maintenance.MoveRequest;
+import io.mosaic.maintenance.MoveResult;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
-import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code CALL mosaic.system.move_columns('tiny', 'lineitem', 'l_comment=hdd, l_shipdate=nvme')}:
- * migrates columns between devices online (DESIGN section 6), one committed version per column; the
- * placement is what {@code mosaic place} prints (the planner's LOPT), or any hand-made one.
+ * the library's {@link MoveRequest} (docs/operations.md), online, one committed version per column,
+ * and a new trace epoch as in Spark and the CLI; {@code apply => false} only logs the moves.
  */
 final class MoveColumnsProcedure implements Provider<Procedure> {
+  private static final Logger log = Logger.get(MoveColumnsProcedure.class);
   private static final MethodHandle MOVE;
 
   static {
@@ -34,7 +34,7 @@ final class MoveColumnsProcedure implements Provider<Procedure> {
               .findVirtual(
                   MoveColumnsProcedure.class,
                   "moveColumns",
-                  methodType(void.class, String.class, String.class, String.class));
+                  methodType(void.class, String.class, String.class, String.class, Boolean.class));
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }
@@ -55,24 +55,29 @@ final class MoveColumnsProcedure implements Provider<Procedure> {
         List.of(
             new Procedure.Argument("SCHEMA_NAME", VARCHAR),
             new Procedure.Argument("TABLE_NAME", VARCHAR),
-            new Procedure.Argument("PLACEMENT", VARCHAR)),
+            new Procedure.Argument("PLACEMENT", VARCHAR),
+            new Procedure.Argument("APPLY", BOOLEAN, false, null)),
         MOVE.bindTo(this));
   }
 
-  public void moveColumns(String schema, String table, String placement) {
-    MosaicTable t = storage.open(new SchemaTableName(schema, table));
-    Migrator migrator = new Migrator(t);
-    Migrator.Plan plan;
+  public void moveColumns(String schema, String table, String placement, Boolean apply) {
+    SchemaTableName name = new SchemaTableName(schema, table);
+    MoveRequest request;
     try {
-      Map<String, String> target = Migrator.parsePlacement(placement);
-      plan = call(() -> migrator.plan(target));
-    } catch (IllegalArgumentException e) {
-      throw new TrinoException(MOSAIC_BAD_DEVICE, e.getMessage(), e);
+      request = MoveRequest.parse(name.toString(), placement, apply);
+    } catch (MosaicException e) {
+      throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, e.getMessage(), e);
     }
-    try {
-      migrator.apply(plan, new Migrator.Listener() {});
-    } catch (IOException e) {
-      throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
-    }
+    MoveResult result = MosaicPlanner.move(storage, name, request);
+    log.info(
+        "move_columns %s: %s%s",
+        name,
+        result.plan().describe().strip(),
+        result.applied()
+            ? "; now at version "
+                + result.version()
+                + ", trace epoch "
+                + result.columns().get(0).traceEpoch()
+            : request.apply() ? "" : "; dry run, nothing moved");
   }
 }

@@ -1,26 +1,22 @@
 package io.mosaic.trino;
 
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_DEVICE;
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
-import static io.mosaic.trino.MosaicStorage.call;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
+import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.lang.invoke.MethodType.methodType;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
 import io.airlift.log.Logger;
+import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
-import io.mosaic.format.Manifest;
-import io.mosaic.maintenance.Migrator;
-import io.mosaic.placement.InstalledPlan;
-import io.mosaic.table.MosaicTable;
-import io.mosaic.trace.TraceLog;
+import io.mosaic.maintenance.PlaceRequest;
+import io.mosaic.maintenance.PlaceResult;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
-import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.time.Duration;
@@ -28,12 +24,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code CALL mosaic.system.place('tiny', 'lineitem', strategy => 'lopt', time_limit => '10s',
- * dry_run => false)}: places the table's columns with the planner over the scans Trino recorded
- * (what {@code mosaic place} prints), then migrates them as {@code move_columns} does (one
- * committed version per column, online) and starts a new trace epoch, as {@code mosaic migrate}
- * does. A procedure returns no rows: {@code "t$plan"} shows the plan beforehand, {@code
- * "t$placement"} the result, and the coordinator's log a summary.
+ * {@code CALL mosaic.system.place('tiny', 'lineitem', strategy => 'lopt', time_limit => '60s',
+ * apply => true, pins => 'l_comment=slow', max_devices => 1, no_regression => 0.1, sample_fraction
+ * => 0.6, seed => 7)}: the library's {@link PlaceRequest} (docs/operations.md) over the scans Trino
+ * recorded. Only a plan unless {@code apply => true}; applying migrates online (one committed
+ * version per column) and starts a new trace epoch. A Trino procedure returns no rows: {@code
+ * "t$plan"} shows the plan with the same columns as Spark's {@code CALL}, {@code "t$placement"}
+ * where columns live, and the coordinator's log a summary of each call.
  */
 final class PlaceProcedure implements Provider<Procedure> {
   private static final Logger log = Logger.get(PlaceProcedure.class);
@@ -52,7 +49,15 @@ final class PlaceProcedure implements Provider<Procedure> {
                       String.class,
                       String.class,
                       String.class,
-                      Boolean.class));
+                      Boolean.class,
+                      String.class,
+                      String.class,
+                      String.class,
+                      Long.class,
+                      Double.class,
+                      String.class,
+                      Double.class,
+                      Long.class));
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }
@@ -67,76 +72,88 @@ final class PlaceProcedure implements Provider<Procedure> {
 
   @Override
   public Procedure get() {
+    // Optional arguments default to NULL: the library holds every default, one for all engines.
     return new Procedure(
         "system",
         "place",
         List.of(
             new Procedure.Argument("SCHEMA_NAME", VARCHAR),
             new Procedure.Argument("TABLE_NAME", VARCHAR),
-            // Optional arguments default to NULL, read as lopt, 10s and false below.
             new Procedure.Argument("STRATEGY", VARCHAR, false, null),
             new Procedure.Argument("TIME_LIMIT", VARCHAR, false, null),
-            new Procedure.Argument("DRY_RUN", BOOLEAN, false, null)),
+            new Procedure.Argument("APPLY", BOOLEAN, false, null),
+            new Procedure.Argument("PINS", VARCHAR, false, null),
+            new Procedure.Argument("MIN_BYTES", VARCHAR, false, null),
+            new Procedure.Argument("MAX_BYTES", VARCHAR, false, null),
+            new Procedure.Argument("MAX_DEVICES", BIGINT, false, null),
+            new Procedure.Argument("NO_REGRESSION", DOUBLE, false, null),
+            new Procedure.Argument("NO_REGRESSION_REFERENCE", VARCHAR, false, null),
+            new Procedure.Argument("SAMPLE_FRACTION", DOUBLE, false, null),
+            new Procedure.Argument("SEED", BIGINT, false, null)),
         PLACE.bindTo(this));
   }
 
   public void place(
-      String schema, String table, String strategy, String timeLimit, Boolean dryRun) {
+      String schema,
+      String table,
+      String strategy,
+      String timeLimit,
+      Boolean apply,
+      String pins,
+      String minBytes,
+      String maxBytes,
+      Long maxDevices,
+      Double noRegression,
+      String noRegressionReference,
+      Double sampleFraction,
+      Long seed) {
     SchemaTableName name = new SchemaTableName(schema, table);
-    String strategyName = strategy == null ? "lopt" : strategy.strip();
-    if (!MosaicPlanner.STRATEGIES.contains(strategyName)) {
-      throw new TrinoException(
-          INVALID_PROCEDURE_ARGUMENT,
-          "strategy '"
-              + strategyName
-              + "' is unknown; use "
-              + String.join(", ", MosaicPlanner.STRATEGIES)
-              + " (LOPT is the default)");
+    PlaceRequest request;
+    try {
+      request =
+          PlaceRequest.builder(name.toString())
+              .strategy(strategy)
+              .timeLimit(parseTimeLimit(timeLimit))
+              .apply(apply)
+              .pins(pins)
+              .minBytes(minBytes)
+              .maxBytes(maxBytes)
+              .maxDevices(maxDevices == null ? null : (int) Math.min(maxDevices, Integer.MAX_VALUE))
+              .noRegression(noRegression, noRegressionReference)
+              .sample(sampleFraction, seed)
+              .build();
+    } catch (MosaicException e) {
+      throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, e.getMessage(), e);
     }
-    InstalledPlan plan = MosaicPlanner.plan(storage, name, strategyName, parseTimeLimit(timeLimit));
+    PlaceResult result = MosaicPlanner.place(storage, name, request);
     String summary =
         String.format(
             Locale.ROOT,
-            "place %s with %s: %d of %d columns move (%s), predicted workload time %.3f s -> %.3f s",
+            "place %s with %s: %d of %d columns move (%s) to %d devices, predicted workload time"
+                + " %.3f s -> %.3f s, solved on %d of %d scans",
             name,
-            strategyName,
-            plan.columns().stream().filter(InstalledPlan.ColumnPlan::moves).count(),
-            plan.columns().size(),
-            ByteSize.ofBytes(plan.bytesToMove()),
-            plan.before().totalSeconds(),
-            plan.result().prediction().totalSeconds());
-    if (Boolean.TRUE.equals(dryRun)) {
-      log.info("%s; dry run, nothing moved", summary);
-      return;
-    }
-    MosaicTable t = storage.open(name);
-    Migrator migrator = new Migrator(t);
-    Migrator.Plan moves;
-    try {
-      moves = call(() -> migrator.plan(plan.placementOf(t.name())));
-    } catch (IllegalArgumentException e) {
-      throw new TrinoException(MOSAIC_BAD_DEVICE, e.getMessage(), e);
-    }
-    if (moves.moves().isEmpty()) {
+            request.strategy(),
+            result.columns().stream().filter(PlaceResult.ColumnRow::moves).count(),
+            result.columns().size(),
+            ByteSize.ofBytes(result.bytesToMove()),
+            result.devicesUsed(),
+            result.predictedSecondsBefore(),
+            result.predictedSecondsAfter(),
+            result.scansPlanned(),
+            result.scansRecorded());
+    if (!request.apply()) {
+      log.info("%s; dry run, nothing moved (apply => true migrates)", summary);
+    } else if (!result.applied()) {
       log.info("%s; already placed so, nothing moved", summary);
-      return;
+    } else {
+      log.info("%s; migrated, trace epoch %d", summary, result.columns().get(0).traceEpoch());
     }
-    Manifest result;
-    try {
-      result = migrator.apply(moves, new Migrator.Listener() {});
-    } catch (IOException e) {
-      throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
-    }
-    // The trace so far describes the old placement's costs: the next plan starts from new scans.
-    int epoch = new TraceLog(t.root()).newEpoch();
-    log.info(
-        "%s; moved %d segments, now at version %d, trace epoch %d",
-        summary, moves.moves().size(), result.version(), epoch);
   }
 
+  /** An airlift duration ({@code '10s'}, {@code '2m'}); null keeps the library's default. */
   static Duration parseTimeLimit(String text) {
     if (text == null) {
-      return MosaicPlanner.DEFAULT_TIME_LIMIT;
+      return null;
     }
     try {
       io.airlift.units.Duration d = io.airlift.units.Duration.valueOf(text.strip());

@@ -15,10 +15,13 @@ import io.trino.testing.MaterializedRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,7 +106,7 @@ class MosaicPlacementTest {
 
     List<MaterializedRow> plan =
         sql("SELECT column_name, current_device, planned_device, moves, stored_bytes,"
-                + " predicted_seconds_now, predicted_seconds_planned"
+                + " predicted_seconds_before, predicted_seconds_after"
                 + " FROM \"orders$plan\" WHERE strategy = 'lopt'")
             .getMaterializedRows();
     assertThat(plan).hasSize(9).allMatch(r -> r.getField(1).equals("slow"));
@@ -122,10 +125,12 @@ class MosaicPlacementTest {
     assertThat(sql("SELECT DISTINCT strategy FROM \"orders$plan\"").getOnlyColumnAsSet())
         .containsExactlyInAnyOrder("lopt", "hot-column", "hot-table");
 
-    sql("CALL mosaic.system.place(schema_name => 'tiny', table_name => 'orders', dry_run => true)");
+    // A plan is only shown (here: logged) unless apply => true, as in Spark and the CLI.
+    sql("CALL mosaic.system.place('tiny', 'orders')");
+    sql("CALL mosaic.system.place(schema_name => 'tiny', table_name => 'orders', apply => false)");
     assertThat(devices("orders").values()).containsOnly("slow");
 
-    sql("CALL mosaic.system.place('tiny', 'orders')");
+    sql("CALL mosaic.system.place(schema_name => 'tiny', table_name => 'orders', apply => true)");
     // A placement starts a new trace epoch: the scans so far described the old
     // placement, and reading metadata tables records none.
     assertThatThrownBy(() -> sql("SELECT * FROM \"orders$plan\""))
@@ -141,6 +146,74 @@ class MosaicPlacementTest {
     assertThat(sql("SELECT * FROM orders").getMaterializedRows())
         .containsExactlyInAnyOrderElementsOf(
             sql("SELECT * FROM tpch.tiny.orders").getMaterializedRows());
+  }
+
+  @Test
+  void placeTakesPinsADeviceCapANoRegressionBoundAndASample() {
+    sql("CREATE TABLE customer WITH (default_device = 'fast') AS SELECT * FROM tpch.tiny.customer");
+    // Two distinct scans, so that sampling half of them solves on one.
+    sql("SELECT sum(c_acctbal) FROM customer");
+    sql("SELECT count(*) FROM customer WHERE c_mktsegment = 'BUILDING'");
+    String call =
+        "CALL mosaic.system.place(schema_name => 'tiny', table_name => 'customer',"
+            + " pins => 'c_acctbal=slow', max_devices => 1, sample_fraction => 0.5, seed => 7,"
+            + " time_limit => '30s', apply => true, no_regression => ";
+    // Everything on one device with c_acctbal pinned to the 40x slower one makes the first scan
+    // slower than now: the no-regression bound forbids it, and nothing moves.
+    assertThatThrownBy(() -> sql(call + "0.0)")).hasMessageContaining("cannot place tiny.customer");
+    assertThat(devices("customer").values()).containsOnly("fast");
+
+    List<String> logged = new ArrayList<>();
+    java.util.logging.Logger jul =
+        java.util.logging.Logger.getLogger(PlaceProcedure.class.getName());
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            logged.add(record.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    jul.addHandler(handler);
+    try {
+      // A bound loose enough for the slow device (40x the transfer, 80x the seek) lets the pin
+      // and the cap through.
+      sql(call + "1000.0)");
+    } finally {
+      jul.removeHandler(handler);
+    }
+    // The pinned column went to its device and, with one device allowed, every column with it.
+    assertThat(devices("customer").values()).containsOnly("slow");
+    assertThat(logged)
+        .anySatisfy(
+            m ->
+                assertThat(m)
+                    .contains("place tiny.customer with lopt", "to 1 devices")
+                    .contains("solved on 1 of 2 scans", "migrated, trace epoch"));
+  }
+
+  @Test
+  void moveColumnsStartsANewTraceEpochAndHasADryRun() {
+    sql("CREATE TABLE region WITH (default_device = 'slow') AS SELECT * FROM tpch.tiny.region");
+    sql("SELECT r_name FROM region WHERE r_regionkey > 1");
+    String move =
+        "CALL mosaic.system.move_columns(schema_name => 'tiny', table_name => 'region',"
+            + " placement => 'r_name=fast'";
+    sql(move + ", apply => false)");
+    assertThat(devices("region")).containsEntry("r_name", "slow");
+    assertThat(sql("SELECT * FROM \"region$plan\" WHERE strategy = 'hot-column'").getRowCount())
+        .isEqualTo(3);
+
+    sql(move + ")");
+    assertThat(devices("region")).containsEntry("r_name", "fast");
+    // As in Spark and the CLI, the scans so far described the old placement.
+    assertThatThrownBy(() -> sql("SELECT * FROM \"region$plan\""))
+        .hasMessageContaining("cannot place tiny.region: no scan of it is recorded");
   }
 
   @Test
@@ -180,7 +253,7 @@ class MosaicPlacementTest {
     // Nothing moved by the failures; with the model back, hot-column places what was read.
     assertThat(devices("nation").values()).containsOnly("slow");
     sql(
-        "CALL mosaic.system.place(schema_name => 'tiny', table_name => 'nation', strategy => 'hot-column')");
+        "CALL mosaic.system.place(schema_name => 'tiny', table_name => 'nation', strategy => 'hot-column', apply => true)");
     assertThat(devices("nation"))
         .containsEntry("n_name", "fast")
         .containsEntry("n_regionkey", "fast");
