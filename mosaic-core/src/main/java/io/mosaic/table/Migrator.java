@@ -128,7 +128,7 @@ public final class Migrator {
           || entry.indexOf('=', eq + 1) >= 0
           || entry.substring(0, eq).isBlank()
           || entry.substring(eq + 1).isBlank()) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "placement entry '"
                 + entry.strip()
                 + "' must be COLUMN=DEVICE: write column=device pairs separated by commas, e.g."
@@ -137,7 +137,7 @@ public final class Migrator {
       placement.put(entry.substring(0, eq).strip(), entry.substring(eq + 1).strip());
     }
     if (placement.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "placement '"
               + (text == null ? "" : text)
               + "' names no column: give column=device pairs, e.g. 'l_comment=hdd'");

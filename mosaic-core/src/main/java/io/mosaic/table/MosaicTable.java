@@ -1,5 +1,6 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.device.MetadataFiles;
@@ -381,7 +382,7 @@ public final class MosaicTable {
           Path file;
           try {
             file = pool.device(s.device()).resolve(s.path());
-          } catch (IllegalArgumentException e) {
+          } catch (MosaicException e) {
             throw new CorruptTableException(
                 "cannot roll back table " + name() + " to v" + to + ": " + e.getMessage(), e);
           }
