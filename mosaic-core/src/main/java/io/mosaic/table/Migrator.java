@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -280,8 +281,39 @@ public final class Migrator {
         target.release(Files.size(partial));
         Files.delete(partial);
       }
+      Optional<TableConflictException> conflict = movedAway(move);
+      if (conflict.isPresent()) {
+        throw conflict.get();
+      }
       throw e;
     }
+  }
+
+  /**
+   * A source segment that a concurrent migration moved (and gc then deleted) fails to read, as if
+   * damaged; the cause is the race, and planning again fixes it: a conflict, not a corrupt table.
+   */
+  private Optional<TableConflictException> movedAway(Move move) {
+    Manifest latest;
+    try {
+      latest = table.latest();
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+    if (latest.segments().contains(move.from())) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new TableConflictException(
+            "table "
+                + table.name()
+                + " changed during migration: segment "
+                + move.from().path()
+                + " of column "
+                + move.column()
+                + " is no longer in version "
+                + latest.version()
+                + "; plan the migration again"));
   }
 
   /**
