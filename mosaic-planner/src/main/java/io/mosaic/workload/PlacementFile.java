@@ -1,5 +1,6 @@
 package io.mosaic.workload;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.Placement;
 import java.io.IOException;
@@ -24,7 +25,7 @@ public final class PlacementFile {
     try {
       return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           "placement file "
               + file
               + " does not exist; write one with `mosaic recommend --placement-out` or `mosaic"
