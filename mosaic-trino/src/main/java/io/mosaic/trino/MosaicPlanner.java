@@ -3,7 +3,7 @@ package io.mosaic.trino;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_CANNOT_PLACE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
 
-import io.mosaic.placement.InfeasiblePlacementException;
+import io.mosaic.MosaicException;
 import io.mosaic.placement.InstalledPlan;
 import io.mosaic.placement.PlacementStrategy;
 import io.mosaic.table.MosaicTable;
@@ -11,6 +11,7 @@ import io.mosaic.trace.TraceLog;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 
@@ -38,18 +39,14 @@ final class MosaicPlanner {
     checkTraced(name, table);
     PlacementStrategy placer = InstalledPlan.strategy(strategy, timeLimit);
     try {
-      return MosaicStorage.call(
-          () -> {
-            try {
-              return InstalledPlan.compute(storage.pool(), List.of(table), placer);
-            } catch (IOException e) {
-              throw new TrinoException(
-                  MOSAIC_IO_ERROR, "cannot place " + name + ": " + e.getMessage(), e);
-            }
-          });
-    } catch (IllegalArgumentException | IllegalStateException | InfeasiblePlacementException e) {
-      // No device model (the message says which `mosaic calibrate` to run), no room, no solution.
-      throw new TrinoException(MOSAIC_CANNOT_PLACE, "cannot place " + name + ": " + e.getMessage());
+      return InstalledPlan.compute(storage.pool(), List.of(table), placer);
+    } catch (IOException e) {
+      throw new TrinoException(MOSAIC_IO_ERROR, "cannot place " + name + ": " + e.getMessage(), e);
+    } catch (UncheckedIOException e) {
+      throw new TrinoException(MOSAIC_IO_ERROR, "cannot place " + name + ": " + e.getMessage(), e);
+    } catch (MosaicException e) {
+      // No device model, no room, no solution: each by its kind (MosaicErrors).
+      throw MosaicErrors.toTrino(e, "cannot place " + name);
     }
   }
 

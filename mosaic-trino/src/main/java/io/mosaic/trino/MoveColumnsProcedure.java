@@ -1,6 +1,5 @@
 package io.mosaic.trino;
 
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_DEVICE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
 import static io.mosaic.trino.MosaicStorage.call;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -8,6 +7,7 @@ import static java.lang.invoke.MethodType.methodType;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
+import io.mosaic.MosaicException;
 import io.mosaic.table.Migrator;
 import io.mosaic.table.MosaicTable;
 import io.trino.spi.TrinoException;
@@ -66,13 +66,15 @@ final class MoveColumnsProcedure implements Provider<Procedure> {
     try {
       Map<String, String> target = Migrator.parsePlacement(placement);
       plan = call(() -> migrator.plan(target));
-    } catch (IllegalArgumentException e) {
-      throw new TrinoException(MOSAIC_BAD_DEVICE, e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
     }
     try {
       migrator.apply(plan, new Migrator.Listener() {});
     } catch (IOException e) {
       throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
     }
   }
 }

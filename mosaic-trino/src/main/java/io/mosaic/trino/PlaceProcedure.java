@@ -1,6 +1,5 @@
 package io.mosaic.trino;
 
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_DEVICE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
 import static io.mosaic.trino.MosaicStorage.call;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
@@ -11,6 +10,7 @@ import static java.lang.invoke.MethodType.methodType;
 import com.google.inject.Inject;
 import com.google.inject.Provider;
 import io.airlift.log.Logger;
+import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
 import io.mosaic.placement.InstalledPlan;
 import io.mosaic.table.Manifest;
@@ -114,8 +114,8 @@ final class PlaceProcedure implements Provider<Procedure> {
     Migrator.Plan moves;
     try {
       moves = call(() -> migrator.plan(plan.placementOf(t.name())));
-    } catch (IllegalArgumentException e) {
-      throw new TrinoException(MOSAIC_BAD_DEVICE, e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
     }
     if (moves.moves().isEmpty()) {
       log.info("%s; already placed so, nothing moved", summary);
@@ -126,6 +126,8 @@ final class PlaceProcedure implements Provider<Procedure> {
       result = migrator.apply(moves, new Migrator.Listener() {});
     } catch (IOException e) {
       throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
     }
     // The trace so far describes the old placement's costs: the next plan starts from new scans.
     int epoch = new TraceLog(t.root()).newEpoch();
