@@ -1,9 +1,9 @@
 package io.mosaic.spark;
 
+import io.mosaic.MosaicException;
 import io.mosaic.table.Manifest;
 import io.mosaic.table.Migrator;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.TableNotFoundException;
 import io.mosaic.trace.TraceLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,13 +50,16 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
     try {
       List<InternalRow> rows = run(args);
       return List.<Scan>of(new Result(outputType(), rows.toArray(new InternalRow[0]))).iterator();
-    } catch (IllegalArgumentException | TableNotFoundException e) {
+    } catch (MosaicException e) {
       // Spark shows the message as is: name the procedure so the user knows which call failed.
+      throw SparkErrors.toSpark(e, "CALL " + catalog.name() + ".system." + name(), null);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
+      throw SparkErrors.io("CALL " + catalog.name() + ".system." + name(), e);
+    } catch (UncheckedIOException e) {
+      throw SparkErrors.io("CALL " + catalog.name() + ".system." + name(), e);
     }
   }
 

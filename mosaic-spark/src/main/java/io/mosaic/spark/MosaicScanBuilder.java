@@ -1,5 +1,6 @@
 package io.mosaic.spark;
 
+import io.mosaic.MosaicException;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
@@ -54,7 +55,7 @@ final class MosaicScanBuilder
         new RowGroupFilter(table.name(), table.latest(), new Predicate(converted));
         terms.addAll(converted);
         used.add(f);
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | MosaicException e) {
         // left to Spark
       }
     }
