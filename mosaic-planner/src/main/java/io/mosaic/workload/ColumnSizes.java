@@ -8,7 +8,6 @@ import io.mosaic.model.DeviceProfile;
 import io.trino.tpcds.Scaling;
 import io.trino.tpcds.Table;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -92,7 +91,7 @@ public record ColumnSizes(List<ColumnSize> columns) {
               + " or a built-in: "
               + String.join(", ", BUILT_IN));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read sizes file " + file, e);
+      throw MosaicException.io("cannot read sizes file " + file, e);
     }
   }
 

@@ -4,7 +4,6 @@ import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.Placement;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -31,7 +30,7 @@ public final class PlacementFile {
               + " does not exist; write one with `mosaic recommend --placement-out` or `mosaic"
               + " import-solution --out`");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read placement file " + file, e);
+      throw MosaicException.io("cannot read placement file " + file, e);
     }
   }
 

@@ -69,7 +69,7 @@ public final class TraceFile {
               + " does not exist; give a trace file (see docs/workloads.md) or a built-in trace: "
               + String.join(", ", BUILT_IN));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read trace file " + file, e);
+      throw MosaicException.io("cannot read trace file " + file, e);
     }
     return requireScans(parse(text, file.toString()), file.toString());
   }
