@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ public record Bandwidth(double bytesPerSecond) implements Comparable<Bandwidth> 
 
   public Bandwidth {
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
-      throw new IllegalArgumentException("a rate must be a positive number, not " + bytesPerSecond);
+      throw MosaicException.invalid("a rate must be a positive number, not " + bytesPerSecond);
     }
   }
 
@@ -32,13 +33,13 @@ public record Bandwidth(double bytesPerSecond) implements Comparable<Bandwidth> 
   public static Bandwidth parse(String text) {
     double value = Quantity.parse(text, UNITS, "1.2 GB/s", null);
     if (!(value > 0)) {
-      throw new IllegalArgumentException("must be greater than zero");
+      throw MosaicException.invalid("must be greater than zero");
     }
     if (value < MIN_BYTES_PER_SECOND) {
-      throw new IllegalArgumentException("too slow; a rate must be at least 1 B/s");
+      throw MosaicException.invalid("too slow; a rate must be at least 1 B/s");
     }
     if (!(value <= MAX_BYTES_PER_SECOND)) {
-      throw new IllegalArgumentException("too fast; a rate must be at most 1 PB/s");
+      throw MosaicException.invalid("too fast; a rate must be at most 1 PB/s");
     }
     return new Bandwidth(value);
   }

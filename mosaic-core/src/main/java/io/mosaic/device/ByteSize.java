@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ public record ByteSize(long bytes) implements Comparable<ByteSize> {
 
   public ByteSize {
     if (bytes < 0) {
-      throw new IllegalArgumentException("a size cannot be negative: " + bytes + " bytes");
+      throw MosaicException.invalid("a size cannot be negative: " + bytes + " bytes");
     }
   }
 
@@ -39,10 +40,10 @@ public record ByteSize(long bytes) implements Comparable<ByteSize> {
   public static ByteSize parse(String text) {
     double value = Quantity.parse(text, UNITS, "60 GB", null);
     if (value < 0) {
-      throw new IllegalArgumentException("must not be negative");
+      throw MosaicException.invalid("must not be negative");
     }
     if (!(value <= MAX_BYTES)) {
-      throw new IllegalArgumentException("too large; a size must be at most 1000 PB (1 EB)");
+      throw MosaicException.invalid("too large; a size must be at most 1000 PB (1 EB)");
     }
     return new ByteSize(Math.round(value));
   }

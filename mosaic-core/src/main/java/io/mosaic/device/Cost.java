@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ public record Cost(double cents) implements Comparable<Cost> {
 
   public Cost {
     if (!(cents >= 0) || Double.isInfinite(cents)) {
-      throw new IllegalArgumentException("a cost must be zero or positive, not " + cents);
+      throw MosaicException.invalid("a cost must be zero or positive, not " + cents);
     }
   }
 
@@ -32,7 +33,7 @@ public record Cost(double cents) implements Comparable<Cost> {
   public static Cost parse(String text) {
     Quantity q = Quantity.split(text, "60 ct");
     if (!q.unit().isEmpty() && Quantity.find(q.unit(), UNITS) == null) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "unknown currency unit '"
               + q.unit()
               + "'; allowed: "
@@ -43,10 +44,10 @@ public record Cost(double cents) implements Comparable<Cost> {
     }
     double value = Quantity.parse(text, UNITS, "60 ct", 1.0);
     if (value < 0) {
-      throw new IllegalArgumentException("must not be negative");
+      throw MosaicException.invalid("must not be negative");
     }
     if (!(value <= MAX_CENTS)) {
-      throw new IllegalArgumentException("too large; a cost must be at most 1e15 ct");
+      throw MosaicException.invalid("too large; a cost must be at most 1e15 ct");
     }
     return new Cost(value);
   }

@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
 import java.nio.file.FileStore;
@@ -119,7 +120,7 @@ public final class Device {
   public Path resolve(String relative) {
     Path resolved = spec.path().resolve(relative).normalize();
     if (!resolved.startsWith(spec.path())) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "path '" + relative + "' escapes device '" + spec.id() + "' (" + spec.path() + ")");
     }
     return resolved;

@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -105,8 +106,7 @@ public final class DeviceCalibrator {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot compress the calibration sample: " + e.getMessage(), e);
+      throw MosaicException.io("cannot compress the calibration sample: " + e.getMessage(), e);
     } finally {
       factory.release();
     }

@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -34,7 +35,7 @@ public final class DeviceCatalog {
     }
     Path file = Path.of(nameOrPath);
     if (!Files.exists(file)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           "no catalogue '"
               + nameOrPath
               + "': not a file, and not a built-in one ("

@@ -7,6 +7,7 @@ import static io.mosaic.device.DeviceConfigParser.escape;
 import static io.mosaic.device.DeviceConfigParser.literal;
 import static io.mosaic.device.DeviceConfigParser.sorted;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -63,7 +64,7 @@ final class DeviceEntry {
               String text;
               if (v instanceof Long l) {
                 if (l < 0) {
-                  throw new IllegalArgumentException(
+                  throw MosaicException.invalid(
                       "a numeric id must be a device number, 0 or more; otherwise write the id"
                           + " as a string, like id = \"nvme\"");
                 }
@@ -71,12 +72,11 @@ final class DeviceEntry {
               } else if (v instanceof String) {
                 text = string(v);
               } else {
-                throw new IllegalArgumentException(
+                throw MosaicException.invalid(
                     "expected a quoted string like id = \"nvme\" (or a device number 0, 1, ...)");
               }
               if (!ID.matcher(text).matches()) {
-                throw new IllegalArgumentException(
-                    "ids may use only letters, digits, '-', '_' and '.'");
+                throw MosaicException.invalid("ids may use only letters, digits, '-', '_' and '.'");
               }
               return text;
             });
@@ -105,7 +105,7 @@ final class DeviceEntry {
     }
     try {
       return Optional.of(reader.apply(value));
-    } catch (IllegalArgumentException ex) {
+    } catch (IllegalArgumentException | MosaicException ex) {
       problem(field, "bad value " + literal(value) + ": " + ex.getMessage());
       return Optional.empty();
     }
@@ -113,28 +113,28 @@ final class DeviceEntry {
 
   Emulation emulation(Object value) {
     if (!(value instanceof TomlTable t)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "expected a table like { read = \"230 MB/s\", seek = \"8 ms\" }");
     }
     for (String key : t.keySet()) {
       if (!EMULATE_FIELDS.contains(key)) {
-        throw new IllegalArgumentException("unknown field '" + key + "'; allowed: read, seek");
+        throw MosaicException.invalid("unknown field '" + key + "'; allowed: read, seek");
       }
     }
     if (!t.contains("read")) {
-      throw new IllegalArgumentException("needs read, e.g. { read = \"230 MB/s\" }");
+      throw MosaicException.invalid("needs read, e.g. { read = \"230 MB/s\" }");
     }
     Bandwidth read;
     Latency seek;
     try {
       read = bandwidth(t.get("read"));
-    } catch (IllegalArgumentException ex) {
-      throw new IllegalArgumentException("read " + literal(t.get("read")) + ": " + ex.getMessage());
+    } catch (IllegalArgumentException | MosaicException ex) {
+      throw MosaicException.invalid("read " + literal(t.get("read")) + ": " + ex.getMessage());
     }
     try {
       seek = t.contains("seek") ? latency(t.get("seek")) : Latency.ZERO;
-    } catch (IllegalArgumentException ex) {
-      throw new IllegalArgumentException("seek " + literal(t.get("seek")) + ": " + ex.getMessage());
+    } catch (IllegalArgumentException | MosaicException ex) {
+      throw MosaicException.invalid("seek " + literal(t.get("seek")) + ": " + ex.getMessage());
     }
     return new Emulation(read, seek);
   }
@@ -227,16 +227,16 @@ final class DeviceEntry {
     try {
       return base.resolve(text).normalize();
     } catch (InvalidPathException ex) {
-      throw new IllegalArgumentException("not a valid path (" + ex.getReason() + ")");
+      throw MosaicException.invalid("not a valid path (" + ex.getReason() + ")");
     }
   }
 
   static String string(Object value) {
     if (!(value instanceof String s)) {
-      throw new IllegalArgumentException("expected a quoted string");
+      throw MosaicException.invalid("expected a quoted string");
     }
     if (s.isBlank()) {
-      throw new IllegalArgumentException("must not be empty");
+      throw MosaicException.invalid("must not be empty");
     }
     return s;
   }
@@ -258,7 +258,7 @@ final class DeviceEntry {
 
   static Cost cost(Object value) {
     if (value instanceof Double d && !Double.isFinite(d)) {
-      throw new IllegalArgumentException("not a finite number; write a price like \"60 ct\"");
+      throw MosaicException.invalid("not a finite number; write a price like \"60 ct\"");
     }
     if (value instanceof Long || value instanceof Double) {
       return Cost.parse(value.toString());
@@ -268,7 +268,7 @@ final class DeviceEntry {
 
   static int threads(Object value) {
     if (!(value instanceof Long l) || l < 1 || l > 1024) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "expected a whole number of reader threads from 1 to 1024, like 8 (1 for an HDD)");
     }
     return l.intValue();
@@ -276,20 +276,18 @@ final class DeviceEntry {
 
   static Codec codec(Object value) {
     if (!(value instanceof String s)) {
-      throw new IllegalArgumentException(
-          "expected a quoted codec name; allowed: " + Codec.allowed());
+      throw MosaicException.invalid("expected a quoted codec name; allowed: " + Codec.allowed());
     }
     String inexact = inexact(s);
     if (inexact != null) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           inexact
               + "; allowed: "
               + Codec.allowed()
               + ", written exactly, without spaces or control characters");
     }
     return Codec.fromConfigName(s)
-        .orElseThrow(
-            () -> new IllegalArgumentException("unknown codec; allowed: " + Codec.allowed()));
+        .orElseThrow(() -> MosaicException.invalid("unknown codec; allowed: " + Codec.allowed()));
   }
 
   /**
@@ -321,7 +319,7 @@ final class DeviceEntry {
 
   static boolean bool(Object value) {
     if (!(value instanceof Boolean b)) {
-      throw new IllegalArgumentException("expected true or false");
+      throw MosaicException.invalid("expected true or false");
     }
     return b;
   }
@@ -331,9 +329,9 @@ final class DeviceEntry {
       return s;
     }
     if (value instanceof Long || value instanceof Double) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "a number needs a unit; write it as a string like \"" + example + "\"");
     }
-    throw new IllegalArgumentException("expected a string like \"" + example + "\"");
+    throw MosaicException.invalid("expected a string like \"" + example + "\"");
   }
 }

@@ -61,7 +61,11 @@ public final class DeviceModelFile {
       throw new DeviceConfigException(
           List.of(
               new ConfigProblem(
-                  file, 0, null, null, "no device model yet; run `mosaic calibrate` to measure")));
+                  file,
+                  0,
+                  null,
+                  null,
+                  "no device model yet; calibrate the devices to measure them (docs/configuration.md)")));
     }
     TomlParseResult toml =
         Toml.parse(
@@ -109,13 +113,17 @@ public final class DeviceModelFile {
                   null,
                   "damaged model entry ("
                       + (e.getMessage() != null ? e.getMessage() : e.toString())
-                      + "); delete the file and run `mosaic calibrate` again"));
+                      + "); delete the file and calibrate the devices again (docs/configuration.md)"));
         }
       }
     } else if (!toml.hasErrors()) {
       problems.add(
           new ConfigProblem(
-              file, 0, null, null, "no [[model]] tables; run `mosaic calibrate` to measure"));
+              file,
+              0,
+              null,
+              null,
+              "no [[model]] tables; calibrate the devices to measure them (docs/configuration.md)"));
     }
     if (!problems.isEmpty()) {
       throw new DeviceConfigException(problems);

@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -92,7 +93,7 @@ public final class DevicePool {
   public Device device(String id) {
     Device device = devices.get(id);
     if (device == null) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           "unknown device '"
               + id
               + "'; "

@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.time.Duration;
 import java.util.List;
 
@@ -19,7 +20,7 @@ public record Latency(long nanos) implements Comparable<Latency> {
 
   public Latency {
     if (nanos < 0) {
-      throw new IllegalArgumentException("a latency cannot be negative: " + nanos + " ns");
+      throw MosaicException.invalid("a latency cannot be negative: " + nanos + " ns");
     }
   }
 
@@ -27,10 +28,10 @@ public record Latency(long nanos) implements Comparable<Latency> {
   public static Latency parse(String text) {
     double value = Quantity.parse(text, UNITS, "8 ms", null);
     if (value < 0) {
-      throw new IllegalArgumentException("must not be negative");
+      throw MosaicException.invalid("must not be negative");
     }
     if (!(value <= MAX_NANOS)) {
-      throw new IllegalArgumentException("too long; a latency must be at most 1 hour (3600 s)");
+      throw MosaicException.invalid("too long; a latency must be at most 1 hour (3600 s)");
     }
     return new Latency(Math.round(value));
   }

@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.MosaicException;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -24,7 +25,7 @@ record Quantity(double number, String unit) {
   static Quantity split(String text, String example) {
     Matcher m = FORM.matcher(text);
     if (!m.matches()) {
-      throw new IllegalArgumentException("expected a number and a unit, like \"" + example + "\"");
+      throw MosaicException.invalid("expected a number and a unit, like \"" + example + "\"");
     }
     return new Quantity(Double.parseDouble(m.group(1)), m.group(2));
   }
@@ -41,14 +42,14 @@ record Quantity(double number, String unit) {
       if (bareNumberFactor != null) {
         return q.number * bareNumberFactor;
       }
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "missing unit; write it like \"" + example + "\" (units: " + spellings(units) + ")");
     }
     Unit known = find(q.unit, units);
     if (known != null) {
       return q.number * known.factor();
     }
-    throw new IllegalArgumentException(
+    throw MosaicException.invalid(
         "unknown unit '"
             + q.unit
             + "'; allowed: "

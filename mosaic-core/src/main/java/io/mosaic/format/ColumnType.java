@@ -1,5 +1,6 @@
 package io.mosaic.format;
 
+import io.mosaic.MosaicException;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -43,7 +44,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
   public ColumnType {
     if (kind == Kind.DECIMAL
         && (precision < 1 || precision > 38 || scale < 0 || scale > precision)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.unsupported(
           "decimal("
               + precision
               + ","
@@ -74,7 +75,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
         return of(k);
       }
     }
-    throw new IllegalArgumentException(
+    throw MosaicException.unsupported(
         "unknown column type '" + text + "'; supported: " + SUPPORTED);
   }
 
@@ -164,7 +165,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
     if (type instanceof ArrowType.Binary) {
       return of(Kind.BINARY);
     }
-    throw new IllegalArgumentException(
+    throw MosaicException.unsupported(
         "column '"
             + column
             + "' has type "
@@ -287,7 +288,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
       default:
         break;
     }
-    throw new IllegalArgumentException(
+    throw MosaicException.unsupported(
         "Parquet column '"
             + name
             + "' has type "

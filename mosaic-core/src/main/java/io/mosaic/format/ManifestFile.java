@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import io.mosaic.table.CorruptTableException;
 import java.io.IOException;
@@ -196,7 +197,7 @@ public final class ManifestFile {
       ColumnType type;
       try {
         type = ColumnType.parse(typeName);
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | MosaicException e) {
         throw json.fail(at + ".type: " + e.getMessage());
       }
       if (!type.toString().equals(typeName)) {
@@ -207,7 +208,7 @@ public final class ManifestFile {
     TableSchema schema;
     try {
       schema = new TableSchema(columns);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | MosaicException e) {
       throw json.fail("schema: " + e.getMessage());
     }
     Map<String, String> props = new LinkedHashMap<>();
@@ -245,7 +246,7 @@ public final class ManifestFile {
       ColumnType type;
       try {
         type = schema.column(column).type();
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | MosaicException e) {
         throw json.fail(at + " is of column '" + column + "': " + e.getMessage());
       }
       String codecName = json.text(s, "codec", at);
@@ -404,7 +405,7 @@ public final class ManifestFile {
     Object value(ColumnType type, JsonNode node, String field, String at) {
       try {
         return ValueCodec.fromJson(type, field(node, field, at));
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | MosaicException e) {
         throw fail(name(at, field) + " " + e.getMessage());
       }
     }

@@ -1,5 +1,6 @@
 package io.mosaic.format;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import java.io.Serializable;
 import java.util.List;
@@ -36,7 +37,7 @@ public record SegmentEntry(
     stats = List.copyOf(stats);
     chunkChecksums = List.copyOf(chunkChecksums); // one per row group: Manifest#check
     if (stats.size() != rowGroupCount) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "segment "
               + path
               + " has "

@@ -1,5 +1,6 @@
 package io.mosaic.format;
 
+import io.mosaic.MosaicException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,16 +17,16 @@ public record TableSchema(List<ColumnSpec> columns) implements Serializable {
   public TableSchema {
     columns = List.copyOf(columns);
     if (columns.isEmpty()) {
-      throw new IllegalArgumentException("a table needs at least one column");
+      throw MosaicException.invalid("a table needs at least one column");
     }
     Set<String> seen = new HashSet<>();
     for (ColumnSpec c : columns) {
       if (c.name().isEmpty() || c.name().contains("/") || c.name().contains("\0")) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "column name '" + c.name() + "' is not allowed: it must be non-empty, without '/'");
       }
       if (!seen.add(c.name().toLowerCase(Locale.ROOT))) {
-        throw new IllegalArgumentException("column '" + c.name() + "' appears twice");
+        throw MosaicException.invalid("column '" + c.name() + "' appears twice");
       }
     }
   }
@@ -35,7 +36,7 @@ public record TableSchema(List<ColumnSpec> columns) implements Serializable {
     List<ColumnSpec> columns = new ArrayList<>();
     for (Field f : schema.getFields()) {
       if (!f.getChildren().isEmpty()) {
-        throw new IllegalArgumentException(
+        throw MosaicException.unsupported(
             "column '"
                 + f.getName()
                 + "' is nested ("
@@ -72,7 +73,7 @@ public record TableSchema(List<ColumnSpec> columns) implements Serializable {
         return c;
       }
     }
-    throw new IllegalArgumentException(
+    throw MosaicException.notFound(
         "unknown column '"
             + name
             + "'; the table has: "

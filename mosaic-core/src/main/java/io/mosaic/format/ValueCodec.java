@@ -2,6 +2,7 @@ package io.mosaic.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.mosaic.MosaicException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
@@ -150,8 +151,8 @@ public final class ValueCodec {
     };
   }
 
-  private static IllegalArgumentException notA(String what, ColumnType type, JsonNode node) {
-    return new IllegalArgumentException(
+  private static MosaicException notA(String what, ColumnType type, JsonNode node) {
+    return MosaicException.invalid(
         "is " + describe(node) + ", not " + what + " (the column is " + type + ")");
   }
 

@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -141,7 +142,7 @@ public final class Migrator {
           || entry.indexOf('=', eq + 1) >= 0
           || entry.substring(0, eq).isBlank()
           || entry.substring(eq + 1).isBlank()) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "placement entry '"
                 + entry.strip()
                 + "' must be COLUMN=DEVICE: write column=device pairs separated by commas, e.g."
@@ -150,7 +151,7 @@ public final class Migrator {
       placement.put(entry.substring(0, eq).strip(), entry.substring(eq + 1).strip());
     }
     if (placement.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "placement '"
               + (text == null ? "" : text)
               + "' names no column: give column=device pairs, e.g. 'l_comment=hdd'");
@@ -293,8 +294,39 @@ public final class Migrator {
         target.release(Files.size(partial));
         Files.delete(partial);
       }
+      Optional<TableConflictException> conflict = movedAway(move);
+      if (conflict.isPresent()) {
+        throw conflict.get();
+      }
       throw e;
     }
+  }
+
+  /**
+   * A source segment that a concurrent migration moved (and gc then deleted) fails to read, as if
+   * damaged; the cause is the race, and planning again fixes it: a conflict, not a corrupt table.
+   */
+  private Optional<TableConflictException> movedAway(Move move) {
+    Manifest latest;
+    try {
+      latest = table.latest();
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+    if (latest.segments().contains(move.from())) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new TableConflictException(
+            "table "
+                + table.name()
+                + " changed during migration: segment "
+                + move.from().path()
+                + " of column "
+                + move.column()
+                + " is no longer in version "
+                + latest.version()
+                + "; plan the migration again"));
   }
 
   /**

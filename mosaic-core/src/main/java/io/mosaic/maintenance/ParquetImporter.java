@@ -1,5 +1,6 @@
 package io.mosaic.maintenance;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
@@ -64,7 +65,7 @@ public final class ParquetImporter {
     List<ColumnSpec> columns = new ArrayList<>();
     for (Type field : schema.getFields()) {
       if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
-        throw new IllegalArgumentException(
+        throw MosaicException.unsupported(
             file
                 + ": column '"
                 + field.getName()
@@ -78,8 +79,8 @@ public final class ParquetImporter {
         columns.add(
             new ColumnSpec(
                 p.getName(), ColumnType.fromParquet(p), p.isRepetition(Type.Repetition.OPTIONAL)));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+      } catch (MosaicException e) {
+        throw new MosaicException(e.kind(), file + ": " + e.getMessage(), e);
       }
     }
     return new TableSchema(columns);
@@ -137,8 +138,8 @@ public final class ParquetImporter {
             }
           }
         } catch (IOException | RuntimeException e) {
-          if (e instanceof IllegalArgumentException) {
-            throw e;
+          if (e instanceof IllegalArgumentException || e instanceof MosaicException) {
+            throw e; // keeps its kind
           }
           throw new IOException("cannot import " + file + ": " + e.getMessage(), e);
         }
@@ -156,12 +157,14 @@ public final class ParquetImporter {
       ColumnSpec have;
       try {
         have = fileSchema.column(want.name());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "schema mismatch importing " + file + ": it has no column '" + want.name() + "'", e);
+      } catch (MosaicException e) {
+        throw new MosaicException(
+            MosaicException.Kind.INVALID_ARGUMENT,
+            "schema mismatch importing " + file + ": it has no column '" + want.name() + "'",
+            e);
       }
       if (!have.type().equals(want.type()) || (have.nullable() && !want.nullable())) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "schema mismatch importing "
                 + file
                 + ": column '"
@@ -176,7 +179,7 @@ public final class ParquetImporter {
       }
     }
     if (fileSchema.columns().size() != tableSchema.columns().size()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "schema mismatch importing "
               + file
               + ": it has columns "

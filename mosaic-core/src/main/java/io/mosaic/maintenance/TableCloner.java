@@ -1,5 +1,6 @@
 package io.mosaic.maintenance;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceFullException;
@@ -52,7 +53,7 @@ public final class TableCloner {
       throws IOException {
     Path abs = target.toAbsolutePath().normalize();
     if (MosaicTable.exists(abs)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "cannot clone table "
               + source.name()
               + " to "

@@ -1,5 +1,6 @@
 package io.mosaic.model;
 
+import io.mosaic.MosaicException;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -14,7 +15,7 @@ public record ColumnRef(String table, String column) implements Comparable<Colum
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(column, "column");
     if (table.isBlank() || column.isBlank()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "a column needs a table and a column name, got '" + table + "." + column + "'");
     }
   }
@@ -23,7 +24,7 @@ public record ColumnRef(String table, String column) implements Comparable<Colum
   public static ColumnRef parse(String qualified) {
     int dot = qualified.indexOf('.');
     if (dot <= 0 || dot == qualified.length() - 1) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "expected table.column, like \"lineitem.l_quantity\", not \"" + qualified + "\"");
     }
     return new ColumnRef(qualified.substring(0, dot), qualified.substring(dot + 1));

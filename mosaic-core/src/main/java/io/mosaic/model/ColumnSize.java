@@ -1,5 +1,6 @@
 package io.mosaic.model;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import java.util.Map;
 import java.util.Objects;
@@ -17,13 +18,13 @@ public record ColumnSize(ColumnRef column, long bytes, Map<Codec, Long> storedBy
   public ColumnSize {
     Objects.requireNonNull(column, "column");
     if (bytes < 0) {
-      throw new IllegalArgumentException("column " + column + " has a negative size: " + bytes);
+      throw MosaicException.invalid("column " + column + " has a negative size: " + bytes);
     }
     storedBytes = Map.copyOf(storedBytes);
     storedBytes.forEach(
         (codec, stored) -> {
           if (stored < 0) {
-            throw new IllegalArgumentException(
+            throw MosaicException.invalid(
                 "column " + column + " has a negative " + codec.configName() + " size: " + stored);
           }
         });

@@ -1,5 +1,6 @@
 package io.mosaic.model;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,18 +27,18 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
   public CostModel {
     devices = List.copyOf(devices);
     if (devices.isEmpty()) {
-      throw new IllegalArgumentException("the cost model needs at least one device");
+      throw MosaicException.invalid("the cost model needs at least one device");
     }
     Map<String, DeviceProfile> byId = new LinkedHashMap<>();
     for (DeviceProfile d : devices) {
       if (byId.put(d.id(), d) != null) {
-        throw new IllegalArgumentException("device '" + d.id() + "' is listed twice");
+        throw MosaicException.invalid("device '" + d.id() + "' is listed twice");
       }
     }
     sizes.forEach(
         (column, size) -> {
           if (!column.equals(size.column())) {
-            throw new IllegalArgumentException(
+            throw MosaicException.invalid(
                 "size of " + size.column() + " given for column " + column);
           }
         });
@@ -60,7 +61,7 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
         return d;
       }
     }
-    throw new IllegalArgumentException("unknown device '" + id + "'; devices: " + deviceIds());
+    throw MosaicException.notFound("unknown device '" + id + "'; devices: " + deviceIds());
   }
 
   public boolean hasDevice(String id) {
@@ -71,8 +72,7 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
   public ColumnSize size(ColumnRef column) {
     ColumnSize size = sizes.get(column);
     if (size == null) {
-      throw new IllegalArgumentException(
-          "trace names unknown column " + column + "; " + known(column));
+      throw MosaicException.notFound("trace names unknown column " + column + "; " + known(column));
     }
     return size;
   }
@@ -192,7 +192,7 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
     }
     for (ColumnRef column : placement.deviceOf().keySet()) {
       if (!sizes.containsKey(column)) {
-        throw new IllegalArgumentException(
+        throw MosaicException.notFound(
             "placement places unknown column " + column + "; " + known(column));
       }
     }
@@ -201,10 +201,10 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
   private DeviceProfile deviceOf(Placement placement, ColumnRef column) {
     String id = placement.deviceOf().get(column);
     if (id == null) {
-      throw new IllegalArgumentException("placement does not place column " + column);
+      throw MosaicException.invalid("placement does not place column " + column);
     }
     if (!hasDevice(id)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           "placement puts " + column + " on unknown device '" + id + "'; devices: " + deviceIds());
     }
     return device(id);

@@ -1,5 +1,6 @@
 package io.mosaic.model;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.CatalogDevice;
 import io.mosaic.device.Codec;
@@ -45,11 +46,11 @@ public record DeviceProfile(
     Objects.requireNonNull(effective, "effective");
     Objects.requireNonNull(costPerGb, "costPerGb");
     if (!(ratio > 0) || Double.isInfinite(ratio)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "device '" + id + "': compression ratio must be a positive number, not " + ratio);
     }
     if (capacityBytes < 0) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "device '" + id + "': capacity cannot be negative: " + capacityBytes);
     }
   }
@@ -70,20 +71,20 @@ public record DeviceProfile(
    */
   public static DeviceProfile installed(DeviceSpec spec, DeviceModel model) {
     if (!spec.id().equals(model.deviceId())) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "device model of '" + model.deviceId() + "' given for device '" + spec.id() + "'");
     }
     DeviceModel.CodecModel codec = model.codecs().get(spec.codec());
     if (codec == null) {
       if (spec.codec() != Codec.NONE) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "device '"
                 + spec.id()
                 + "' stores "
                 + spec.codec().configName()
                 + " but its device model has no "
                 + spec.codec().configName()
-                + " throughput; run `mosaic calibrate`");
+                + " throughput; calibrate the device (docs/configuration.md)");
       }
       // Uncompressed data is read at the raw rate by definition.
       codec = new DeviceModel.CodecModel(model.raw(), 1.0);

@@ -1,5 +1,6 @@
 package io.mosaic.model;
 
+import io.mosaic.MosaicException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -14,10 +15,10 @@ public record DistinctScan(Set<ColumnRef> columns, long weight) {
   public DistinctScan {
     Objects.requireNonNull(columns, "columns");
     if (columns.isEmpty()) {
-      throw new IllegalArgumentException("a table scan reads at least one column");
+      throw MosaicException.invalid("a table scan reads at least one column");
     }
     if (weight < 1) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "a scan's weight counts how often it ran; must be at least 1, not " + weight);
     }
     columns = Set.copyOf(columns);

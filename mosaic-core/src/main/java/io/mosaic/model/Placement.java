@@ -1,5 +1,6 @@
 package io.mosaic.model;
 
+import io.mosaic.MosaicException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -25,7 +26,7 @@ public record Placement(Map<ColumnRef, String> deviceOf) {
   public String device(ColumnRef column) {
     String device = deviceOf.get(Objects.requireNonNull(column));
     if (device == null) {
-      throw new IllegalArgumentException("placement does not place column " + column);
+      throw MosaicException.invalid("placement does not place column " + column);
     }
     return device;
   }

@@ -1,5 +1,6 @@
 package io.mosaic.scan;
 
+import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
@@ -32,9 +33,9 @@ public final class RowGroupFilter {
       ColumnSpec column;
       try {
         column = manifest.schema().column(p.column());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "predicate on table " + table + ": " + e.getMessage(), e);
+      } catch (MosaicException e) {
+        throw new MosaicException(
+            e.kind(), "predicate on table " + table + ": " + e.getMessage(), e);
       }
       checkComparable(table, column, p);
       List<Object> values = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.mosaic.scan;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
@@ -159,9 +160,9 @@ public final class Scan implements AutoCloseable {
   private ColumnSpec column(String name) {
     try {
       return manifest.schema().column(name);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "scan of table " + table.name() + ": " + e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw new MosaicException(
+          e.kind(), "scan of table " + table.name() + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.mosaic.segment;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
@@ -127,7 +128,7 @@ public final class SegmentWriter implements AutoCloseable {
     for (int i = from; i < from + count; i++) {
       if (vector.isNull(i)) {
         if (!column.nullable()) {
-          throw new IllegalArgumentException(
+          throw MosaicException.invalid(
               "column '" + column.name() + "' is NOT NULL, but the batch has a null in row " + i);
         }
         writer.writeNull(0, 0);

@@ -1,7 +1,7 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
@@ -88,7 +88,7 @@ public final class CommitGate {
           lock.release();
           held.close();
         } catch (IOException e) {
-          throw new UncheckedIOException(e);
+          throw MosaicException.io("cannot release " + gate.file, e);
         } finally {
           gate.threads.writeLock().unlock();
         }
@@ -126,7 +126,7 @@ public final class CommitGate {
   private static RuntimeException failure(CommitGate gate, Exception e) {
     return e instanceof RuntimeException r
         ? r
-        : new UncheckedIOException("cannot lock " + gate.file, (IOException) e);
+        : MosaicException.io("cannot lock " + gate.file, (IOException) e);
   }
 
   /** A hold on the gate; closing releases it. */

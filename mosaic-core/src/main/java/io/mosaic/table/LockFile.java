@@ -1,7 +1,7 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -139,7 +139,7 @@ public final class LockFile implements AutoCloseable {
       lock.release();
       channel.close();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot release lock file " + file, e);
+      throw MosaicException.io("cannot release lock file " + file, e);
     } finally {
       HELD.remove(file);
     }

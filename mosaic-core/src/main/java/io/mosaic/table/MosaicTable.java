@@ -358,7 +358,7 @@ public final class MosaicTable {
           Path file;
           try {
             file = pool.device(s.device()).resolve(s.path());
-          } catch (IllegalArgumentException e) {
+          } catch (MosaicException e) {
             throw new CorruptTableException(
                 "cannot roll back table " + name() + " to v" + to + ": " + e.getMessage(), e);
           }

@@ -1,8 +1,8 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import io.mosaic.format.Manifest;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
@@ -25,7 +25,7 @@ public final class TablePin implements AutoCloseable {
     try {
       return new TablePin(null, LockFile.create(dir, version + "-" + id + ".pin"));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot pin version " + version + " in " + dir, e);
+      throw MosaicException.io("cannot pin version " + version + " in " + dir, e);
     }
   }
 

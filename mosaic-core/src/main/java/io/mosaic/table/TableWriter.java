@@ -1,5 +1,6 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
@@ -60,12 +61,12 @@ public final class TableWriter implements AutoCloseable {
     TableSchema schema;
     try {
       schema = TableSchema.fromArrow(batch.getSchema());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "cannot write to table " + table.name() + ": " + e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw new MosaicException(
+          e.kind(), "cannot write to table " + table.name() + ": " + e.getMessage(), e);
     }
     if (!schema.equals(base.schema())) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "schema mismatch writing to table "
               + table.name()
               + ": the batch has "

@@ -1,7 +1,7 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.UUID;
 
@@ -20,7 +20,7 @@ public final class WriterLock implements AutoCloseable {
     try {
       this.lock = LockFile.create(table.root().resolve(MosaicTable.WRITERS), id + ".lock");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot register a writer in table " + table.name(), e);
+      throw MosaicException.io("cannot register a writer in table " + table.name(), e);
     }
   }
 

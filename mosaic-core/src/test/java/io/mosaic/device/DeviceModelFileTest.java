@@ -45,12 +45,13 @@ class DeviceModelFileTest {
   void damagedOrMissingFilesSayWhatToDo() throws IOException {
     Path file = dir.resolve("device-model.toml");
     assertThatThrownBy(() -> DeviceModelFile.read(file))
-        .hasMessageContaining(file + ": no device model yet; run `mosaic calibrate` to measure");
+        .hasMessageContaining(
+            file + ": no device model yet; calibrate the devices to measure them");
     Files.writeString(file, "[[model]]\ndevice_id = \"a\"\nthreads = 1\nraw = \"12 parsecs\"\n");
     assertThatThrownBy(() -> DeviceModelFile.read(file))
         .isInstanceOf(DeviceConfigException.class)
         .hasMessageContaining(file + ":1: device 'a' damaged model entry (unknown unit 'parsecs'")
-        .hasMessageContaining("delete the file and run `mosaic calibrate` again");
+        .hasMessageContaining("delete the file and calibrate the devices again");
     Files.writeString(file, "[[model]\n");
     assertThatThrownBy(() -> DeviceModelFile.read(file))
         .hasMessageContaining(file + ":1: not valid TOML");

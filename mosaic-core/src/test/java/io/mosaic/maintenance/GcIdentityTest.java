@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceConfigException;
 import io.mosaic.device.DeviceMarker;
@@ -415,7 +416,8 @@ class GcIdentityTest {
 
     assertThatThrownBy(
             () -> TableCloner.cloneTable(clone, orders.root(), new TableCloner.Listener() {}))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.INVALID_ARGUMENT)
         .hasMessageContaining("a Mosaic table already exists there");
   }
 }

@@ -3,6 +3,7 @@ package io.mosaic.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.TableSchema;
@@ -235,6 +236,7 @@ class ImportTest {
       writer.write(new SimpleGroupFactory(type).newGroup().append("id", 1L));
     }
     assertThatThrownBy(() -> ParquetImporter.schemaOf(nested))
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.UNSUPPORTED)
         .hasMessageStartingWith(nested + ": column 'tags' is nested or repeated");
 
     Path zstd = dir.resolve("orders.parquet");
@@ -250,6 +252,7 @@ class ImportTest {
             () ->
                 new ParquetImporter(table)
                     .importFiles(List.of(zstd), new ParquetImporter.Listener() {}))
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.INVALID_ARGUMENT)
         .hasMessage(
             "schema mismatch importing "
                 + zstd

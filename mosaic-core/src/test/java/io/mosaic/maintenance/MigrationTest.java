@@ -3,6 +3,7 @@ package io.mosaic.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import io.mosaic.device.DeviceFullException;
 import io.mosaic.device.DevicePool;
@@ -230,7 +231,8 @@ class MigrationTest {
         .containsExactly(Map.entry("l_comment", "hdd"), Map.entry("l_shipdate", "nvme"));
     for (String bad : List.of("l_comment", "l_comment=", "=hdd", "a=b=c", "a=hdd, b:ssd")) {
       assertThatThrownBy(() -> Migrator.parsePlacement(bad))
-          .isInstanceOf(IllegalArgumentException.class)
+          .isInstanceOf(MosaicException.class)
+          .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.INVALID_ARGUMENT)
           .hasMessageContaining("must be COLUMN=DEVICE")
           .hasMessageContaining("'" + bad.substring(bad.lastIndexOf(',') + 1).strip() + "'");
     }

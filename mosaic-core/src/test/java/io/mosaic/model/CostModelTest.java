@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Cost;
@@ -127,7 +128,8 @@ class CostModelTest {
     Workload bad = Workload.merging(List.of(DistinctScan.of(1, A, new ColumnRef("t", "x"))));
 
     assertThatThrownBy(() -> MODEL.predict(bad, PLACEMENT))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.NOT_FOUND)
         .hasMessage("trace names unknown column t.x; known columns of t: a, b, c");
     assertThatThrownBy(() -> MODEL.validate(bad))
         .hasMessage("trace names unknown column t.x; known columns of t: a, b, c");
@@ -141,12 +143,14 @@ class CostModelTest {
     Placement unknownDevice = new Placement(Map.of(A, "ssd", B, "ssd", C, "nvme"));
 
     assertThatThrownBy(() -> MODEL.cost(missing))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.INVALID_ARGUMENT)
         .hasMessage("placement does not place column t.c");
     assertThatThrownBy(() -> MODEL.scanTime(DistinctScan.of(1, A, C), missing))
         .hasMessage("placement does not place column t.c");
     assertThatThrownBy(() -> MODEL.predict(WORKLOAD, unknownDevice))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.NOT_FOUND)
         .hasMessage("placement puts t.c on unknown device 'nvme'; devices: ssd, hdd");
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.CatalogDevice;
@@ -64,10 +65,11 @@ class DeviceProfileTest {
   @Test
   void installedDeviceWithAnUncalibratedCodecAsksForCalibration() {
     assertThatThrownBy(() -> DeviceProfile.installed(spec(Codec.LZ4), MODEL))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.INVALID_ARGUMENT)
         .hasMessage(
             "device 'sata' stores lz4 but its device model has no lz4 throughput;"
-                + " run `mosaic calibrate`");
+                + " calibrate the device (docs/configuration.md)");
   }
 
   @Test

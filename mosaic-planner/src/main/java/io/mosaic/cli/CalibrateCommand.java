@@ -1,5 +1,6 @@
 package io.mosaic.cli;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
@@ -139,12 +140,14 @@ final class CalibrateCommand implements Callable<Integer> {
     long bytes;
     try {
       bytes = ByteSize.parse(sampleSize).bytes();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "--sample-size \"" + sampleSize + "\": " + e.getMessage(), e);
+    } catch (IllegalArgumentException | MosaicException e) {
+      throw new MosaicException(
+          MosaicException.Kind.INVALID_ARGUMENT,
+          "--sample-size \"" + sampleSize + "\": " + e.getMessage(),
+          e);
     }
     if (bytes < (1 << 20) || bytes > (1L << 30)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "--sample-size \"" + sampleSize + "\": must be from 1 MiB to 1 GiB");
     }
     return bytes;
@@ -154,7 +157,7 @@ final class CalibrateCommand implements Callable<Integer> {
     return Codec.fromConfigName(name)
         .orElseThrow(
             () ->
-                new IllegalArgumentException(
+                MosaicException.invalid(
                     "--codecs: unknown codec '" + name + "'; allowed: " + Codec.allowed()));
   }
 

@@ -1,5 +1,6 @@
 package io.mosaic.cli;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.DevicePool;
 import io.mosaic.maintenance.ParquetImporter;
@@ -104,11 +105,11 @@ final class ImportCommand implements Callable<Integer> {
       } else if (Files.isRegularFile(in)) {
         files.add(in);
       } else {
-        throw new IllegalArgumentException("no such Parquet file or directory: " + in);
+        throw MosaicException.notFound("no such Parquet file or directory: " + in);
       }
     }
     if (files.isEmpty()) {
-      throw new IllegalArgumentException("no *.parquet files in " + inputs);
+      throw MosaicException.notFound("no *.parquet files in " + inputs);
     }
     return files;
   }

@@ -1,5 +1,6 @@
 package io.mosaic.cli;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Prediction;
 import io.mosaic.placement.LoptFormulation;
@@ -63,7 +64,7 @@ public final class ImportSolutionCommand implements Callable<Integer> {
     try {
       text = Files.readString(solution);
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("solution file " + solution + " does not exist");
+      throw MosaicException.notFound("solution file " + solution + " does not exist");
     }
     Placement placement = MipSolution.parse(text, solution.toString(), mip).placement(problem, mip);
     Prediction prediction = problem.model().predict(problem.workload(), placement);

@@ -1,10 +1,6 @@
 package io.mosaic.cli;
 
-import io.mosaic.device.DeviceConfigException;
-import io.mosaic.placement.InfeasiblePlacementException;
-import io.mosaic.table.CorruptTableException;
-import io.mosaic.table.TableConflictException;
-import io.mosaic.table.TableNotFoundException;
+import io.mosaic.MosaicException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -39,8 +35,31 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class
     })
 public final class MosaicCli {
-  /** Exit status of a command that failed on bad input (config, files, devices). */
+  /**
+   * Exit status of a command that failed on a request, option or configuration value ({@link
+   * MosaicException.Kind#INVALID_ARGUMENT}), or on bad input that has no kind yet.
+   */
   public static final int INPUT_ERROR = 1;
+
+  /** Exit status of an unknown command or option, or a missing argument (picocli's usage error). */
+  public static final int USAGE_ERROR = CommandLine.ExitCode.USAGE;
+
+  /**
+   * The exit status of each kind of failure, documented in docs/README.md ("Exit codes"): 1 and 2
+   * keep the meaning they had before kinds existed, the others follow in the kinds' order.
+   */
+  public static int exitCode(MosaicException.Kind kind) {
+    return switch (kind) {
+      case INVALID_ARGUMENT -> INPUT_ERROR;
+      case NOT_FOUND -> 3;
+      case CORRUPT -> 4;
+      case CONFLICT -> 5;
+      case DEVICE_FULL -> 6;
+      case INFEASIBLE -> 7;
+      case UNSUPPORTED -> 8;
+      case IO -> 9;
+    };
+  }
 
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true);
@@ -63,35 +82,35 @@ public final class MosaicCli {
               + "'; the commands are "
               + String.join(", ", cli.getSubcommands().keySet())
               + " (mosaic --help describes them)");
-      return CommandLine.ExitCode.USAGE;
+      return USAGE_ERROR;
     }
     return cli.execute(args);
   }
 
   /**
    * Output streams and error handling for a command: a problem the user can fix (bad input, a
-   * missing or damaged file, an impossible placement) prints one line and exits {@link
-   * #INPUT_ERROR}; anything else is a bug and keeps its stack trace.
+   * missing or damaged file, an impossible placement) prints one line and exits with its kind's
+   * {@link #exitCode}; anything else is a bug and keeps its stack trace.
    */
   static CommandLine configure(CommandLine cli, PrintWriter out, PrintWriter err) {
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
-          if (ex instanceof DeviceConfigException
-              || ex instanceof IllegalArgumentException
-              || ex instanceof TableNotFoundException
-              || ex instanceof CorruptTableException
-              || ex instanceof TableConflictException
-              || ex instanceof InfeasiblePlacementException
-              || ex instanceof IOException
-              || ex instanceof UncheckedIOException) {
-            commandLine
-                .getErr()
-                .println("mosaic " + commandLine.getCommandName() + ": " + ex.getMessage());
-            return INPUT_ERROR;
+          int status;
+          if (ex instanceof MosaicException m) {
+            status = exitCode(m.kind());
+          } else if (ex instanceof IOException || ex instanceof UncheckedIOException) {
+            status = exitCode(MosaicException.Kind.IO);
+          } else if (ex instanceof IllegalArgumentException) {
+            status = INPUT_ERROR; // a check not yet given a kind
+          } else {
+            throw ex;
           }
-          throw ex;
+          commandLine
+              .getErr()
+              .println("mosaic " + commandLine.getCommandName() + ": " + ex.getMessage());
+          return status;
         });
     return cli;
   }

@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -38,7 +39,7 @@ public final class BudgetSweep {
   public BudgetSweep(PlacementStrategy strategy, int steps) {
     this.strategy = Objects.requireNonNull(strategy, "strategy");
     if (steps < 2) {
-      throw new IllegalArgumentException("a sweep needs at least 2 budgets, not " + steps);
+      throw MosaicException.invalid("a sweep needs at least 2 budgets, not " + steps);
     }
     this.steps = steps;
   }
@@ -88,7 +89,7 @@ public final class BudgetSweep {
     double minimum = minimumBudgetCents(model);
     for (DeviceProfile d : model.devices()) {
       if (d.boundedCapacity()) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "device '"
                 + d.id()
                 + "' has a fixed capacity; a budget sweep recommends devices to buy, so give a"

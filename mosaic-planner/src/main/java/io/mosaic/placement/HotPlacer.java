@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -45,7 +46,7 @@ final class HotPlacer {
   /** HOT knows capacities, not prices or the paper's LOPT-only extensions (Section 4.4, (3)). */
   private void requireSupported() {
     if (problem.budgetMode()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.unsupported(
           strategy
               + " needs installed devices with known capacities (capacity mode); in budget mode"
               + " use LOPT, which chooses device sizes (paper Section 4.4)");
@@ -62,8 +63,8 @@ final class HotPlacer {
     }
   }
 
-  private IllegalArgumentException unsupported(String option) {
-    return new IllegalArgumentException(
+  private MosaicException unsupported(String option) {
+    return MosaicException.unsupported(
         strategy + " does not support " + option + "; use LOPT for that");
   }
 

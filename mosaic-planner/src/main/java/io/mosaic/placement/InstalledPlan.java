@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
@@ -56,7 +57,7 @@ public record InstalledPlan(
       case "hot-column" -> new HotColumnStrategy();
       case "hot-table" -> new HotTableStrategy();
       default ->
-          throw new IllegalArgumentException(
+          throw MosaicException.invalid(
               "strategy '" + name + "' is unknown; use lopt, hot-column or hot-table");
     };
   }

@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceConfigException;
@@ -40,30 +41,31 @@ public final class InstalledPool {
     try {
       models = DeviceModelFile.read(pool.modelFile());
     } catch (DeviceConfigException e) {
-      throw new IllegalArgumentException(
+      throw new MosaicException(
+          MosaicException.Kind.INVALID_ARGUMENT,
           "no usable device model for "
               + pool.configFile()
               + ": "
               + e.getMessage().strip()
-              + "; run `mosaic calibrate --devices "
+              + "; calibrate the devices of "
               + pool.configFile()
-              + "` first",
+              + " first (docs/configuration.md)",
           e);
     }
     List<DeviceProfile> profiles = new ArrayList<>();
     for (Device d : pool.devices()) {
       DeviceModel m = models.get(d.id());
       if (m == null) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "device '"
                 + d.id()
                 + "' has no entry in "
                 + pool.modelFile()
-                + "; run `mosaic calibrate --devices "
-                + pool.configFile()
-                + " --device "
+                + "; calibrate device '"
                 + d.id()
-                + "`");
+                + "' of "
+                + pool.configFile()
+                + " (docs/configuration.md)");
       }
       profiles.add(DeviceProfile.installed(d.spec(), m));
     }
@@ -106,7 +108,7 @@ public final class InstalledPool {
       }
     }
     if (scans.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "no scans recorded in the current trace epoch of "
               + tables
               + "; run the workload first (every scan is recorded), then place");

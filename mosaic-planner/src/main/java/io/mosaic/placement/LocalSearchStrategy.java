@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -33,7 +34,7 @@ public final class LocalSearchStrategy implements PlacementStrategy {
     this.timeLimit = Objects.requireNonNull(timeLimit, "timeLimit");
     this.unimprovedLimit = Objects.requireNonNull(unimprovedLimit, "unimprovedLimit");
     if (timeLimit.isNegative() || timeLimit.isZero()) {
-      throw new IllegalArgumentException("time limit must be positive, not " + timeLimit);
+      throw MosaicException.invalid("time limit must be positive, not " + timeLimit);
     }
     this.seed = seed;
   }
@@ -51,7 +52,7 @@ public final class LocalSearchStrategy implements PlacementStrategy {
   public PlacementResult place(PlacementProblem problem) {
     long start = System.nanoTime();
     if (!supports(problem.options())) {
-      throw new IllegalArgumentException(
+      throw MosaicException.unsupported(
           name()
               + " supports capacities, budgets, maximum bytes and pins; for minimum bytes, a"
               + " device count or a no-regression bound use LOPT");

@@ -2,6 +2,7 @@ package io.mosaic.placement;
 
 import com.google.ortools.modelbuilder.ModelSolver;
 import com.google.ortools.modelbuilder.SolveStatus;
+import io.mosaic.MosaicException;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
@@ -72,10 +73,10 @@ public final class LoptStrategy implements PlacementStrategy {
   public LoptStrategy(Duration timeLimit, double relativeGap) {
     this.timeLimit = Objects.requireNonNull(timeLimit, "timeLimit");
     if (timeLimit.isNegative() || timeLimit.isZero()) {
-      throw new IllegalArgumentException("time limit must be positive, not " + timeLimit);
+      throw MosaicException.invalid("time limit must be positive, not " + timeLimit);
     }
     if (!(relativeGap >= 0 && relativeGap < 1)) {
-      throw new IllegalArgumentException("relative gap must be in [0, 1), not " + relativeGap);
+      throw MosaicException.invalid("relative gap must be in [0, 1), not " + relativeGap);
     }
     this.relativeGap = relativeGap;
   }
@@ -116,7 +117,8 @@ public final class LoptStrategy implements PlacementStrategy {
       // No incumbent by the time limit (a large instance on a busy machine): the local search's
       // placement instead, its gap still measured against SCIP's bound.
       if (!LocalSearchStrategy.supports(problem.options())) {
-        throw new IllegalStateException(
+        throw new MosaicException(
+            MosaicException.Kind.INFEASIBLE,
             "LOPT found no placement within its time limit of "
                 + timeLimit.toSeconds()
                 + " s (solver status "
@@ -202,7 +204,7 @@ public final class LoptStrategy implements PlacementStrategy {
     LoptFormulation.loadNatives();
     ModelSolver solver = new ModelSolver(name);
     if (!solver.solverIsSupported()) {
-      throw new IllegalStateException(
+      throw MosaicException.unsupported(
           "OR-Tools on this platform lacks the " + name + " solver; export the model instead");
     }
     solver.setTimeLimit(limit);

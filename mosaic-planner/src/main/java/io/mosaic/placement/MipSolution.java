@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Placement;
@@ -42,7 +43,8 @@ public record MipSolution(Map<String, Double> values) {
           && (lower.startsWith("infeasible")
               || lower.contains("problem proven infeasible")
               || lower.equals("model status infeasible"))) {
-        throw new IllegalArgumentException(
+        throw new MosaicException(
+            MosaicException.Kind.INFEASIBLE,
             source
                 + ": the solver found the model infeasible (\""
                 + line
@@ -61,7 +63,7 @@ public record MipSolution(Map<String, Double> values) {
           try {
             values.put(tokens[t], Double.parseDouble(tokens[t + 1]));
           } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
+            throw MosaicException.invalid(
                 source
                     + ":"
                     + (i + 1)
@@ -76,7 +78,7 @@ public record MipSolution(Map<String, Double> values) {
       }
     }
     if (values.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           source
               + " names none of the model's variables (like "
               + formulation.variableNames().get(0)
@@ -107,7 +109,7 @@ public record MipSolution(Map<String, Double> values) {
         double v = values.getOrDefault(name, 0.0);
         if (v > 0.5) {
           if (chosen >= 0) {
-            throw new IllegalArgumentException(
+            throw MosaicException.invalid(
                 "the solution puts column "
                     + columns.get(c)
                     + " on two devices; is it a MIP"
@@ -117,7 +119,7 @@ public record MipSolution(Map<String, Double> values) {
         }
       }
       if (chosen < 0) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "the solution places column "
                 + columns.get(c)
                 + " on no device; was it solved from the model exported with the same devices,"

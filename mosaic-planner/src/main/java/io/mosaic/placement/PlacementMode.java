@@ -1,5 +1,7 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
+
 /**
  * The two modes of paper Section 3.4: place data on installed devices up to their capacity (Eq. 7),
  * or recommend what to buy for a budget (Eq. 8), capacities unbounded.
@@ -23,7 +25,7 @@ public sealed interface PlacementMode {
   record Budget(double budgetCents) implements PlacementMode {
     public Budget {
       if (!(budgetCents >= 0) || Double.isInfinite(budgetCents)) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "a budget must be zero or a positive number of cents, not " + budgetCents);
       }
     }

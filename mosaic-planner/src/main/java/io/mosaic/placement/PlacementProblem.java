@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -30,7 +31,7 @@ public record PlacementProblem(
         .forEach(
             (column, device) -> {
               if (!model.sizes().containsKey(column)) {
-                throw new IllegalArgumentException(
+                throw MosaicException.notFound(
                     "pinned column " + column + " is not a column of the tables being placed");
               }
               requireDevice(model, device, "column " + column + " is pinned to");
@@ -43,7 +44,7 @@ public record PlacementProblem(
             (d, min) -> {
               Long max = options.maxBytes().get(d);
               if (max != null && max < min) {
-                throw new IllegalArgumentException(
+                throw MosaicException.invalid(
                     "device '"
                         + d
                         + "': minimum "
@@ -114,7 +115,7 @@ public record PlacementProblem(
 
   private static void requireDevice(CostModel model, String device, String context) {
     if (!model.hasDevice(device)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           context
               + " unknown device '"
               + device

@@ -1,5 +1,6 @@
 package io.mosaic.workload;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
@@ -7,7 +8,6 @@ import io.mosaic.model.DeviceProfile;
 import io.trino.tpcds.Scaling;
 import io.trino.tpcds.Table;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -83,7 +83,7 @@ public record ColumnSizes(List<ColumnSize> columns) {
     try {
       return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           "sizes file "
               + file
               + " does not exist; give a CSV with header "
@@ -91,7 +91,7 @@ public record ColumnSizes(List<ColumnSize> columns) {
               + " or a built-in: "
               + String.join(", ", BUILT_IN));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read sizes file " + file, e);
+      throw MosaicException.io("cannot read sizes file " + file, e);
     }
   }
 
@@ -127,7 +127,7 @@ public record ColumnSizes(List<ColumnSize> columns) {
       sizes.add(new ColumnSize(column, bytes, stored));
     }
     if (sizes.isEmpty()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           source
               + " lists no columns; after the header \""
               + HEADER
@@ -160,7 +160,7 @@ public record ColumnSizes(List<ColumnSize> columns) {
    */
   public ColumnSizes scaled(double factor, Set<String> fixedTables) {
     if (!(factor > 0) || Double.isInfinite(factor)) {
-      throw new IllegalArgumentException("scale factor must be positive, not " + factor);
+      throw MosaicException.invalid("scale factor must be positive, not " + factor);
     }
     return scaledBy(table -> fixedTables.contains(table) ? 1 : factor);
   }
@@ -172,7 +172,7 @@ public record ColumnSizes(List<ColumnSize> columns) {
    */
   static ToDoubleFunction<String> tpcdsGrowth(int sf) {
     if (sf < 1) {
-      throw new IllegalArgumentException("TPC-DS scale factor must be at least 1, not " + sf);
+      throw MosaicException.invalid("TPC-DS scale factor must be at least 1, not " + sf);
     }
     Scaling one = new Scaling(1);
     Scaling target = new Scaling(sf);

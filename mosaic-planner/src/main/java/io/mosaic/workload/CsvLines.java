@@ -1,5 +1,6 @@
 package io.mosaic.workload;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,8 @@ final class CsvLines {
 
   /** One data line: its 1-based number in the source and its stripped fields. */
   record Line(String source, int number, List<String> fields) {
-    IllegalArgumentException error(String problem) {
-      return new IllegalArgumentException(source + ":" + number + ": " + problem);
+    MosaicException error(String problem) {
+      return MosaicException.invalid(source + ":" + number + ": " + problem);
     }
 
     String field(int i) {
@@ -26,7 +27,7 @@ final class CsvLines {
     ColumnRef column() {
       try {
         return new ColumnRef(field(0), field(1));
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | MosaicException e) {
         throw error(e.getMessage());
       }
     }
@@ -44,7 +45,7 @@ final class CsvLines {
       }
       if (!seenHeader) {
         if (!line.replace(" ", "").equals(header)) {
-          throw new IllegalArgumentException(
+          throw MosaicException.invalid(
               source
                   + ":"
                   + (i + 1)

@@ -1,9 +1,9 @@
 package io.mosaic.workload;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.Placement;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -24,13 +24,13 @@ public final class PlacementFile {
     try {
       return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           "placement file "
               + file
               + " does not exist; write one with `mosaic recommend --placement-out` or `mosaic"
               + " import-solution --out`");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read placement file " + file, e);
+      throw MosaicException.io("cannot read placement file " + file, e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.mosaic.workload;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Workload;
@@ -62,13 +63,13 @@ public final class TraceFile {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           "trace file "
               + file
               + " does not exist; give a trace file (see docs/workloads.md) or a built-in trace: "
               + String.join(", ", BUILT_IN));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read trace file " + file, e);
+      throw MosaicException.io("cannot read trace file " + file, e);
     }
     return requireScans(parse(text, file.toString()), file.toString());
   }
@@ -110,7 +111,7 @@ public final class TraceFile {
                       java.util.TreeMap::new,
                       Collectors.mapping(ColumnRef::column, Collectors.joining(","))));
       if (byTable.size() != 1) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "scan " + scan + " reads several tables; a trace line is one table's scan");
       }
       byTable.forEach((table, columns) -> out.append(table).append(':').append(columns));
@@ -164,7 +165,7 @@ public final class TraceFile {
   /** An empty trace would make every placement "optimal": refuse it, saying what is missing. */
   private static Workload requireScans(Workload workload, String source) {
     if (workload.scans().isEmpty()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           source
               + " has no table scans; a trace lists one scan per line after a "
               + HEADER
@@ -174,8 +175,8 @@ public final class TraceFile {
     return workload;
   }
 
-  private static IllegalArgumentException error(String source, int index, String problem) {
-    return new IllegalArgumentException(source + ":" + (index + 1) + ": " + problem);
+  private static MosaicException error(String source, int index, String problem) {
+    return MosaicException.invalid(source + ":" + (index + 1) + ": " + problem);
   }
 
   static String resource(String name) {

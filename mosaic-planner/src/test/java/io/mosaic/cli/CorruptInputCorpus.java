@@ -58,6 +58,12 @@ final class CorruptInputCorpus {
   static final long SCAN_LIMIT_SECONDS = 60;
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The exit codes of a failure with a kind (docs/README.md, "Errors"), not of a bug. */
+  private static final java.util.Set<Integer> KIND_EXIT_CODES =
+      java.util.Arrays.stream(io.mosaic.MosaicException.Kind.values())
+          .map(MosaicCli::exitCode)
+          .collect(java.util.stream.Collectors.toSet());
+
   /** One damaged copy: what was done, to which file (named in the error), and how. */
   record Case(String name, String kind, Damage damage) {}
 
@@ -580,7 +586,7 @@ final class CorruptInputCorpus {
     }
     String error = err.toString().trim();
     if (status != 0) {
-      if (status != MosaicCli.INPUT_ERROR || error.contains("\tat ")) {
+      if (!KIND_EXIT_CODES.contains(status) || error.contains("\tat ")) {
         return new Outcome(c, "cli-unclear", "exit " + status + ": " + error);
       }
       if (!names(error, file, dir)) {

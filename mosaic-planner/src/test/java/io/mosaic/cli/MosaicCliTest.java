@@ -134,7 +134,8 @@ class MosaicCliTest {
         .isEqualTo("mosaic calibrate: --codecs: unknown codec 'gzip'; allowed: none, lz4, zstd\n");
 
     err.getBuffer().setLength(0);
-    assertThat(run("calibrate", "--devices", devices.toString(), "--device", "ssd")).isOne();
+    // An unknown device is not found: exit code 3 (docs/README.md, "Errors").
+    assertThat(run("calibrate", "--devices", devices.toString(), "--device", "ssd")).isEqualTo(3);
     assertThat(err.toString()).contains("unknown device 'ssd'", "defines: slow, fast");
 
     err.getBuffer().setLength(0);

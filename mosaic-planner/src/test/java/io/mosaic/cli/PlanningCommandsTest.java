@@ -187,6 +187,7 @@ class PlanningCommandsTest {
 
   @Test
   void userErrorsSayWhatToDo() throws IOException {
+    // Not found is exit code 3 (docs/README.md, "Errors"); the budget's failure is still 1.
     assertThat(RecommendCommand.run(with(TPCH, "--budget", "1 ct"), o(), e())).isEqualTo(1);
     assertThat(err.toString()).contains("budget 1 ct is below it", "the minimum budget is");
 
@@ -203,7 +204,7 @@ class PlanningCommandsTest {
     String[] unknownArgs = {
       "--catalog", "table1", "--trace", unknown.toString(), "--sizes", "tpch-sf1"
     };
-    assertThat(RecommendCommand.run(unknownArgs, o(), e())).isEqualTo(1);
+    assertThat(RecommendCommand.run(unknownArgs, o(), e())).isEqualTo(3);
     assertThat(err.toString()).contains("trace names unknown column lineitem.l_colour");
   }
 
@@ -266,7 +267,8 @@ class PlanningCommandsTest {
     assertThat(Files.readString(mps)).contains("I_hdd_supplier.s_comment");
     Path sol = dir.resolve("cbc.sol");
     Files.writeString(sol, "Infeasible - objective value 0.00000000\n");
-    assertThat(ImportSolutionCommand.run(with(small, sol.toString()), o(), e())).isEqualTo(1);
+    // Infeasible is exit code 7 (docs/README.md, "Errors").
+    assertThat(ImportSolutionCommand.run(with(small, sol.toString()), o(), e())).isEqualTo(7);
     assertThat(err.toString()).contains("found the model infeasible");
   }
 

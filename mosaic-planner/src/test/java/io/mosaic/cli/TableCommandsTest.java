@@ -192,8 +192,7 @@ class TableCommandsTest {
       }
     }
     assertThat(run(concat(new String[] {"place"}, pool))).isOne();
-    assertThat(err.toString())
-        .contains("no usable device model", "run `mosaic calibrate --devices");
+    assertThat(err.toString()).contains("no usable device model", "calibrate the devices of");
 
     assertThat(run("calibrate", "--devices", devices.toString(), "--sample-size", "2 MiB"))
         .isZero();
@@ -400,7 +399,7 @@ class TableCommandsTest {
     assertThat(run(concat(new String[] {"import"}, pool, parquet))).isZero(); // v5
     Path v5 = table.resolve("_manifests/v00000000000000000005.json");
     Files.write(v5, new byte[0]);
-    assertThat(run(concat(new String[] {"table"}, pool))).isOne();
+    assertThat(run(concat(new String[] {"table"}, pool))).isEqualTo(4); // corrupt
     assertThat(err.toString())
         .contains(
             "the last good version is v4: roll back to it (the CLI's `mosaic rollback --to 4`");
@@ -420,7 +419,7 @@ class TableCommandsTest {
     Files.createDirectories(fresh.resolve("_manifests"));
     Files.writeString(fresh.resolve("_manifests/.tmp-" + done.pid() + "-1234"), "{\"format\"");
     String[] freshPool = {"--devices", devices.toString(), "--table", fresh.toString()};
-    assertThat(run(concat(new String[] {"table"}, freshPool))).isOne();
+    assertThat(run(concat(new String[] {"table"}, freshPool))).isEqualTo(3); // not found
     assertThat(err.toString())
         .contains("the creation of table fresh at " + fresh + " was interrupted");
     assertThat(run(concat(new String[] {"import", "--create"}, freshPool, parquet)))
@@ -448,7 +447,8 @@ class TableCommandsTest {
   @Test
   void errorsNameTheProblem() {
     String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
-    assertThat(run(concat(new String[] {"table"}, pool))).isOne();
+    // Not found is exit code 3 (docs/README.md, "Errors").
+    assertThat(run(concat(new String[] {"table"}, pool))).isEqualTo(3);
     assertThat(err.toString()).startsWith("mosaic table: no Mosaic table at " + table);
 
     assertThat(
@@ -458,16 +458,16 @@ class TableCommandsTest {
                     pool,
                     dir.resolve("orders.parquet").toString())))
         .isZero();
-    assertThat(run(concat(new String[] {"migrate", "--set", "nope=hdd"}, pool))).isOne();
+    assertThat(run(concat(new String[] {"migrate", "--set", "nope=hdd"}, pool))).isEqualTo(3);
     assertThat(err.toString())
         .isEqualTo(
             "mosaic migrate: unknown column 'nope'; the table has: o_orderkey, o_custkey,"
                 + " o_orderdate, o_comment\n");
-    assertThat(run(concat(new String[] {"migrate", "--set", "o_comment=ssd"}, pool))).isOne();
+    assertThat(run(concat(new String[] {"migrate", "--set", "o_comment=ssd"}, pool))).isEqualTo(3);
     assertThat(err.toString()).contains("unknown device 'ssd'", "defines: nvme, hdd");
     assertThat(
             run(concat(new String[] {"import"}, pool, dir.resolve("missing.parquet").toString())))
-        .isOne();
+        .isEqualTo(3);
     assertThat(err.toString())
         .contains("no such Parquet file or directory: " + dir.resolve("missing.parquet"));
   }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.offset;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.CostModel;
@@ -140,7 +141,8 @@ class BudgetSweepTest {
                     installed,
                     Workload.merging(List.of(scan(1, "t.a"))),
                     PlacementOptions.defaults()))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.INVALID_ARGUMENT)
         .hasMessageContaining("device catalogue");
   }
 

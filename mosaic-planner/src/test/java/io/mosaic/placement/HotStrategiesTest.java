@@ -8,6 +8,7 @@ import static io.mosaic.placement.Fixtures.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.MosaicException;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.Workload;
@@ -89,12 +90,14 @@ class HotStrategiesTest {
     PlacementProblem problem = PlacementProblem.budget(MODEL, TRACE, 500);
 
     assertThatThrownBy(() -> new HotColumnStrategy().place(problem))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.UNSUPPORTED)
         .hasMessage(
             "HOT column needs installed devices with known capacities (capacity mode); in budget"
                 + " mode use LOPT, which chooses device sizes (paper Section 4.4)");
     assertThatThrownBy(() -> new HotTableStrategy().place(problem))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.UNSUPPORTED)
         .hasMessageStartingWith("HOT table needs installed devices");
   }
 }

@@ -3,6 +3,7 @@ package io.mosaic.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.DeviceCatalog;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
@@ -81,7 +82,8 @@ class TraceFileTest {
     Path empty = dir.resolve("empty.trace");
     Files.writeString(empty, "# nothing yet\n[[trace]]\n");
     assertThatThrownBy(() -> TraceFile.read(empty))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(MosaicException.class)
+        .hasFieldOrPropertyWithValue("kind", MosaicException.Kind.INVALID_ARGUMENT)
         .hasMessageContaining("has no table scans");
     assertThatThrownBy(() -> TraceFile.load(dir.resolve("nope.trace").toString()))
         .hasMessageContaining("does not exist")

@@ -3,7 +3,6 @@ package io.mosaic.spark;
 import io.mosaic.MosaicException;
 import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.maintenance.ResultColumn;
-import io.mosaic.table.TableNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -52,20 +51,16 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
     try {
       List<InternalRow> rows = run(args);
       return List.<Scan>of(new Result(outputType(), rows.toArray(new InternalRow[0]))).iterator();
-    } catch (IllegalArgumentException | TableNotFoundException e) {
-      // Spark shows the message as is: name the procedure so the user knows which call failed.
-      throw new IllegalArgumentException(
-          "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
     } catch (MosaicException e) {
-      // The maintenance library's argument errors (docs/operations.md), named the same way.
-      if (e.kind() != MosaicException.Kind.INVALID_ARGUMENT) {
-        throw e;
-      }
+      // Spark shows the message as is: name the procedure so the user knows which call failed.
+      throw SparkErrors.toSpark(e, "CALL " + catalog.name() + ".system." + name(), null);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
+      throw SparkErrors.io("CALL " + catalog.name() + ".system." + name(), e);
+    } catch (UncheckedIOException e) {
+      throw SparkErrors.io("CALL " + catalog.name() + ".system." + name(), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.mosaic.spark;
 
+import io.mosaic.MosaicException;
 import io.mosaic.format.Manifest;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
@@ -58,7 +59,7 @@ final class MosaicScanBuilder
         new RowGroupFilter(table.name(), manifest, new Predicate(converted));
         terms.addAll(converted);
         used.add(f);
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | MosaicException e) {
         // left to Spark
       }
     }

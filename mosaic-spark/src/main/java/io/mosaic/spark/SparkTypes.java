@@ -1,5 +1,6 @@
 package io.mosaic.spark;
 
+import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.TableSchema;
@@ -86,7 +87,7 @@ final class SparkTypes {
     } else if (t instanceof BinaryType) {
       kind = ColumnType.Kind.BINARY;
     } else {
-      throw new IllegalArgumentException(
+      throw MosaicException.unsupported(
           "column '"
               + column
               + "' has Spark type "

@@ -305,6 +305,6 @@ class MosaicProceduresTest {
     spark.table("bare.tpch.orders").collectAsList(); // a recorded scan: only the model lacks
     assertThatThrownBy(() -> call("CALL bare.system.place(table => 'tpch.orders')"))
         .hasMessageContaining("no usable device model")
-        .hasMessageContaining("run `mosaic calibrate --devices");
+        .hasMessageContaining("calibrate the devices of");
   }
 }

@@ -3,6 +3,7 @@ package io.mosaic.trino;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
 
 import io.airlift.slice.Slice;
+import io.mosaic.MosaicException;
 import io.mosaic.table.TableWriter;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
@@ -57,6 +58,8 @@ final class MosaicPageSink implements ConnectorPageSink {
       writer.write(root);
     } catch (IOException e) {
       throw new TrinoException(MOSAIC_IO_ERROR, "cannot write segments: " + e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
     }
     bytes += page.getSizeInBytes();
     return NOT_BLOCKED;
@@ -73,6 +76,8 @@ final class MosaicPageSink implements ConnectorPageSink {
       return CompletableFuture.completedFuture(List.of(WriteFragments.encode(finished.finish())));
     } catch (IOException e) {
       throw new TrinoException(MOSAIC_IO_ERROR, "cannot finish segments: " + e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
     } finally {
       release();
     }

@@ -1,5 +1,6 @@
 package io.mosaic.trino;
 
+import io.mosaic.MosaicException;
 import io.mosaic.scan.Scan;
 import io.mosaic.table.TablePin;
 import io.trino.spi.Page;
@@ -64,6 +65,8 @@ final class MosaicPageSource implements ConnectorPageSource {
       Page page = new Page(root.getRowCount(), blocks);
       completedBytes += page.getSizeInBytes();
       return page;
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
     } finally {
       readNanos += System.nanoTime() - start;
     }

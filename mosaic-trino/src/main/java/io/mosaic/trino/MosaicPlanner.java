@@ -1,6 +1,5 @@
 package io.mosaic.trino;
 
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_DEVICE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_CANNOT_PLACE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
@@ -17,13 +16,13 @@ import io.mosaic.maintenance.MoveResult;
 import io.mosaic.maintenance.PlaceRequest;
 import io.mosaic.maintenance.PlaceResult;
 import io.mosaic.maintenance.ResultColumn;
-import io.mosaic.placement.InfeasiblePlacementException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.type.Type;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -54,27 +53,17 @@ final class MosaicPlanner {
     }
     checkTraced(name, storage.open(name));
     try {
-      return MosaicStorage.call(
-          () -> {
-            try {
-              return executor(storage, name).place(request);
-            } catch (IOException e) {
-              throw new TrinoException(
-                  MOSAIC_IO_ERROR, "cannot place " + name + ": " + e.getMessage(), e);
-            }
-          });
+      return executor(storage, name).place(request);
+    } catch (IOException | UncheckedIOException e) {
+      throw new TrinoException(MOSAIC_IO_ERROR, "cannot place " + name + ": " + e.getMessage(), e);
     } catch (MosaicException e) {
       if (e.kind() == MosaicException.Kind.INVALID_ARGUMENT) {
         throw new TrinoException(
             INVALID_PROCEDURE_ARGUMENT, "cannot place " + name + ": " + e.getMessage(), e);
       }
-      if (e instanceof InfeasiblePlacementException) {
-        throw new TrinoException(
-            MOSAIC_CANNOT_PLACE, "cannot place " + name + ": " + e.getMessage());
-      }
-      throw e;
+      // No device model, no room, no solution: each by its kind (MosaicErrors).
+      throw MosaicErrors.toTrino(e, "cannot place " + name);
     } catch (IllegalArgumentException | IllegalStateException e) {
-      // No device model (the message says which `mosaic calibrate` to run), a bad pin, no solution.
       throw new TrinoException(MOSAIC_CANNOT_PLACE, "cannot place " + name + ": " + e.getMessage());
     }
   }
@@ -82,17 +71,12 @@ final class MosaicPlanner {
   /** {@code move} on the table now. */
   static MoveResult move(MosaicStorage storage, SchemaTableName name, MoveRequest request) {
     try {
-      return MosaicStorage.call(
-          () -> {
-            try {
-              return executor(storage, name).move(request);
-            } catch (IOException e) {
-              throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
-            }
-          });
-    } catch (IllegalArgumentException e) {
-      // An unknown column or device, named by core.
-      throw new TrinoException(MOSAIC_BAD_DEVICE, e.getMessage(), e);
+      return executor(storage, name).move(request);
+    } catch (IOException | UncheckedIOException e) {
+      throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
+    } catch (MosaicException e) {
+      // An unknown column or device is NOT_FOUND, a full device DEVICE_FULL (MosaicErrors).
+      throw MosaicErrors.toTrino(e);
     }
   }
 

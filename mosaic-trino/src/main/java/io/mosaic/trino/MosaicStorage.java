@@ -2,8 +2,6 @@ package io.mosaic.trino;
 
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_NAME;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_TABLE_PROPERTY;
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_COMMIT_CONFLICT;
-import static io.mosaic.trino.MosaicErrorCode.MOSAIC_CORRUPT_TABLE;
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_IO_ERROR;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
@@ -13,16 +11,13 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.TableSchema;
 import io.mosaic.scan.Retriever;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.TableConflictException;
 import io.mosaic.table.Warehouse;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 import jakarta.annotation.PreDestroy;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -213,14 +208,6 @@ final class MosaicStorage {
 
   /** Runs a core call, turning core's failures into Trino errors with core's message. */
   static <T> T call(Supplier<T> action) {
-    try {
-      return action.get();
-    } catch (CorruptTableException e) {
-      throw new TrinoException(MOSAIC_CORRUPT_TABLE, e.getMessage(), e);
-    } catch (TableConflictException e) {
-      throw new TrinoException(MOSAIC_COMMIT_CONFLICT, e.getMessage(), e);
-    } catch (UncheckedIOException e) {
-      throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
-    }
+    return MosaicErrors.call(action);
   }
 }

@@ -1,9 +1,7 @@
 package io.mosaic.trino;
 
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
-
+import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnType;
-import io.trino.spi.TrinoException;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
 import io.trino.spi.type.DateType;
@@ -71,15 +69,15 @@ final class TrinoTypes {
     } else if (type.equals(VarbinaryType.VARBINARY)) {
       kind = ColumnType.Kind.BINARY;
     } else {
-      throw new TrinoException(
-          NOT_SUPPORTED,
-          "Unsupported type: column '"
-              + column
-              + "' has type "
-              + type.getDisplayName()
-              + ", which Mosaic cannot store; use boolean, tinyint, smallint, integer, bigint,"
-              + " real, double, decimal(p,s), date, timestamp(6), varchar or varbinary (cast"
-              + " the column)");
+      throw MosaicErrors.toTrino(
+          MosaicException.unsupported(
+              "Unsupported type: column '"
+                  + column
+                  + "' has type "
+                  + type.getDisplayName()
+                  + ", which Mosaic cannot store; use boolean, tinyint, smallint, integer, bigint,"
+                  + " real, double, decimal(p,s), date, timestamp(6), varchar or varbinary (cast"
+                  + " the column)"));
     }
     return ColumnType.of(kind);
   }

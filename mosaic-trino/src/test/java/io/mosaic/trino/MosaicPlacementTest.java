@@ -244,7 +244,8 @@ class MosaicPlacementTest {
     try {
       assertThatThrownBy(() -> sql("CALL mosaic.system.place('tiny', 'nation')"))
           .hasMessageContaining("cannot place tiny.nation: no usable device model")
-          .hasMessageContaining("run `mosaic calibrate --devices " + dir.resolve("devices.toml"));
+          .hasMessageContaining(
+              "calibrate the devices of " + dir.resolve("devices.toml") + " first");
       assertThatThrownBy(() -> sql("SELECT * FROM \"nation$plan\" WHERE strategy = 'hot-column'"))
           .hasMessageContaining("no usable device model");
     } finally {
