@@ -49,7 +49,7 @@ public final class MaintenanceSyntax {
             (device, size) -> {
               try {
                 bytes.put(device, ByteSize.parse(size).bytes());
-              } catch (IllegalArgumentException e) {
+              } catch (IllegalArgumentException | MosaicException e) {
                 throw MosaicException.invalid(
                     what
                         + " entry '"

@@ -132,17 +132,15 @@ final class MosaicStorage {
     }
     try {
       named(
-          () ->
-              call(
-                  () -> {
-                    warehouse.dropNamespace(schema, cascade);
-                    return null;
-                  }));
+          () -> {
+            warehouse.dropNamespace(schema, cascade);
+            return null;
+          });
     } catch (MosaicException e) {
       if (e.kind() == MosaicException.Kind.CONFLICT) {
         throw new TrinoException(SCHEMA_NOT_EMPTY, e.getMessage(), e);
       }
-      throw e;
+      throw MosaicErrors.toTrino(e);
     }
   }
 
@@ -154,8 +152,7 @@ final class MosaicStorage {
       SchemaTableName name, TableSchema schema, java.util.Map<String, String> properties) {
     named(() -> warehouse.location(name.getSchemaName(), name.getTableName()));
     try {
-      return call(
-          () -> warehouse.create(name.getSchemaName(), name.getTableName(), schema, properties));
+      return warehouse.create(name.getSchemaName(), name.getTableName(), schema, properties);
     } catch (IllegalArgumentException e) {
       throw new TrinoException(MOSAIC_BAD_TABLE_PROPERTY, e.getMessage(), e);
     } catch (MosaicException e) {
@@ -164,7 +161,7 @@ final class MosaicStorage {
             throw new TrinoException(MOSAIC_BAD_TABLE_PROPERTY, e.getMessage(), e);
         case CONFLICT -> throw new TrinoException(TABLE_ALREADY_EXISTS, e.getMessage(), e);
         case NOT_FOUND -> throw new SchemaNotFoundException(name.getSchemaName());
-        default -> throw e;
+        default -> throw MosaicErrors.toTrino(e);
       }
     }
   }
