@@ -91,8 +91,7 @@ final class MigrateCommand implements Callable<Integer> {
               }
             });
     if (result.isEmpty()) {
-      throw new IllegalArgumentException(
-          "plan " + file + " places no column of table " + tableName);
+      throw MosaicException.notFound("plan " + file + " places no column of table " + tableName);
     }
     return result;
   }

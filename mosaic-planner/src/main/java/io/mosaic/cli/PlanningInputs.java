@@ -1,5 +1,6 @@
 package io.mosaic.cli;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.CatalogDevice;
 import io.mosaic.device.DeviceCatalog;
 import io.mosaic.device.DeviceModel;
@@ -99,7 +100,7 @@ final class PlanningInputs {
       DevicePool pool = DevicePool.load(source.devices);
       Path modelFile = model != null ? model : pool.modelFile();
       if (!Files.exists(modelFile)) {
-        throw new IllegalArgumentException(
+        throw MosaicException.notFound(
             "no device model at "
                 + modelFile
                 + "; run `mosaic calibrate --devices "
@@ -117,7 +118,7 @@ final class PlanningInputs {
               d -> {
                 DeviceModel m = models.get(d.id());
                 if (m == null) {
-                  throw new IllegalArgumentException(
+                  throw MosaicException.notFound(
                       "device model "
                           + modelFile
                           + " has no entry for device '"

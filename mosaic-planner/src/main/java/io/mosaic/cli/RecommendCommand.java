@@ -2,6 +2,7 @@ package io.mosaic.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.mosaic.MosaicException;
 import io.mosaic.device.Cost;
 import io.mosaic.maintenance.MaintenanceSyntax;
 import io.mosaic.model.CostModel;
@@ -110,7 +111,7 @@ public final class RecommendCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (!inputs.catalogMode()) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "recommend chooses devices to buy: give --catalog (table1, ebs or a file); for installed"
               + " devices use `mosaic place`");
     }
@@ -136,8 +137,8 @@ public final class RecommendCommand implements Callable<Integer> {
       try {
         r = lopt.place(inputs.problem(model, workload, cents, options));
       } catch (InfeasiblePlacementException e) {
-        throw new IllegalArgumentException(
-            e.getMessage() + "; the minimum budget is " + Commands.cents(minimum), e);
+        throw new InfeasiblePlacementException(
+            e.getMessage() + "; the minimum budget is " + Commands.cents(minimum));
       }
       points =
           List.of(
@@ -152,7 +153,7 @@ public final class RecommendCommand implements Callable<Integer> {
       }
     } else {
       if (placementOut != null) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "--placement-out needs one --budget; a sweep has many placements (see --json)");
       }
       BudgetSweep.Result result = new BudgetSweep(lopt, steps).sweep(model, workload, options);

@@ -10,8 +10,8 @@ import org.apache.spark.SparkEnv;
  * its first Mosaic read and keeps it, so a session conf set later cannot resize it.
  */
 record ExecutorSettings(int decodeThreads, long vectorPoolBytes) {
-  static final String DECODE_THREADS = MosaicOptions.CONF_PREFIX + "decode_threads";
-  static final String VECTOR_POOL_MEMORY = MosaicOptions.CONF_PREFIX + "vector_pool_memory";
+  static final String DECODE_THREADS = SparkSetting.DECODE_THREADS.confKey();
+  static final String VECTOR_POOL_MEMORY = SparkSetting.VECTOR_POOL_MEMORY.confKey();
 
   /** This JVM's settings: the executor's (or, in local mode, the application's) conf. */
   static ExecutorSettings current() {

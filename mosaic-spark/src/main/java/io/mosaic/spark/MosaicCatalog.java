@@ -48,8 +48,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
   @Override
   public void initialize(String name, CaseInsensitiveStringMap options) {
     this.name = name;
-    this.devices = options.get("devices");
-    String dir = options.get("warehouse");
+    this.devices = options.get(SparkSetting.CATALOG_DEVICES.key());
+    String dir = options.get(SparkSetting.WAREHOUSE.key());
     if (devices == null || dir == null) {
       throw new IllegalArgumentException(
           "catalog "
@@ -164,9 +164,9 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     properties.forEach(
         (key, value) -> {
           String k = key.startsWith("option.") ? key.substring("option.".length()) : key;
-          if (k.equals(MosaicTable.ROW_GROUP_ROWS)
-              || k.equals(MosaicTable.DEFAULT_DEVICE)
-              || k.equals(MosaicOptions.PUSHDOWN)
+          if (k.equals(SparkSetting.ROW_GROUP_ROWS.key())
+              || k.equals(SparkSetting.DEFAULT_DEVICE.key())
+              || k.equals(SparkSetting.PUSHDOWN.key())
               || (k.startsWith(MosaicTable.COLUMN_DEVICE_PREFIX) && k.endsWith(".device"))) {
             settings.put(k, value);
           }

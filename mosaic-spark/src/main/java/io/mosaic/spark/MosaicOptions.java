@@ -19,12 +19,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 record MosaicOptions(String root, String devices) implements Serializable {
   /** The pool's devices.toml; recorded as a table property when a table is created. */
-  static final String DEVICES = "devices";
+  static final String DEVICES = SparkSetting.DEVICES.key();
 
   /** Whether filters skip row groups by their statistics (default true). */
-  static final String PUSHDOWN = "pushdown";
+  static final String PUSHDOWN = SparkSetting.PUSHDOWN.key();
 
-  static final String CONF_PREFIX = "spark.mosaic.";
+  static final String CONF_PREFIX = SparkSetting.CONF_PREFIX;
 
   private static final Map<String, DevicePool> POOLS = new ConcurrentHashMap<>();
 
@@ -105,7 +105,8 @@ record MosaicOptions(String root, String devices) implements Serializable {
   Map<String, String> creationProperties(Map<String, String> options) {
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put(DEVICES, Path.of(devices).toAbsolutePath().normalize().toString());
-    for (String name : new String[] {MosaicTable.ROW_GROUP_ROWS, MosaicTable.DEFAULT_DEVICE}) {
+    for (String name :
+        new String[] {SparkSetting.ROW_GROUP_ROWS.key(), SparkSetting.DEFAULT_DEVICE.key()}) {
       Setting s = setting(name, options, Map.of());
       if (s != null) {
         properties.put(name, s.value().strip());
@@ -129,7 +130,8 @@ record MosaicOptions(String root, String devices) implements Serializable {
    * another value than the existing table's property cannot be honoured, so it is refused.
    */
   static void checkWriteOptions(Path root, Map<String, String> options, Map<String, String> props) {
-    for (String name : new String[] {MosaicTable.ROW_GROUP_ROWS, MosaicTable.DEFAULT_DEVICE}) {
+    for (String name :
+        new String[] {SparkSetting.ROW_GROUP_ROWS.key(), SparkSetting.DEFAULT_DEVICE.key()}) {
       String wanted = options.get(name);
       if (wanted != null && !wanted.strip().equals(props.get(name))) {
         throw new IllegalArgumentException(
