@@ -42,7 +42,7 @@ final class TableCommitter {
       List<Long> versions = table.versions();
       long newest = versions.get(versions.size() - 1);
       if (newest == to) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "v"
                 + to
                 + " is already the newest version of table "
@@ -117,7 +117,7 @@ final class TableCommitter {
     List<SegmentEntry> all = new ArrayList<>(segments);
     for (WriteResult r : results) {
       if (!r.schema().equals(base.schema())) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "schema mismatch writing to table "
                 + table.name()
                 + ": the data has "
