@@ -123,8 +123,8 @@ public final class MosaicTable {
               + " was interrupted: its "
               + MANIFESTS
               + " directory holds no version (at most temporary files of the interrupted"
-              + " command), so nothing was committed. Create the table again (the CLI's `mosaic"
-              + " import --create`, or MosaicTable.create); the directory is reused");
+              + " command), so nothing was committed. Create the table again; the"
+              + " directory is reused");
     }
     if (!exists(abs)) {
       throw new TableNotFoundException(
@@ -304,7 +304,7 @@ public final class MosaicTable {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException(
+    throw MosaicException.invalid(
         "table property "
             + ROW_GROUP_ROWS
             + " = '"

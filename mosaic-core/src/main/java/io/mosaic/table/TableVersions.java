@@ -106,11 +106,7 @@ final class TableVersions {
         version(v);
         return "the last good version is v"
             + v
-            + ": roll back to it (the CLI's `mosaic rollback --to "
-            + v
-            + "`, or MosaicTable.rollback("
-            + v
-            + ")), which publishes its content as v"
+            + ": roll back to it (docs/format.md), which publishes its content as v"
             + (versions.get(versions.size() - 1) + 1)
             + " and keeps the damaged file";
       } catch (RuntimeException e) {
