@@ -168,7 +168,7 @@ public final class Device {
               + ByteSize.ofBytes(usage.used)
               + ", writing "
               + file.getFileName()
-              + " needs more; free space (mosaic gc), move columns off it, or raise its capacity"
+              + " needs more; free space (collect garbage, docs/format.md), move columns off it, or raise its capacity"
               + " in devices.toml");
     }
     usage.used += bytes;

@@ -96,7 +96,7 @@ public final class DeviceConfigParser {
                       + e.getClass().getSimpleName()
                       + ": "
                       + e.getMessage()
-                      + "); check the path given with --devices")));
+                      + "); check the path of the device configuration")));
     }
   }
 

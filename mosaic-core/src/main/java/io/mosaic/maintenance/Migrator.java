@@ -5,15 +5,8 @@ import io.mosaic.device.ByteSize;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceFullException;
-import io.mosaic.device.DeviceOutputStream;
-import io.mosaic.device.DeviceReadChannel;
-import io.mosaic.format.Checksums;
-import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.segment.SegmentReader;
-import io.mosaic.segment.SegmentWriter;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableConflictException;
@@ -21,18 +14,13 @@ import io.mosaic.table.TableFolders;
 import io.mosaic.table.TableWriter;
 import io.mosaic.table.WriterLock;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 
 /**
  * Applies a placement (column -> device) online (paper Section 3.4, DESIGN section 6): each segment
@@ -42,8 +30,6 @@ import org.apache.arrow.vector.FieldVector;
  * keep reading the version they pinned.
  */
 public final class Migrator {
-  private static final int COPY_BUFFER = 1 << 20;
-
   /** One segment to move. {@code estimatedBytes} is its expected size on the target device. */
   public record Move(
       String column, SegmentEntry from, String toDevice, Codec toCodec, long estimatedBytes) {}
@@ -122,9 +108,11 @@ public final class Migrator {
   }
 
   private final MosaicTable table;
+  private final SegmentMover mover;
 
   public Migrator(MosaicTable table) {
     this.table = table;
+    this.mover = new SegmentMover(table);
   }
 
   /**
@@ -240,12 +228,12 @@ public final class Migrator {
         try {
           for (Move move : column.getValue()) {
             String path = TableWriter.segmentPath(latest, move.column(), lock.id(), n++);
-            created.add(moveSegment(latest, move, path, alloc, listener));
+            created.add(mover.moveSegment(latest, move, path, alloc, listener));
             CrashPoints.reached("segment-moved");
           }
           latest = commitColumn(column.getValue(), created);
         } catch (IOException | RuntimeException e) {
-          deleteQuietly(latest.tableId(), created);
+          mover.deleteQuietly(latest.tableId(), created);
           throw failure(e, column.getKey());
         }
         CrashPoints.reached("column-committed");
@@ -275,165 +263,6 @@ public final class Migrator {
     return new IOException(where + e.getMessage(), e);
   }
 
-  private SegmentEntry moveSegment(
-      Manifest base, Move move, String path, BufferAllocator alloc, Listener listener)
-      throws IOException {
-    Device source = table.pool().device(move.from().device());
-    Device target = table.pool().device(move.toDevice());
-    try {
-      SegmentEntry written =
-          move.toCodec() == move.from().codec()
-              ? copyBytes(
-                  table.name(), source, move.from(), target, path, n -> listener.copied(move, n))
-              : reencode(base, target, move, path, alloc, listener);
-      verify(target, written);
-      return written.startingAt(move.from().firstRowGroup());
-    } catch (IOException | RuntimeException e) {
-      Path partial = TableFolders.deletable(target, base.tableId(), path);
-      if (partial != null && Files.exists(partial)) {
-        target.release(Files.size(partial));
-        Files.delete(partial);
-      }
-      Optional<TableConflictException> conflict = movedAway(move);
-      if (conflict.isPresent()) {
-        throw conflict.get();
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * A source segment that a concurrent migration moved (and gc then deleted) fails to read, as if
-   * damaged; the cause is the race, and planning again fixes it: a conflict, not a corrupt table.
-   */
-  private Optional<TableConflictException> movedAway(Move move) {
-    Manifest latest;
-    try {
-      latest = table.latest();
-    } catch (RuntimeException e) {
-      return Optional.empty();
-    }
-    if (latest.segments().contains(move.from())) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new TableConflictException(
-            "table "
-                + table.name()
-                + " changed during migration: segment "
-                + move.from().path()
-                + " of column "
-                + move.column()
-                + " is no longer in version "
-                + latest.version()
-                + "; plan the migration again"));
-  }
-
-  /**
-   * Copies segment {@code from} of table {@code table} byte for byte from {@code source} to {@code
-   * path} on {@code target} (a migration, a clone): the copy must have the manifest's checksum and
-   * size. Returns its entry, for the same row groups.
-   */
-  static SegmentEntry copyBytes(
-      String table,
-      Device source,
-      SegmentEntry from,
-      Device target,
-      String path,
-      java.util.function.LongConsumer copied)
-      throws IOException {
-    Path in = source.resolve(from.path());
-    try (DeviceReadChannel src = source.openForRead(in);
-        DeviceOutputStream out = target.openForWrite(target.resolve(path))) {
-      ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
-      long position = 0;
-      for (int n = src.read(buf, position); n > 0; n = src.read(buf, position)) {
-        out.write(buf.array(), 0, n);
-        position += n;
-        buf.clear();
-        copied.accept(n);
-      }
-      if (!out.checksum().equals(from.checksum()) || position != from.fileBytes()) {
-        throw new CorruptTableException(
-            "segment "
-                + in
-                + " of column "
-                + from.column()
-                + " of table "
-                + table
-                + " on device '"
-                + source.id()
-                + "' fails its checksum: "
-                + out.checksum()
-                + " ("
-                + position
-                + " bytes), the manifest says "
-                + from.checksum()
-                + " ("
-                + from.fileBytes()
-                + " bytes)");
-      }
-    }
-    return new SegmentEntry(
-        from.column(),
-        target.id(),
-        path,
-        from.codec(),
-        from.firstRowGroup(),
-        from.rowGroupCount(),
-        from.fileBytes(),
-        from.compressedBytes(),
-        from.uncompressedBytes(),
-        from.checksum(),
-        from.stats(),
-        from.chunkChecksums());
-  }
-
-  /**
-   * Re-encodes with the target's codec: parquet-java decodes and encodes, row group by row group.
-   */
-  private SegmentEntry reencode(
-      Manifest base,
-      Device target,
-      Move move,
-      String path,
-      BufferAllocator alloc,
-      Listener listener)
-      throws IOException {
-    ColumnSpec column = base.schema().column(move.column());
-    SegmentEntry from = move.from();
-    try (SegmentReader reader = new SegmentReader(table, column, from);
-        SegmentWriter writer = new SegmentWriter(column, target, path, move.toCodec())) {
-      for (int g = 0; g < from.rowGroupCount(); g++) {
-        int rowGroup = from.firstRowGroup() + g;
-        try (FieldVector vector = reader.read(rowGroup, alloc)) {
-          writer.write(vector, 0, vector.getValueCount());
-          writer.endRowGroup(vector.getValueCount());
-        }
-        listener.copied(move, from.fileBytes() / from.rowGroupCount());
-      }
-      return writer.finish();
-    }
-  }
-
-  /** Reads the new file back from its device: what is there must be what was written. */
-  static void verify(Device target, SegmentEntry written) throws IOException {
-    Path file = target.resolve(written.path());
-    String actual = Checksums.ofFile(target, file);
-    if (!actual.equals(written.checksum())) {
-      throw new CorruptTableException(
-          "new segment "
-              + file
-              + " on device '"
-              + target.id()
-              + "' reads back as "
-              + actual
-              + " but was written as "
-              + written.checksum()
-              + "; the device may be failing");
-    }
-  }
-
   private Manifest commitColumn(List<Move> moves, List<SegmentEntry> created) {
     return table.commit(
         "migrate",
@@ -458,19 +287,5 @@ public final class Migrator {
           }
           return base.next("migrate", base.rowGroups(), segments);
         });
-  }
-
-  private void deleteQuietly(String tableId, List<SegmentEntry> created) {
-    for (SegmentEntry s : created) {
-      try {
-        Device d = table.pool().device(s.device());
-        Path file = TableFolders.deletable(d, tableId, s.path());
-        if (file != null && Files.deleteIfExists(file)) {
-          d.release(s.fileBytes());
-        }
-      } catch (IOException e) {
-        // gc removes it later
-      }
-    }
   }
 }

@@ -113,18 +113,19 @@ public final class TableCloner {
     }
   }
 
-  /** Copies one segment byte for byte on its device, checked as {@link Migrator} checks. */
+  /** Copies one segment byte for byte on its device, checked as {@link SegmentMover} checks. */
   private static SegmentEntry copySegment(
       MosaicTable source, Device device, SegmentEntry s, String path, Listener listener)
       throws IOException {
     SegmentEntry copied;
     try {
       copied =
-          Migrator.copyBytes(source.name(), device, s, device, path, n -> listener.copied(s, n));
+          SegmentMover.copyBytes(
+              source.name(), device, s, device, path, n -> listener.copied(s, n));
     } catch (CorruptTableException e) {
       throw new CorruptTableException(e.getMessage() + "; nothing was cloned", e);
     }
-    Migrator.verify(device, copied);
+    SegmentMover.verify(device, copied);
     return copied;
   }
 

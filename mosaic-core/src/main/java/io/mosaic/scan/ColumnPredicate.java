@@ -1,5 +1,6 @@
 package io.mosaic.scan;
 
+import io.mosaic.MosaicException;
 import java.util.List;
 
 /**
@@ -37,14 +38,14 @@ public record ColumnPredicate(String column, Op op, List<Object> values)
           default -> 1;
         };
     if (expected >= 0 && values.size() != expected) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           column + " " + op.sql + " takes " + expected + " values, not " + values.size());
     }
     if (op == Op.IN && values.isEmpty()) {
-      throw new IllegalArgumentException(column + " in () needs at least one value");
+      throw MosaicException.invalid(column + " in () needs at least one value");
     }
     if (op != Op.IN && values.contains(null)) {
-      throw new IllegalArgumentException(column + " " + op.sql + " null: use is null");
+      throw MosaicException.invalid(column + " " + op.sql + " null: use is null");
     }
   }
 

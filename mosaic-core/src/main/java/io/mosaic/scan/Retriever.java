@@ -1,5 +1,6 @@
 package io.mosaic.scan;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;
@@ -45,11 +46,11 @@ public final class Retriever implements AutoCloseable {
    */
   public Retriever(DevicePool pool, int decodeThreads, long pooledVectorBytes) {
     if (decodeThreads < 1) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "decode threads = " + decodeThreads + ": a retriever needs at least 1");
     }
     if (pooledVectorBytes < 0) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "pooled vector memory = " + pooledVectorBytes + " bytes: give 0 or more");
     }
     this.pool = pool;

@@ -55,7 +55,7 @@ public final class RowGroupFilter {
       return;
     }
     if (kind == ColumnType.Kind.BINARY || (kind == ColumnType.Kind.BOOLEAN && ordered)) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "predicate '"
               + p
               + "' on table "
@@ -89,7 +89,8 @@ public final class RowGroupFilter {
         case BINARY -> throw new ClassCastException();
       };
     } catch (ClassCastException | NumberFormatException | ArithmeticException e) {
-      throw new IllegalArgumentException(
+      throw new MosaicException(
+          MosaicException.Kind.INVALID_ARGUMENT,
           "predicate '"
               + p
               + "' on table "

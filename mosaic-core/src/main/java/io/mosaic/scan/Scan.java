@@ -1,37 +1,24 @@
 package io.mosaic.scan;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.segment.DecodedChunk;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import io.mosaic.trace.TraceLog;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
  * One table scan (paper Section 3.3): the chunks of the requested columns are read row group by row
@@ -51,49 +38,16 @@ public final class Scan implements AutoCloseable {
   private final List<ColumnSpec> columns;
   private final List<Integer> groups;
   private final int skipped;
-  private final ByteBudget budget;
-  private final BufferAllocator allocator;
-  private final Slot[][] slots;
-  // Row groups read and decoded ahead of the consumer (the byte budget may stop it sooner). Each
-  // decodes into megabytes of vectors; a few ahead keep every device busy, and the decoders can
-  // then reuse the vectors of released row groups instead of allocating (and zeroing) new ones.
-  private static final int ROW_GROUPS_AHEAD = 3;
-
-  private final Map<String, Integer> inflight = new HashMap<>();
-  // Per column, vectors of row groups the consumer is done with, for decoding later ones into.
-  private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
-  private final Map<String, Long> bytesPerDevice = new LinkedHashMap<>();
-  private final AtomicInteger running = new AtomicInteger();
-  // Completed exceptionally when scheduling fails on a reader thread (a segment's footer missing
-  // or unreadable): the consumer may be waiting for a chunk that will now never be read.
-  private final CompletableFuture<Void> failed = new CompletableFuture<>();
+  private final ReadAhead reads;
   private final long start = System.nanoTime();
   private final Instant startedAt = Instant.now();
   // Set by whichever of the last next() and close() records the scan first (they may race when an
   // engine cancels a split from another thread).
   private final AtomicBoolean recorded = new AtomicBoolean();
-  private int scheduleGroup;
-  private int scheduleColumn;
   private int cursor;
-  // The row group the consumer is blocked on (-1: none), admitted past the byte budget if need be.
-  private int awaited = -1;
   private VectorSchemaRoot current;
   private FieldVector[] currentDictionaries;
   private volatile boolean closed;
-
-  /** One column chunk of one row group on its way from its device to the consumer. */
-  private static final class Slot {
-    final CompletableFuture<FieldVector> vector = new CompletableFuture<>();
-    // Set before vector completes when the chunk came as dictionary ids (ScanRequest#dictionaries).
-    volatile FieldVector dictionary;
-    final long bytes;
-    final String device;
-
-    Slot(long bytes, String device) {
-      this.bytes = bytes;
-      this.device = device;
-    }
-  }
 
   Scan(Retriever retriever, MosaicTable table, TablePin pin, boolean ownsPin, ScanRequest request) {
     this.retriever = retriever;
@@ -117,13 +71,7 @@ public final class Scan implements AutoCloseable {
       }
       throw e;
     }
-    this.budget = new ByteBudget(request.bufferBytes());
-    this.allocator =
-        retriever.allocator().newChildAllocator("scan-" + table.name(), 0, Long.MAX_VALUE);
-    this.slots = new Slot[groups.size()][columns.size()];
-    for (ColumnSpec c : columns) {
-      spares.put(c.name(), new ConcurrentLinkedDeque<>());
-    }
+    this.reads = new ReadAhead(retriever, table, manifest, request, columns, groups, () -> cursor);
   }
 
   /**
@@ -190,15 +138,12 @@ public final class Scan implements AutoCloseable {
       throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
     }
     releaseCurrent();
-    synchronized (this) {
-      awaited = cursor;
-    }
-    schedule();
+    reads.awaiting(cursor);
+    reads.schedule();
     List<FieldVector> vectors = new ArrayList<>();
     try {
       for (int c = 0; c < columns.size(); c++) {
-        Slot slot = awaitSlot(cursor, c);
-        vectors.add((FieldVector) CompletableFuture.anyOf(slot.vector, failed).get());
+        vectors.add(reads.vector(cursor, c));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -210,13 +155,11 @@ public final class Scan implements AutoCloseable {
           ? r
           : new CorruptTableException(e.getCause().getMessage(), e.getCause());
     }
-    synchronized (this) {
-      awaited = -1;
-    }
+    reads.awaiting(-1);
     current = new VectorSchemaRoot(vectors);
     currentDictionaries = new FieldVector[columns.size()];
     for (int c = 0; c < columns.size(); c++) {
-      currentDictionaries[c] = slots[cursor][c].dictionary;
+      currentDictionaries[c] = reads.dictionary(cursor, c);
     }
     // A scan of no columns (count(*)) still delivers each row group's row count.
     current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(cursor))));
@@ -224,7 +167,7 @@ public final class Scan implements AutoCloseable {
     if (cursor == groups.size()) {
       record();
     } else {
-      schedule();
+      reads.schedule();
     }
     return current;
   }
@@ -252,227 +195,8 @@ public final class Scan implements AutoCloseable {
   private void releaseCurrent() {
     closeDictionaries();
     if (current != null) {
-      List<FieldVector> vectors = current.getFieldVectors();
-      for (int c = 0; c < vectors.size(); c++) {
-        String name = columns.get(c).name();
-        ConcurrentLinkedDeque<FieldVector> spare = spares.get(name);
-        if (spare.size() < 2) {
-          spare.offer(vectors.get(c));
-        } else {
-          retriever.vectors().give(name, vectors.get(c));
-        }
-      }
+      reads.release(cursor - 1, current.getFieldVectors());
       current = null;
-      for (Slot s : slots[cursor - 1]) {
-        budget.give(s.bytes);
-      }
-    }
-  }
-
-  /**
-   * The slot of column {@code c} in the scan's row group {@code g}, once scheduled: a device's
-   * queue may be full when the consumer gets there, and a reader finishing a chunk schedules the
-   * rest. Throws what stopped the scan, if scheduling failed meanwhile.
-   */
-  private Slot awaitSlot(int g, int c) throws InterruptedException, ExecutionException {
-    while (true) {
-      synchronized (this) {
-        if (slots[g][c] != null) {
-          return slots[g][c];
-        }
-        if (failed.isCompletedExceptionally()) {
-          failed.get();
-        }
-        wait(100);
-      }
-      schedule();
-    }
-  }
-
-  /** Schedules from a reader thread: a failure stops the scan instead of vanishing. */
-  private void scheduleOrFail() {
-    try {
-      schedule();
-    } catch (RuntimeException | Error e) {
-      failScan(e);
-    }
-  }
-
-  private void failScan(Throwable e) {
-    failed.completeExceptionally(
-        e instanceof CorruptTableException || e instanceof CancellationException
-            ? e
-            : new CorruptTableException(
-                "scan of table " + table.name() + " failed: " + e.getMessage(), e));
-    synchronized (this) {
-      notifyAll();
-    }
-  }
-
-  /** Issues reads in row-group order while the budget and the devices' queues allow. */
-  private void schedule() {
-    // A footer not cached yet is read outside the scan's lock: reader threads finishing a chunk
-    // take that lock too, and must not queue behind another segment's footer I/O.
-    SegmentEntry missing = scheduleCached(null, null);
-    while (missing != null) {
-      Device device = table.pool().device(missing.device());
-      ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, missing);
-      missing = scheduleCached(missing, footer);
-    }
-  }
-
-  /**
-   * Schedules reads whose segment footers are at hand ({@code known} is the one just read, in case
-   * the cache has dropped it again); returns the first segment whose footer is not, or null.
-   */
-  private synchronized SegmentEntry scheduleCached(
-      SegmentEntry known, ParquetMetadata knownFooter) {
-    int end = Math.min(groups.size(), cursor + ROW_GROUPS_AHEAD);
-    while (!closed && !columns.isEmpty() && scheduleGroup < end) {
-      int group = groups.get(scheduleGroup);
-      ColumnSpec column = columns.get(scheduleColumn);
-      SegmentEntry segment = manifest.segmentFor(column.name(), group);
-      Device device = table.pool().device(segment.device());
-      // A few reads queued per device keep it busy without letting one scan crowd out others.
-      if (inflight.getOrDefault(device.id(), 0) >= 2 * device.spec().threads()) {
-        return null;
-      }
-      ParquetMetadata footer =
-          segment.equals(known)
-              ? knownFooter
-              : retriever.footers().cached(table.name(), manifest, device, segment);
-      if (footer == null) {
-        return segment;
-      }
-      ColumnChunkMetaData chunk =
-          footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
-      // The consumer holds no batch while it waits for a row group, so refusing that group's
-      // chunks would wait forever when the budget is smaller than one row group.
-      if (scheduleGroup == awaited) {
-        budget.take(chunk.getTotalSize());
-      } else if (!budget.tryTake(chunk.getTotalSize())) {
-        return null;
-      }
-      Slot slot = new Slot(chunk.getTotalSize(), device.id());
-      slots[scheduleGroup][scheduleColumn] = slot;
-      notifyAll();
-      inflight.merge(device.id(), 1, Integer::sum);
-      running.incrementAndGet();
-      retriever
-          .reader(device.id())
-          .execute(() -> read(slot, device, segment, footer, chunk, column, group));
-      if (++scheduleColumn == columns.size()) {
-        scheduleColumn = 0;
-        scheduleGroup++;
-      }
-    }
-    return null;
-  }
-
-  private void read(
-      Slot slot,
-      Device device,
-      SegmentEntry segment,
-      ParquetMetadata footer,
-      ColumnChunkMetaData chunk,
-      ColumnSpec column,
-      int group) {
-    Path file = device.resolve(segment.path());
-    byte[] bytes;
-    try {
-      if (closed) {
-        throw new CancellationException("scan closed");
-      }
-      bytes =
-          ChunkReads.read(device, file, segment, chunk, group, table.name(), manifest.version());
-      synchronized (this) {
-        bytesPerDevice.merge(device.id(), (long) bytes.length, Long::sum);
-      }
-    } catch (IOException | RuntimeException | Error e) {
-      fail(slot, device, e, column, group, file);
-      running.decrementAndGet();
-      return;
-    } finally {
-      synchronized (this) {
-        inflight.merge(device.id(), -1, Integer::sum);
-      }
-      scheduleOrFail();
-    }
-    try {
-      retriever
-          .decoders()
-          .execute(() -> decode(slot, device, segment, footer, chunk, bytes, column, group, file));
-    } catch (RuntimeException e) {
-      fail(slot, device, e, column, group, file);
-      running.decrementAndGet();
-    }
-  }
-
-  private void decode(
-      Slot slot,
-      Device device,
-      SegmentEntry segment,
-      ParquetMetadata footer,
-      ColumnChunkMetaData chunk,
-      byte[] bytes,
-      ColumnSpec column,
-      int group,
-      Path file) {
-    try {
-      if (closed) {
-        throw new CancellationException("scan closed");
-      }
-      DecodedChunk decoded =
-          ChunkReads.decode(
-              segment,
-              footer,
-              chunk,
-              bytes,
-              group,
-              column,
-              allocator,
-              () -> spare(column.name()),
-              request.form());
-      slot.dictionary = decoded.dictionary();
-      if (!slot.vector.complete(decoded.vector())) {
-        decoded.vector().close();
-        if (decoded.dictionary() != null) {
-          decoded.dictionary().close();
-        }
-      }
-    } catch (IOException | RuntimeException | Error e) {
-      fail(slot, device, e, column, group, file);
-    } finally {
-      running.decrementAndGet();
-    }
-  }
-
-  /** A vector to decode column {@code name} into: this scan's own spare, else the pool's. */
-  private FieldVector spare(String name) {
-    FieldVector own = spares.get(name).poll();
-    return own != null ? own : retriever.vectors().take(name, allocator);
-  }
-
-  private void fail(
-      Slot slot, Device device, Throwable e, ColumnSpec column, int group, Path file) {
-    if (e instanceof CancellationException || e instanceof CorruptTableException) {
-      slot.vector.completeExceptionally(e);
-    } else {
-      slot.vector.completeExceptionally(
-          new CorruptTableException(
-              "scan of table "
-                  + table.name()
-                  + " failed on column '"
-                  + column.name()
-                  + "', row group "
-                  + group
-                  + ", device '"
-                  + device.id()
-                  + "', file "
-                  + file
-                  + ": "
-                  + e.getMessage(),
-              e));
     }
   }
 
@@ -502,15 +226,7 @@ public final class Scan implements AutoCloseable {
   }
 
   public ScanStats stats() {
-    synchronized (this) {
-      return new ScanStats(
-          groups.subList(0, Math.min(groups.size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0))),
-          skipped,
-          new LinkedHashMap<>(bytesPerDevice),
-          budget.peak(),
-          budget.limit(),
-          System.nanoTime() - start);
-    }
+    return reads.stats(skipped, start);
   }
 
   /** Stops reading, frees every buffer, and records the scan in the table's trace if not yet. */
@@ -520,6 +236,7 @@ public final class Scan implements AutoCloseable {
       return;
     }
     closed = true;
+    reads.stop();
     closeDictionaries();
     if (current != null) {
       // The consumer is done with the last batch too: its vectors go to the pool.
@@ -529,36 +246,7 @@ public final class Scan implements AutoCloseable {
       }
       current = null;
     }
-    // Reads under way finish their chunk; queued ones see the flag and stop at once.
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (running.get() > 0 && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    for (int g = cursor; g < slots.length; g++) {
-      for (Slot s : slots[g]) {
-        if (s != null) {
-          s.vector.cancel(false);
-          if (s.vector.isDone() && !s.vector.isCompletedExceptionally()) {
-            s.vector.join().close();
-            if (s.dictionary != null) {
-              s.dictionary.close();
-            }
-          }
-        }
-      }
-    }
-    spares.forEach(
-        (name, spare) -> {
-          for (FieldVector v = spare.poll(); v != null; v = spare.poll()) {
-            retriever.vectors().give(name, v);
-          }
-        });
-    allocator.close();
+    reads.close(cursor);
     record();
     if (ownsPin) {
       pin.close();

@@ -1,5 +1,6 @@
 package io.mosaic.scan;
 
+import io.mosaic.MosaicException;
 import io.mosaic.segment.ChunkForm;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
@@ -32,7 +33,7 @@ public record ScanRequest(
     columns = List.copyOf(columns);
     Objects.requireNonNull(form, "form");
     if (bufferBytes <= 0) {
-      throw new IllegalArgumentException("the scan buffer must be positive, not " + bufferBytes);
+      throw MosaicException.invalid("the scan buffer must be positive, not " + bufferBytes);
     }
   }
 

@@ -211,9 +211,9 @@ public final class TableFolders {
             + other
             + "'s directory (cp): a copy shares the original's segments, so gc, migrations and"
             + " writes through it would delete or change the original's data, and they are"
-            + " refused. To copy a table, clone it (the CLI's `mosaic clone --table "
+            + " refused. To copy a table, clone "
             + other
-            + " --to NEW`): the clone gets its own id and segments. Then remove the copied"
+            + " (docs/format.md): the clone gets its own id and segments. Then remove the copied"
             + " directory "
             + me
             + " (its segments are "

@@ -224,9 +224,7 @@ public final class TraceLog {
       throw new UncheckedIOException("cannot read the trace in " + epochDir, e);
     }
     String remedy =
-        "; move the file out of "
-            + epochDir
-            + " (or start a new epoch: `mosaic trace --new-epoch`)";
+        "; move the file out of " + epochDir + " (or start a new trace epoch; docs/format.md)";
     for (Path f : files) {
       try {
         MetadataFiles.checkSize(f, (long) MAX_FILE_MIB << 20, "trace file");

@@ -462,7 +462,7 @@ class DeviceConfigParserTest {
     assertThatThrownBy(() -> DevicePool.load(missing))
         .isInstanceOf(DeviceConfigException.class)
         .hasMessageContaining(missing + ": cannot read the device configuration (")
-        .hasMessageContaining("check the path given with --devices");
+        .hasMessageContaining("check the path of the device configuration");
   }
 
   @Test

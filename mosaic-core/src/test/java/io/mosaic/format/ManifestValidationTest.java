@@ -61,9 +61,8 @@ class ManifestValidationTest {
         .hasMessage(
             where
                 + problem
-                + "; the last good version is v3: roll back to it (the CLI's `mosaic rollback --to"
-                + " 3`, or MosaicTable.rollback(3)), which publishes its content as v5 and keeps"
-                + " the damaged file");
+                + "; the last good version is v3: roll back to it (docs/format.md), which publishes"
+                + " its content as v5 and keeps the damaged file");
   }
 
   private static ObjectNode segment(ObjectNode m, int i) {

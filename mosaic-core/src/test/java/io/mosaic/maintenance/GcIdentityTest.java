@@ -309,7 +309,7 @@ class GcIdentityTest {
                 + newest.tableId()
                 + ")")
         .hasMessageContaining("looks like a copy of")
-        .hasMessageContaining("`mosaic clone --table " + orders.root().toRealPath() + " --to NEW`");
+        .hasMessageContaining("clone " + orders.root().toRealPath() + " (docs/format.md)");
     assertThatThrownBy(() -> CrashWorkload.append(backup, 3))
         .isInstanceOf(CorruptTableException.class)
         .hasMessageContaining("looks like a copy of");

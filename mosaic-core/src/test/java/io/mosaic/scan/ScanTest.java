@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
@@ -269,6 +270,9 @@ class ScanTest {
                     orders,
                     ScanRequest.of(List.of("o_orderkey"))
                         .where(Predicate.of(Predicate.gt("o_comment", 5)))))
+        .isInstanceOfSatisfying(
+            MosaicException.class,
+            e -> assertThat(e.kind()).isEqualTo(MosaicException.Kind.INVALID_ARGUMENT))
         .hasMessage(
             "predicate 'o_comment > 5' on table orders: value 5 (Integer) does not fit column"
                 + " o_comment of type string");

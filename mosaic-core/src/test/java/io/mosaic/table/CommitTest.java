@@ -3,6 +3,7 @@ package io.mosaic.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
@@ -220,6 +221,9 @@ public class CommitTest {
             () ->
                 table.append(
                     List.of(new WriteResult("w", TpchBatches.ORDERS, List.of(), List.of()))))
+        .isInstanceOfSatisfying(
+            MosaicException.class,
+            e -> assertThat(e.kind()).isEqualTo(MosaicException.Kind.INVALID_ARGUMENT))
         .hasMessageStartingWith(
             "schema mismatch writing to table t: the data has (o_orderkey int64 not null");
   }

@@ -3,6 +3,7 @@ package io.mosaic.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.DeviceConfigException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
@@ -97,8 +98,7 @@ class RecoveryTest {
                 + root
                 + " was interrupted: its _manifests directory holds no version (at most temporary"
                 + " files of the interrupted command), so nothing was committed. Create the table"
-                + " again (the CLI's `mosaic import --create`, or MosaicTable.create); the"
-                + " directory is reused");
+                + " again; the directory is reused");
 
     MosaicTable table =
         MosaicTable.create(root, pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
@@ -119,9 +119,8 @@ class RecoveryTest {
     Path v3 = table.manifestFile(3);
     byte[] good = Files.readAllBytes(v3);
     String hint =
-        "the last good version is v2: roll back to it (the CLI's `mosaic rollback --to 2`, or"
-            + " MosaicTable.rollback(2)), which publishes its content as v4 and keeps the damaged"
-            + " file";
+        "the last good version is v2: roll back to it (docs/format.md), which publishes its"
+            + " content as v4 and keeps the damaged file";
 
     Files.write(v3, new byte[0]);
     assertThatThrownBy(table::latest)
@@ -158,7 +157,11 @@ class RecoveryTest {
     assertThat(names(manifests)).containsExactly("_damaged", "v00000000000000000005.json");
     assertThat(names(manifests.resolve("_damaged"))).containsExactly("v00000000000000000003.json");
     assertThat(rows(table)).isEqualTo(CrashWorkload.rows(0, 2));
-    assertThatThrownBy(() -> table.rollback(5)).hasMessageContaining("already the newest");
+    assertThatThrownBy(() -> table.rollback(5))
+        .isInstanceOfSatisfying(
+            MosaicException.class,
+            e -> assertThat(e.kind()).isEqualTo(MosaicException.Kind.INVALID_ARGUMENT))
+        .hasMessageContaining("already the newest");
     assertThatThrownBy(() -> table.rollback(2)).isInstanceOf(TableNotFoundException.class);
   }
 
@@ -187,7 +190,7 @@ class RecoveryTest {
         .isInstanceOf(UncheckedIOException.class)
         .hasMessageContaining(trace + " is ")
         .hasMessageContaining("more than a trace file can be (256 MiB)")
-        .hasMessageContaining("mosaic trace --new-epoch");
+        .hasMessageContaining("start a new trace epoch");
     // A line far longer than a record is not held in memory; it is damage, named with its line.
     String record =
         "{\"queryId\":\"q\",\"table\":\"t\",\"columns\":[\"k\"],\"rowGroups\":[0],"
@@ -196,7 +199,7 @@ class RecoveryTest {
     assertThatThrownBy(() -> new TraceLog(table.root()).read(1))
         .isInstanceOf(UncheckedIOException.class)
         .hasMessageContaining("trace file " + trace + " is damaged at line 2 (longer than any")
-        .hasMessageContaining("mosaic trace --new-epoch");
+        .hasMessageContaining("start a new trace epoch");
     // Only a last line cut short by a crash (no newline after it) is skipped.
     Files.writeString(trace, record + record + record.substring(0, 40));
     assertThat(new TraceLog(table.root()).read(1)).hasSize(2);

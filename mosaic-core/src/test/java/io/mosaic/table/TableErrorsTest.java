@@ -219,11 +219,7 @@ class TableErrorsTest {
                 + ") is not a complete Mosaic"
                 + " manifest (truncated, or not written by Mosaic); the last good version is v"
                 + (version - 1)
-                + ": roll back to it (the CLI's `mosaic rollback --to "
-                + (version - 1)
-                + "`, or MosaicTable.rollback("
-                + (version - 1)
-                + ")), which publishes its content as v"
+                + ": roll back to it (docs/format.md), which publishes its content as v"
                 + (version + 1)
                 + " and keeps the damaged file");
 

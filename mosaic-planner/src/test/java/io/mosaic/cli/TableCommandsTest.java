@@ -401,8 +401,7 @@ class TableCommandsTest {
     Files.write(v5, new byte[0]);
     assertThat(run(concat(new String[] {"table"}, pool))).isEqualTo(4); // corrupt
     assertThat(err.toString())
-        .contains(
-            "the last good version is v4: roll back to it (the CLI's `mosaic rollback --to 4`");
+        .contains("the last good version is v4: roll back to it (docs/format.md)");
     assertThat(run(concat(new String[] {"rollback", "--to", "4"}, pool)))
         .as(err.toString())
         .isZero();

@@ -1,0 +1,395 @@
+package io.mosaic.scan;
+
+import io.mosaic.device.Device;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.DecodedChunk;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.MosaicTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+/**
+ * The reading side of a {@link Scan}: issues the chunk reads of its row groups in row-group order,
+ * as far ahead of the consumer as the byte budget and the devices' queues allow, each on its
+ * device's reader pool; hands the bytes to the decoding pool; and keeps each decoded chunk in a
+ * {@link Slot} until the consumer takes it. A failure on a reader thread stops the scan.
+ */
+final class ReadAhead {
+  // Row groups read and decoded ahead of the consumer (the byte budget may stop it sooner). Each
+  // decodes into megabytes of vectors; a few ahead keep every device busy, and the decoders can
+  // then reuse the vectors of released row groups instead of allocating (and zeroing) new ones.
+  private static final int ROW_GROUPS_AHEAD = 3;
+
+  private final Retriever retriever;
+  private final MosaicTable table;
+  private final Manifest manifest;
+  private final ScanRequest request;
+  private final List<ColumnSpec> columns;
+  private final List<Integer> groups;
+  // The consumer's next row group (Scan's cursor): reads go at most ROW_GROUPS_AHEAD beyond it.
+  private final IntSupplier cursor;
+  private final ByteBudget budget;
+  private final BufferAllocator allocator;
+  private final Slot[][] slots;
+  private final Map<String, Integer> inflight = new HashMap<>();
+  // Per column, vectors of row groups the consumer is done with, for decoding later ones into.
+  private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
+  private final Map<String, Long> bytesPerDevice = new LinkedHashMap<>();
+  private final AtomicInteger running = new AtomicInteger();
+  // Completed exceptionally when scheduling fails on a reader thread (a segment's footer missing
+  // or unreadable): the consumer may be waiting for a chunk that will now never be read.
+  private final CompletableFuture<Void> failed = new CompletableFuture<>();
+  private int scheduleGroup;
+  private int scheduleColumn;
+  // The row group the consumer is blocked on (-1: none), admitted past the byte budget if need be.
+  private int awaited = -1;
+  private volatile boolean closed;
+
+  /** One column chunk of one row group on its way from its device to the consumer. */
+  static final class Slot {
+    final CompletableFuture<FieldVector> vector = new CompletableFuture<>();
+    // Set before vector completes when the chunk came as dictionary ids (ScanRequest#dictionaries).
+    volatile FieldVector dictionary;
+    final long bytes;
+    final String device;
+
+    Slot(long bytes, String device) {
+      this.bytes = bytes;
+      this.device = device;
+    }
+  }
+
+  ReadAhead(
+      Retriever retriever,
+      MosaicTable table,
+      Manifest manifest,
+      ScanRequest request,
+      List<ColumnSpec> columns,
+      List<Integer> groups,
+      IntSupplier cursor) {
+    this.retriever = retriever;
+    this.table = table;
+    this.manifest = manifest;
+    this.request = request;
+    this.columns = columns;
+    this.groups = groups;
+    this.cursor = cursor;
+    this.budget = new ByteBudget(request.bufferBytes());
+    this.allocator =
+        retriever.allocator().newChildAllocator("scan-" + table.name(), 0, Long.MAX_VALUE);
+    this.slots = new Slot[groups.size()][columns.size()];
+    for (ColumnSpec c : columns) {
+      spares.put(c.name(), new ConcurrentLinkedDeque<>());
+    }
+  }
+
+  /** Marks row group {@code g} of the scan as the one the consumer waits for (-1: none). */
+  synchronized void awaiting(int g) {
+    awaited = g;
+  }
+
+  /** The vector of column {@code c} in the scan's row group {@code g}, once read and decoded. */
+  FieldVector vector(int g, int c) throws InterruptedException, ExecutionException {
+    Slot slot = awaitSlot(g, c);
+    return (FieldVector) CompletableFuture.anyOf(slot.vector, failed).get();
+  }
+
+  /** The dictionary of column {@code c} in row group {@code g}, if that chunk came with one. */
+  FieldVector dictionary(int g, int c) {
+    return slots[g][c].dictionary;
+  }
+
+  /**
+   * Takes back the vectors of row group {@code g}, which the consumer is done with: kept to decode
+   * later row groups into (or given to the pool), and their bytes returned to the budget.
+   */
+  void release(int g, List<FieldVector> vectors) {
+    for (int c = 0; c < vectors.size(); c++) {
+      String name = columns.get(c).name();
+      ConcurrentLinkedDeque<FieldVector> spare = spares.get(name);
+      if (spare.size() < 2) {
+        spare.offer(vectors.get(c));
+      } else {
+        retriever.vectors().give(name, vectors.get(c));
+      }
+    }
+    for (Slot s : slots[g]) {
+      budget.give(s.bytes);
+    }
+  }
+
+  /**
+   * The slot of column {@code c} in the scan's row group {@code g}, once scheduled: a device's
+   * queue may be full when the consumer gets there, and a reader finishing a chunk schedules the
+   * rest. Throws what stopped the scan, if scheduling failed meanwhile.
+   */
+  private Slot awaitSlot(int g, int c) throws InterruptedException, ExecutionException {
+    while (true) {
+      synchronized (this) {
+        if (slots[g][c] != null) {
+          return slots[g][c];
+        }
+        if (failed.isCompletedExceptionally()) {
+          failed.get();
+        }
+        wait(100);
+      }
+      schedule();
+    }
+  }
+
+  /** Schedules from a reader thread: a failure stops the scan instead of vanishing. */
+  private void scheduleOrFail() {
+    try {
+      schedule();
+    } catch (RuntimeException | Error e) {
+      failScan(e);
+    }
+  }
+
+  private void failScan(Throwable e) {
+    failed.completeExceptionally(
+        e instanceof CorruptTableException || e instanceof CancellationException
+            ? e
+            : new CorruptTableException(
+                "scan of table " + table.name() + " failed: " + e.getMessage(), e));
+    synchronized (this) {
+      notifyAll();
+    }
+  }
+
+  /** Issues reads in row-group order while the budget and the devices' queues allow. */
+  void schedule() {
+    // A footer not cached yet is read outside the scan's lock: reader threads finishing a chunk
+    // take that lock too, and must not queue behind another segment's footer I/O.
+    SegmentEntry missing = scheduleCached(null, null);
+    while (missing != null) {
+      Device device = table.pool().device(missing.device());
+      ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, missing);
+      missing = scheduleCached(missing, footer);
+    }
+  }
+
+  /**
+   * Schedules reads whose segment footers are at hand ({@code known} is the one just read, in case
+   * the cache has dropped it again); returns the first segment whose footer is not, or null.
+   */
+  private synchronized SegmentEntry scheduleCached(
+      SegmentEntry known, ParquetMetadata knownFooter) {
+    int end = Math.min(groups.size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
+    while (!closed && !columns.isEmpty() && scheduleGroup < end) {
+      int group = groups.get(scheduleGroup);
+      ColumnSpec column = columns.get(scheduleColumn);
+      SegmentEntry segment = manifest.segmentFor(column.name(), group);
+      Device device = table.pool().device(segment.device());
+      // A few reads queued per device keep it busy without letting one scan crowd out others.
+      if (inflight.getOrDefault(device.id(), 0) >= 2 * device.spec().threads()) {
+        return null;
+      }
+      ParquetMetadata footer =
+          segment.equals(known)
+              ? knownFooter
+              : retriever.footers().cached(table.name(), manifest, device, segment);
+      if (footer == null) {
+        return segment;
+      }
+      ColumnChunkMetaData chunk =
+          footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
+      // The consumer holds no batch while it waits for a row group, so refusing that group's
+      // chunks would wait forever when the budget is smaller than one row group.
+      if (scheduleGroup == awaited) {
+        budget.take(chunk.getTotalSize());
+      } else if (!budget.tryTake(chunk.getTotalSize())) {
+        return null;
+      }
+      Slot slot = new Slot(chunk.getTotalSize(), device.id());
+      slots[scheduleGroup][scheduleColumn] = slot;
+      notifyAll();
+      inflight.merge(device.id(), 1, Integer::sum);
+      running.incrementAndGet();
+      retriever
+          .reader(device.id())
+          .execute(() -> read(slot, device, segment, footer, chunk, column, group));
+      if (++scheduleColumn == columns.size()) {
+        scheduleColumn = 0;
+        scheduleGroup++;
+      }
+    }
+    return null;
+  }
+
+  private void read(
+      Slot slot,
+      Device device,
+      SegmentEntry segment,
+      ParquetMetadata footer,
+      ColumnChunkMetaData chunk,
+      ColumnSpec column,
+      int group) {
+    Path file = device.resolve(segment.path());
+    byte[] bytes;
+    try {
+      if (closed) {
+        throw new CancellationException("scan closed");
+      }
+      bytes =
+          ChunkReads.read(device, file, segment, chunk, group, table.name(), manifest.version());
+      synchronized (this) {
+        bytesPerDevice.merge(device.id(), (long) bytes.length, Long::sum);
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      fail(slot, device, e, column, group, file);
+      running.decrementAndGet();
+      return;
+    } finally {
+      synchronized (this) {
+        inflight.merge(device.id(), -1, Integer::sum);
+      }
+      scheduleOrFail();
+    }
+    try {
+      retriever
+          .decoders()
+          .execute(() -> decode(slot, device, segment, footer, chunk, bytes, column, group, file));
+    } catch (RuntimeException e) {
+      fail(slot, device, e, column, group, file);
+      running.decrementAndGet();
+    }
+  }
+
+  private void decode(
+      Slot slot,
+      Device device,
+      SegmentEntry segment,
+      ParquetMetadata footer,
+      ColumnChunkMetaData chunk,
+      byte[] bytes,
+      ColumnSpec column,
+      int group,
+      Path file) {
+    try {
+      if (closed) {
+        throw new CancellationException("scan closed");
+      }
+      DecodedChunk decoded =
+          ChunkReads.decode(
+              segment,
+              footer,
+              chunk,
+              bytes,
+              group,
+              column,
+              allocator,
+              () -> spare(column.name()),
+              request.form());
+      slot.dictionary = decoded.dictionary();
+      if (!slot.vector.complete(decoded.vector())) {
+        decoded.vector().close();
+        if (decoded.dictionary() != null) {
+          decoded.dictionary().close();
+        }
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      fail(slot, device, e, column, group, file);
+    } finally {
+      running.decrementAndGet();
+    }
+  }
+
+  /** A vector to decode column {@code name} into: this scan's own spare, else the pool's. */
+  private FieldVector spare(String name) {
+    FieldVector own = spares.get(name).poll();
+    return own != null ? own : retriever.vectors().take(name, allocator);
+  }
+
+  private void fail(
+      Slot slot, Device device, Throwable e, ColumnSpec column, int group, Path file) {
+    if (e instanceof CancellationException || e instanceof CorruptTableException) {
+      slot.vector.completeExceptionally(e);
+    } else {
+      slot.vector.completeExceptionally(
+          new CorruptTableException(
+              "scan of table "
+                  + table.name()
+                  + " failed on column '"
+                  + column.name()
+                  + "', row group "
+                  + group
+                  + ", device '"
+                  + device.id()
+                  + "', file "
+                  + file
+                  + ": "
+                  + e.getMessage(),
+              e));
+    }
+  }
+
+  synchronized ScanStats stats(int skipped, long start) {
+    return new ScanStats(
+        groups.subList(0, Math.min(groups.size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0))),
+        skipped,
+        new LinkedHashMap<>(bytesPerDevice),
+        budget.peak(),
+        budget.limit(),
+        System.nanoTime() - start);
+  }
+
+  /** Stops issuing reads: reads queued see the flag and stop at once. */
+  void stop() {
+    closed = true;
+  }
+
+  /**
+   * Waits for the reads under way, then frees every buffer of the row groups from {@code from} on
+   * (the consumer's cursor) and of the spares, and the scan's allocator.
+   */
+  void close(int from) {
+    // Reads under way finish their chunk; queued ones see the flag and stop at once.
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (running.get() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    for (int g = from; g < slots.length; g++) {
+      for (Slot s : slots[g]) {
+        if (s != null) {
+          s.vector.cancel(false);
+          if (s.vector.isDone() && !s.vector.isCompletedExceptionally()) {
+            s.vector.join().close();
+            if (s.dictionary != null) {
+              s.dictionary.close();
+            }
+          }
+        }
+      }
+    }
+    spares.forEach(
+        (name, spare) -> {
+          for (FieldVector v = spare.poll(); v != null; v = spare.poll()) {
+            retriever.vectors().give(name, v);
+          }
+        });
+    allocator.close();
+  }
+}

@@ -1,0 +1,207 @@
+package io.mosaic.table;
+
+import io.mosaic.MosaicException;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.UnaryOperator;
+
+/**
+ * Commits new versions of a table: appends, overwrites, maintenance changes and rollbacks. A
+ * version is published create-if-absent ({@link TableVersions#publish}); a commit that loses the
+ * race rebases onto the winner and retries, so concurrent commits never lose each other's data.
+ */
+final class TableCommitter {
+  private static final int MAX_COMMIT_ATTEMPTS = 20;
+
+  private final MosaicTable table;
+  private final TableVersions manifests;
+
+  TableCommitter(MosaicTable table, TableVersions manifests) {
+    this.table = table;
+    this.manifests = manifests;
+  }
+
+  /**
+   * Publishes the content of version {@code to} (schema, properties, rows and segments) as a new
+   * version, numbered after the newest manifest file, readable or not: the way back from a damaged
+   * newest manifest, which is kept as a (harmless) older version and is moved to {@code
+   * _manifests/_damaged/} by gc. Refused if a segment of {@code to} is gone.
+   */
+  Manifest rollback(long to) {
+    Manifest target = table.version(to);
+    for (int attempt = 1; ; attempt++) {
+      List<Long> versions = table.versions();
+      long newest = versions.get(versions.size() - 1);
+      if (newest == to) {
+        throw MosaicException.invalid(
+            "v"
+                + to
+                + " is already the newest version of table "
+                + table.name()
+                + "; nothing to undo");
+      }
+      Manifest next =
+          new Manifest(
+              target.tableId(),
+              newest + 1,
+              "rollback",
+              Instant.now(),
+              target.schema(),
+              target.properties(),
+              target.rowGroups(),
+              target.segments());
+      next.validate();
+      try (CommitGate.Hold hold = CommitGate.shared(table.root())) {
+        for (SegmentEntry s : target.segments()) {
+          Path file;
+          try {
+            file = table.pool().device(s.device()).resolve(s.path());
+          } catch (MosaicException e) {
+            throw new CorruptTableException(
+                "cannot roll back table " + table.name() + " to v" + to + ": " + e.getMessage(), e);
+          }
+          if (!Files.exists(file)) {
+            throw new CorruptTableException(
+                "cannot roll back table "
+                    + table.name()
+                    + " to v"
+                    + to
+                    + ": its segment "
+                    + file
+                    + " of column "
+                    + s.column()
+                    + " on device '"
+                    + s.device()
+                    + "' is gone (deleted by gc once v"
+                    + to
+                    + " was no longer kept); roll back to a later version");
+          }
+        }
+        if (manifests.publish(next)) {
+          return next;
+        }
+      }
+      if (attempt == MAX_COMMIT_ATTEMPTS) {
+        throw new TableConflictException(
+            "rollback of table "
+                + table.name()
+                + " lost "
+                + attempt
+                + " races in a row; try again");
+      }
+    }
+  }
+
+  /** Appends the rows of all results in one new version (an empty list commits nothing). */
+  Manifest append(List<WriteResult> results) {
+    return commit("append", base -> withResults(base, base.rowGroups(), base.segments(), results));
+  }
+
+  /** Replaces all rows with those of the results, in one new version. */
+  Manifest overwrite(List<WriteResult> results) {
+    return commit("overwrite", base -> withResults(base, List.of(), List.of(), results));
+  }
+
+  private Manifest withResults(
+      Manifest base, List<Long> groups, List<SegmentEntry> segments, List<WriteResult> results) {
+    List<Long> rowGroups = new ArrayList<>(groups);
+    List<SegmentEntry> all = new ArrayList<>(segments);
+    for (WriteResult r : results) {
+      if (!r.schema().equals(base.schema())) {
+        throw MosaicException.invalid(
+            "schema mismatch writing to table "
+                + table.name()
+                + ": the data has "
+                + describe(r.schema())
+                + ", the table has "
+                + describe(base.schema()));
+      }
+      int first = rowGroups.size();
+      rowGroups.addAll(r.rowGroups());
+      for (SegmentEntry s : r.segments()) {
+        all.add(s.startingAt(first + s.firstRowGroup()));
+      }
+    }
+    return base.next("append", rowGroups, all);
+  }
+
+  private static String describe(TableSchema schema) {
+    return "("
+        + String.join(
+            ", ",
+            schema.columns().stream()
+                .map(c -> c.name() + " " + c.type() + (c.nullable() ? "" : " not null"))
+                .toList())
+        + ")";
+  }
+
+  /**
+   * Publishes {@code change(latest)} as the next version. If another commit wins the race, the
+   * change is applied again to the new latest version (it must be a function of its base), so no
+   * update is lost; a change that no longer applies throws {@link TableConflictException}.
+   */
+  Manifest commit(String operation, UnaryOperator<Manifest> change) {
+    for (int attempt = 1; ; attempt++) {
+      Manifest base = table.latest();
+      Manifest proposed = change.apply(base);
+      Manifest next =
+          new Manifest(
+              base.tableId(),
+              base.version() + 1,
+              operation,
+              Instant.now(),
+              proposed.schema(),
+              proposed.properties(),
+              proposed.rowGroups(),
+              proposed.segments());
+      next.validate();
+      // gc decides what is garbage under the exclusive hold: checking that the new segments exist
+      // and publishing must not straddle one of its passes.
+      try (CommitGate.Hold hold = CommitGate.shared(table.root())) {
+        checkNewSegmentsExist(base, next);
+        if (manifests.publish(next)) {
+          return next;
+        }
+      }
+      if (attempt == MAX_COMMIT_ATTEMPTS) {
+        throw new TableConflictException(
+            "commit to table " + table.name() + " lost " + attempt + " races in a row; try again");
+      }
+      try {
+        Thread.sleep(ThreadLocalRandom.current().nextInt(1, 5 * attempt));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TableConflictException("commit to table " + table.name() + " interrupted");
+      }
+    }
+  }
+
+  private void checkNewSegmentsExist(Manifest base, Manifest next) {
+    Set<String> old = new HashSet<>();
+    base.segments().forEach(s -> old.add(s.device() + "/" + s.path()));
+    for (SegmentEntry s : next.segments()) {
+      if (!old.contains(s.device() + "/" + s.path())
+          && !Files.exists(table.pool().device(s.device()).resolve(s.path()))) {
+        throw new CorruptTableException(
+            "cannot commit to table "
+                + table.name()
+                + ": new segment "
+                + s.path()
+                + " of column "
+                + s.column()
+                + " is missing on device '"
+                + s.device()
+                + "' (removed by gc, or the device is gone)");
+      }
+    }
+  }
+}
