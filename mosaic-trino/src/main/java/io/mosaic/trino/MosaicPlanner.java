@@ -57,10 +57,6 @@ final class MosaicPlanner {
     } catch (IOException | UncheckedIOException e) {
       throw new TrinoException(MOSAIC_IO_ERROR, "cannot place " + name + ": " + e.getMessage(), e);
     } catch (MosaicException e) {
-      if (e.kind() == MosaicException.Kind.INVALID_ARGUMENT) {
-        throw new TrinoException(
-            INVALID_PROCEDURE_ARGUMENT, "cannot place " + name + ": " + e.getMessage(), e);
-      }
       // No device model, no room, no solution: each by its kind (MosaicErrors).
       throw MosaicErrors.toTrino(e, "cannot place " + name);
     } catch (IllegalArgumentException | IllegalStateException e) {

@@ -160,9 +160,17 @@ final class MosaicStorage {
         case INVALID_ARGUMENT ->
             throw new TrinoException(MOSAIC_BAD_TABLE_PROPERTY, e.getMessage(), e);
         case CONFLICT -> throw new TrinoException(TABLE_ALREADY_EXISTS, e.getMessage(), e);
-        case NOT_FOUND -> throw new SchemaNotFoundException(name.getSchemaName());
+        case NOT_FOUND -> {
+          if (!schemaExists(name.getSchemaName())) {
+            throw new SchemaNotFoundException(name.getSchemaName());
+          }
+          // An unknown default_device or column device is a property core refuses.
+          throw new TrinoException(MOSAIC_BAD_TABLE_PROPERTY, e.getMessage(), e);
+        }
         default -> throw MosaicErrors.toTrino(e);
       }
+    } catch (java.io.UncheckedIOException e) {
+      throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
     }
   }
 

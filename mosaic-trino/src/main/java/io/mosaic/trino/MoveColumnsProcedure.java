@@ -1,6 +1,5 @@
 package io.mosaic.trino;
 
-import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.lang.invoke.MethodType.methodType;
@@ -11,7 +10,6 @@ import io.airlift.log.Logger;
 import io.mosaic.MosaicException;
 import io.mosaic.maintenance.MoveRequest;
 import io.mosaic.maintenance.MoveResult;
-import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
 import java.lang.invoke.MethodHandle;
@@ -66,7 +64,7 @@ final class MoveColumnsProcedure implements Provider<Procedure> {
     try {
       request = MoveRequest.parse(name.toString(), placement, apply);
     } catch (MosaicException e) {
-      throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, e.getMessage(), e);
+      throw MosaicErrors.toTrino(e);
     }
     MoveResult result = MosaicPlanner.move(storage, name, request);
     log.info(

@@ -123,7 +123,7 @@ final class PlaceProcedure implements Provider<Procedure> {
               .sample(sampleFraction, seed)
               .build();
     } catch (MosaicException e) {
-      throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, e.getMessage(), e);
+      throw MosaicErrors.toTrino(e);
     }
     PlaceResult result = MosaicPlanner.place(storage, name, request);
     String summary =
