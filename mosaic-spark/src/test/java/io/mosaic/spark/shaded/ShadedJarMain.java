@@ -85,21 +85,22 @@ public final class ShadedJarMain {
               .sql("CALL mosaic.system.place(table => 'ns.t', strategy => 'lopt', apply => true)")
               .collectAsList();
       System.out.println("PLACE_STRATEGY_ROWS=" + plan.size());
-      System.out.println("PLANNED=" + placement(plan, 2));
+      System.out.println("PLANNED=" + placement(plan, "planned_device"));
       System.out.println(
           "PLACED="
               + placement(
-                  spark.sql("CALL mosaic.system.placement(table => 'ns.t')").collectAsList(), 1));
+                  spark.sql("CALL mosaic.system.placement(table => 'ns.t')").collectAsList(),
+                  "device"));
       System.out.println("ORTOOLS_FROM=" + origin("com.google.ortools.Loader"));
     } finally {
       spark.stop();
     }
   }
 
-  /** "column:device" pairs, sorted. */
-  private static String placement(List<Row> rows, int deviceField) {
+  /** "column:device" pairs, sorted; the columns named as the result schema names them. */
+  private static String placement(List<Row> rows, String deviceField) {
     return rows.stream()
-        .map(r -> r.getString(0) + ":" + r.getString(deviceField))
+        .map(r -> r.<String>getAs("column_name") + ":" + r.<String>getAs(deviceField))
         .sorted()
         .collect(Collectors.joining(","));
   }
