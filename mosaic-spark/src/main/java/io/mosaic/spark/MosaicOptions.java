@@ -18,14 +18,6 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * spark.mosaic.<name>}, then the table property of the same name recorded in the manifest.
  */
 record MosaicOptions(String root, String devices) implements Serializable {
-  /** The pool's devices.toml; recorded as a table property when a table is created. */
-  static final String DEVICES = SparkSetting.DEVICES.key();
-
-  /** Whether filters skip row groups by their statistics (default true). */
-  static final String PUSHDOWN = SparkSetting.PUSHDOWN.key();
-
-  static final String CONF_PREFIX = SparkSetting.CONF_PREFIX;
-
   private static final Map<String, DevicePool> POOLS = new ConcurrentHashMap<>();
 
   /** A resolved setting and where it came from, so an error can name the place to fix. */
@@ -47,7 +39,7 @@ record MosaicOptions(String root, String devices) implements Serializable {
           "no table location: use .load(\"/path/to/table\") or .save(\"/path/to/table\")");
     }
     Path root = Path.of(path);
-    Setting devices = setting(DEVICES, options, tableProperties(root));
+    Setting devices = setting(SparkSetting.DEVICES.key(), options, tableProperties(root));
     if (devices == null) {
       throw new IllegalArgumentException(
           "no device pool for Mosaic table "
@@ -78,7 +70,7 @@ record MosaicOptions(String root, String devices) implements Serializable {
     }
     value = sessionConf(name);
     if (value != null) {
-      return new Setting(name, value, "session conf " + CONF_PREFIX + name);
+      return new Setting(name, value, "session conf " + SparkSetting.CONF_PREFIX + name);
     }
     value = tableProperties.get(name);
     return value == null ? null : new Setting(name, value, "table property " + name);
@@ -86,7 +78,7 @@ record MosaicOptions(String root, String devices) implements Serializable {
 
   static String sessionConf(String name) {
     SparkSession session = SparkSession.getActiveSession().getOrElse(() -> null);
-    return session == null ? null : session.conf().get(CONF_PREFIX + name, null);
+    return session == null ? null : session.conf().get(SparkSetting.CONF_PREFIX + name, null);
   }
 
   /**
@@ -104,7 +96,8 @@ record MosaicOptions(String root, String devices) implements Serializable {
    */
   Map<String, String> creationProperties(Map<String, String> options) {
     Map<String, String> properties = new LinkedHashMap<>();
-    properties.put(DEVICES, Path.of(devices).toAbsolutePath().normalize().toString());
+    properties.put(
+        SparkSetting.DEVICES.key(), Path.of(devices).toAbsolutePath().normalize().toString());
     for (String name :
         new String[] {SparkSetting.ROW_GROUP_ROWS.key(), SparkSetting.DEFAULT_DEVICE.key()}) {
       Setting s = setting(name, options, Map.of());
@@ -117,7 +110,7 @@ record MosaicOptions(String root, String devices) implements Serializable {
     given.forEach(
         (key, value) -> {
           String k = key.toLowerCase(Locale.ROOT);
-          if (k.equals(PUSHDOWN)
+          if (k.equals(SparkSetting.PUSHDOWN.key())
               || (k.startsWith(MosaicTable.COLUMN_DEVICE_PREFIX) && k.endsWith(".device"))) {
             properties.put(key, value.strip());
           }

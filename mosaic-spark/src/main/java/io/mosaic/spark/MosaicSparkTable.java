@@ -77,7 +77,7 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
       version = manifest;
     }
     MosaicOptions.Setting pushdown =
-        MosaicOptions.setting(MosaicOptions.PUSHDOWN, readOptions, version.properties());
+        MosaicOptions.setting(SparkSetting.PUSHDOWN.key(), readOptions, version.properties());
     return new MosaicScanBuilder(options, table, version, pushdown == null || pushdown.asBoolean());
   }
 
