@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.tomlj.Toml;
 import org.tomlj.TomlArray;
 import org.tomlj.TomlParseError;
@@ -18,18 +19,41 @@ import org.tomlj.TomlTable;
 
 /**
  * The device model file, {@code device-model.toml}: one {@code [[model]]} table per device, in the
- * form of the paper's Figure 3d plus the raw throughput and measured compression ratios.
+ * form of the paper's Figure 3d plus the raw throughput and measured compression ratios, and an
+ * optional {@code [cpu]} table ({@link CpuModel}; files written before it read without one).
  */
 public final class DeviceModelFile {
   private DeviceModelFile() {}
 
   /** Writes the models atomically (temporary file, then rename), so readers never see half. */
   public static void write(Path file, List<DeviceModel> models, String header) throws IOException {
+    write(file, models, null, header);
+  }
+
+  /** As {@link #write(Path, List, String)}, with the host's {@code cpu} model unless null. */
+  public static void write(Path file, List<DeviceModel> models, CpuModel cpu, String header)
+      throws IOException {
     StringBuilder sb = new StringBuilder();
     for (String line : header.split("\n")) {
       sb.append("# ").append(line).append('\n');
     }
     sb.append("# Throughput per codec is effective: decompressed bytes delivered per second.\n");
+    if (cpu != null) {
+      sb.append(
+          "\n# Decoding per core (uncompressed bytes per second), cores a scan gets, and the\n");
+      sb.append("# fixed cost of one scan: Mosaic's extension of Eq. 3 (docs/cost-model.md).\n");
+      sb.append("[cpu]\n");
+      sb.append("cores = ").append(String.format(Locale.ROOT, "%.3f", cpu.cores())).append('\n');
+      sb.append("scan_fixed = \"")
+          .append(String.format(Locale.ROOT, "%.3f ms", cpu.scanFixed().nanos() / 1e6))
+          .append("\"\n");
+      for (Codec codec : Codec.values()) {
+        Bandwidth rate = cpu.decode().get(codec);
+        if (rate != null) {
+          sb.append(codec.configName()).append(" = \"").append(mbps(rate)).append("\"\n");
+        }
+      }
+    }
     for (DeviceModel m : models) {
       sb.append("\n[[model]]\n");
       sb.append("device_id = \"").append(m.deviceId()).append("\"\n");
@@ -55,6 +79,53 @@ public final class DeviceModelFile {
     return String.format(Locale.ROOT, "%.1f MB/s", b.megabytesPerSecond());
   }
 
+  /**
+   * The file's {@code [cpu]} table, empty if it has none (written before Mosaic modelled the CPU,
+   * or by a calibration of some devices only); a damaged one is a {@link DeviceConfigException}.
+   */
+  public static Optional<CpuModel> readCpu(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    TomlParseResult toml = parse(file);
+    if (toml.hasErrors()) {
+      read(file); // names the syntax errors
+    }
+    TomlTable t = toml.getTable("cpu");
+    if (t == null) {
+      return Optional.empty();
+    }
+    try {
+      Map<Codec, Bandwidth> decode = new EnumMap<>(Codec.class);
+      for (Codec c : Codec.values()) {
+        if (t.contains(c.configName())) {
+          decode.put(c, Bandwidth.parse(t.getString(c.configName())));
+        }
+      }
+      return Optional.of(
+          new CpuModel(t.getDouble("cores"), Latency.parse(t.getString("scan_fixed")), decode));
+    } catch (RuntimeException e) {
+      throw new DeviceConfigException(
+          List.of(
+              new ConfigProblem(
+                  file,
+                  toml.inputPositionOf("cpu") == null ? 0 : toml.inputPositionOf("cpu").line(),
+                  null,
+                  null,
+                  "damaged [cpu] table ("
+                      + (e.getMessage() != null ? e.getMessage() : e.toString())
+                      + "); delete the file and calibrate the devices again"
+                      + " (docs/configuration.md)")));
+    }
+  }
+
+  private static TomlParseResult parse(Path file) throws IOException {
+    return Toml.parse(
+        new String(
+            MetadataFiles.read(file, MetadataFiles.CONFIG_LIMIT, "device model file"),
+            java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** Reads a model file; a damaged one is a {@link DeviceConfigException} naming line and field. */
   public static Map<String, DeviceModel> read(Path file) throws IOException {
     if (!Files.exists(file)) {
@@ -67,11 +138,7 @@ public final class DeviceModelFile {
                   null,
                   "no device model yet; calibrate the devices to measure them (docs/configuration.md)")));
     }
-    TomlParseResult toml =
-        Toml.parse(
-            new String(
-                MetadataFiles.read(file, MetadataFiles.CONFIG_LIMIT, "device model file"),
-                java.nio.charset.StandardCharsets.UTF_8));
+    TomlParseResult toml = parse(file);
     List<ConfigProblem> problems = new ArrayList<>();
     for (TomlParseError e : toml.errors()) {
       problems.add(

@@ -2,12 +2,15 @@ package io.mosaic.model;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
+import io.mosaic.device.CpuModel;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -18,13 +21,25 @@ import java.util.stream.Collectors;
  * take, and what storage costs, under a placement. Pure arithmetic; strategies and the CLI share
  * it, so every prediction Mosaic prints comes from here.
  *
+ * <p>With a {@link CpuModel} it is Mosaic's extension of Eq. 3 (docs/cost-model.md): a scan takes
+ * the slowest device's I/O time or its processors' decoding time, whichever is larger, plus a fixed
+ * cost per scan. Without one it is the paper's model as published.
+ *
  * @param devices the device pool, in the order reports list it
  * @param sizes the size of every column that must be stored, scanned or not
+ * @param cpu the host's calibrated processors, if known
  */
-public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> sizes) {
+public record CostModel(
+    List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> sizes, Optional<CpuModel> cpu) {
   private static final double BYTES_PER_GB = 1e9;
 
+  /** The paper's model: scan time from the devices alone. */
+  public CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> sizes) {
+    this(devices, sizes, Optional.empty());
+  }
+
   public CostModel {
+    Objects.requireNonNull(cpu, "cpu");
     devices = List.copyOf(devices);
     if (devices.isEmpty()) {
       throw MosaicException.invalid("the cost model needs at least one device");
@@ -46,8 +61,20 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
   }
 
   public static CostModel of(List<DeviceProfile> devices, Collection<ColumnSize> sizes) {
+    return of(devices, sizes, Optional.empty());
+  }
+
+  public static CostModel of(
+      List<DeviceProfile> devices, Collection<ColumnSize> sizes, Optional<CpuModel> cpu) {
     return new CostModel(
-        devices, sizes.stream().collect(Collectors.toMap(ColumnSize::column, Function.identity())));
+        devices,
+        sizes.stream().collect(Collectors.toMap(ColumnSize::column, Function.identity())),
+        cpu);
+  }
+
+  /** The same devices and columns with the host's processors modelled (or not). */
+  public CostModel withCpu(Optional<CpuModel> model) {
+    return new CostModel(devices, sizes, model);
   }
 
   /** Every column that must be stored, in table.column order. */
@@ -105,17 +132,37 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
    * when reading is I/O-bound (with the real stored size when known); the second caps the rate by
    * the measured decompression speed, since a device cannot deliver uncompressed data faster than
    * the reader decompresses it (paper Figure 3d measures throughput per codec for this reason).
+   *
+   * <p>With a CPU model the device's part is its I/O alone, {@code seek + stored / raw}: decoding
+   * runs on processors every device shares, so it is {@link #cpuTime}, summed over the scan.
    */
   public double columnTime(DeviceProfile device, ColumnRef column) {
-    long uncompressed = size(column).bytes();
     double io = device.raw().secondsFor(storedBytes(device, column));
-    double decompress = device.effective().secondsFor(uncompressed);
+    if (cpu.isPresent()) {
+      return device.seek().seconds() + io;
+    }
+    double decompress = device.effective().secondsFor(size(column).bytes());
     return device.seek().seconds() + Math.max(io, decompress);
   }
 
   /**
+   * The seconds the scan's cores spend decompressing and decoding {@code column} stored with {@code
+   * device}'s codec: {@code size(c) / (decode(codec(d)) * cores)}; 0 without a CPU model.
+   */
+  public double cpuTime(DeviceProfile device, ColumnRef column) {
+    long uncompressed = size(column).bytes();
+    return cpu.map(m -> m.seconds(device.codec(), uncompressed)).orElse(0.0);
+  }
+
+  /** The fixed seconds of every scan, however little it reads; 0 without a CPU model. */
+  public double scanFixedTime() {
+    return cpu.map(m -> m.scanFixed().seconds()).orElse(0.0);
+  }
+
+  /**
    * Eq. 3: a scan's time is the slowest device's sum of column times, since columns on different
-   * devices are read in parallel.
+   * devices are read in parallel. With a CPU model, Mosaic's extension: {@code max(max_d sum_{c on
+   * d} t(d,c), sum_c cpu(d(c),c)) + fixed} (docs/cost-model.md).
    */
   public double scanTime(DistinctScan scan, Placement placement) {
     return scanTime(scan, column -> deviceOf(placement, column));
@@ -127,12 +174,15 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
    */
   public double scanTime(DistinctScan scan, Function<ColumnRef, DeviceProfile> deviceOf) {
     Map<String, Double> perDevice = new LinkedHashMap<>();
+    double decoding = 0;
     for (ColumnRef column : scan.sortedColumns()) {
       size(column);
       DeviceProfile device = deviceOf.apply(column);
       perDevice.merge(device.id(), columnTime(device, column), Double::sum);
+      decoding += cpuTime(device, column);
     }
-    return perDevice.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    double io = perDevice.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    return Math.max(io, decoding) + scanFixedTime();
   }
 
   /** Eq. 4, weighted: {@code sum over distinct scans T of weight(T) * t(T)}. */
@@ -230,6 +280,12 @@ public record CostModel(List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> 
 
   @Override
   public String toString() {
-    return "CostModel[" + devices.size() + " devices, " + sizes.size() + " columns]";
+    return "CostModel["
+        + devices.size()
+        + " devices, "
+        + sizes.size()
+        + " columns"
+        + (cpu.isPresent() ? ", cpu" : "")
+        + "]";
   }
 }

@@ -56,4 +56,41 @@ class DeviceModelFileTest {
     assertThatThrownBy(() -> DeviceModelFile.read(file))
         .hasMessageContaining(file + ":1: not valid TOML");
   }
+
+  @Test
+  void theCpuTableRoundTripsAndOlderFilesHaveNone() throws IOException {
+    DeviceModel hdd =
+        new DeviceModel(
+            "hdd",
+            1,
+            Bandwidth.parse("230 MB/s"),
+            Latency.ofMillis(8),
+            Map.of(Codec.ZSTD, new DeviceModel.CodecModel(Bandwidth.parse("460 MB/s"), 4.0)));
+    Path old = dir.resolve("old.toml");
+    DeviceModelFile.write(old, List.of(hdd), "before the CPU was modelled");
+    assertThat(DeviceModelFile.readCpu(old)).isEmpty();
+    assertThat(DeviceModelFile.readCpu(dir.resolve("absent.toml"))).isEmpty();
+
+    CpuModel cpu =
+        new CpuModel(
+            1.75,
+            Latency.ofMillis(1.5),
+            Map.of(
+                Codec.NONE, Bandwidth.parse("900 MB/s"), Codec.ZSTD, Bandwidth.parse("400 MB/s")));
+    Path file = dir.resolve("device-model.toml");
+    DeviceModelFile.write(file, List.of(hdd), cpu, "test");
+    assertThat(Files.readString(file))
+        .contains("[cpu]", "cores = 1.750", "scan_fixed = \"1.500 ms\"", "zstd = \"400.0 MB/s\"");
+    assertThat(DeviceModelFile.readCpu(file)).contains(cpu);
+    assertThat(DeviceModelFile.read(file)).containsExactly(Map.entry("hdd", hdd));
+    assertThat(cpu.seconds(Codec.ZSTD, 800_000_000L)).isEqualTo(2.0 / 1.75);
+    assertThatThrownBy(() -> cpu.decode(Codec.LZ4))
+        .hasMessageContaining("no lz4 decoding rate; calibrate again with --codecs including lz4");
+
+    Files.writeString(file, Files.readString(file).replace("cores = 1.750", "cores = 0.5"));
+    assertThatThrownBy(() -> DeviceModelFile.readCpu(file))
+        .isInstanceOf(DeviceConfigException.class)
+        .hasMessageContaining("damaged [cpu] table (cores must be a number of at least 1, not 0.5)")
+        .hasMessageContaining("calibrate the devices again");
+  }
 }

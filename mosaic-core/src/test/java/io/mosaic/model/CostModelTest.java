@@ -8,6 +8,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Cost;
+import io.mosaic.device.CpuModel;
 import io.mosaic.device.Latency;
 import java.util.List;
 import java.util.Map;
@@ -160,5 +161,40 @@ class CostModelTest {
 
     assertThat(w.scans()).containsExactly(DistinctScan.of(2, A, B), DistinctScan.of(1, C));
     assertThat(w.totalWeight()).isEqualTo(3);
+  }
+
+  /**
+   * Mosaic's extension of Eq. 3 (docs/cost-model.md) on the same example, with two cores that
+   * decode 250 MB/s of uncompressed lz4 data each and 1000 MB/s of uncompressed data, and 2 ms per
+   * scan.
+   */
+  static final CpuModel CPU =
+      new CpuModel(
+          2,
+          Latency.ofMillis(2),
+          Map.of(
+              Codec.LZ4, Bandwidth.ofMegabytesPerSecond(250),
+              Codec.NONE, Bandwidth.ofMegabytesPerSecond(1000)));
+
+  @Test
+  void withACpuModelAScanTakesTheSlowerOfItsDevicesAndItsCoresPlusTheFixedCost() {
+    CostModel model = MODEL.withCpu(java.util.Optional.of(CPU));
+
+    // Devices count their I/O alone: decompression is the cores' work.
+    assertThat(model.columnTime(SSD, A)).isCloseTo(0.001 + 0.4 / 0.5, EPS);
+    assertThat(model.columnTime(HDD, C)).isCloseTo(0.010 + 0.5 / 0.2, EPS);
+    assertThat(model.cpuTime(SSD, A)).isCloseTo(1.0 / 0.25 / 2, EPS); // 2 s
+    assertThat(model.cpuTime(HDD, C)).isCloseTo(0.5 / 1.0 / 2, EPS); // 0.25 s
+    assertThat(model.scanFixedTime()).isCloseTo(0.002, EPS);
+
+    // {A, B} on the SSD: I/O 0.001 + 0.8 + 0.001 + 0.8 = 1.602 s; decoding (1 + 2 GB) / 0.25 / 2
+    // = 6 s: CPU-bound.
+    assertThat(model.scanTime(DistinctScan.of(1, A, B), PLACEMENT)).isCloseTo(6.0 + 0.002, EPS);
+    // {A, C}: SSD 0.801 s, HDD 2.51 s, decoding 2 + 0.25 s: the HDD binds.
+    assertThat(model.scanTime(DistinctScan.of(1, A, C), PLACEMENT)).isCloseTo(2.51 + 0.002, EPS);
+    // Without a CPU model, the paper's Eq. 3 as before.
+    assertThat(MODEL.scanTime(DistinctScan.of(1, A, C), PLACEMENT))
+        .isCloseTo(Math.max(MODEL.columnTime(SSD, A), MODEL.columnTime(HDD, C)), EPS);
+    assertThat(model.toString()).isEqualTo("CostModel[2 devices, 3 columns, cpu]");
   }
 }

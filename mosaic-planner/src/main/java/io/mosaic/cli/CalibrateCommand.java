@@ -3,6 +3,7 @@ package io.mosaic.cli;
 import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.Codec;
+import io.mosaic.device.CpuModel;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceCalibrator;
 import io.mosaic.device.DeviceModel;
@@ -75,6 +76,16 @@ final class CalibrateCommand implements Callable<Integer> {
       description = "Random 4 KiB reads used to measure the seek time (default: ${DEFAULT-VALUE}).")
   int seekProbes;
 
+  @Option(
+      names = "--cpu-sample-sf",
+      defaultValue = "0.02",
+      paramLabel = "SF",
+      description =
+          "TPC-H scale of the lineitem sample whose scans measure this host's decoding rate and"
+              + " fixed cost per scan (default: ${DEFAULT-VALUE}; 0 skips the CPU, and the model"
+              + " then counts the devices alone).")
+  double cpuSampleSf;
+
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
@@ -94,15 +105,29 @@ final class CalibrateCommand implements Callable<Integer> {
             new TerminalProgress(err, System.console() != null));
 
     Map<String, DeviceModel> models = new LinkedHashMap<>();
+    CpuModel cpu = null;
     if (!only.isEmpty() && Files.exists(modelFile)) {
       models.putAll(DeviceModelFile.read(modelFile));
+      cpu = DeviceModelFile.readCpu(modelFile).orElse(null);
     }
     for (Device device : targets) {
       models.put(device.id(), calibrator.calibrate(device));
     }
+    if (!(cpuSampleSf >= 0) || cpuSampleSf > 1) {
+      throw MosaicException.invalid(
+          "--cpu-sample-sf " + cpuSampleSf + ": give a scale from 0 (skip the CPU) to 1");
+    }
+    if (cpuSampleSf > 0 && (only.isEmpty() || cpu == null)) {
+      err.println("Measuring the CPU (decoding per codec, fixed cost per scan) ...");
+      // Every codec measured for the devices, and those the pool's devices store with.
+      java.util.Set<Codec> cpuCodecs = new java.util.TreeSet<>(codecList);
+      pool.devices().forEach(d -> cpuCodecs.add(d.spec().codec()));
+      cpu = CpuCalibration.measure(pool, cpuSampleSf, List.copyOf(cpuCodecs), err);
+    }
     DeviceModelFile.write(
         modelFile,
         pool.devices().stream().map(d -> models.get(d.id())).filter(m -> m != null).toList(),
+        cpu,
         "Device model (Mosaic paper, Figure 3d), written by `mosaic calibrate` at "
             + Instant.now()
             + "\nfor "
@@ -131,6 +156,20 @@ final class CalibrateCommand implements Callable<Integer> {
       out.println(
           "Note: the OS page cache could not be dropped (needs root), so figures for devices"
               + " without 'emulate' may show the cache rather than the device.");
+    }
+    if (cpu != null) {
+      CpuModel c = cpu;
+      out.printf(
+          Locale.ROOT,
+          "CPU: %.2f cores per scan, %.2f ms fixed per scan, decoding per core: %s%n",
+          c.cores(),
+          c.scanFixed().nanos() / 1e6,
+          String.join(
+              ", ",
+              c.decode().entrySet().stream()
+                  .sorted(Map.Entry.comparingByKey())
+                  .map(e -> e.getKey().configName() + " " + mbps(e.getValue().megabytesPerSecond()))
+                  .toList()));
     }
     out.println("Wrote " + modelFile);
     return 0;

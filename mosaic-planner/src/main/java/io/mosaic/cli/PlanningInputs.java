@@ -2,6 +2,7 @@ package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.CatalogDevice;
+import io.mosaic.device.CpuModel;
 import io.mosaic.device.DeviceCatalog;
 import io.mosaic.device.DeviceModel;
 import io.mosaic.device.DeviceModelFile;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
@@ -54,7 +56,8 @@ final class PlanningInputs {
       paramLabel = "FILE",
       description =
           "With --devices: the device model `mosaic calibrate` wrote (default: on the metadata"
-              + " device).")
+              + " device). With --catalog: a calibrated model whose [cpu] table says how fast"
+              + " this host decodes (without one, predictions count the devices alone).")
   Path model;
 
   @Option(
@@ -92,9 +95,13 @@ final class PlanningInputs {
 
   CostModel costModel() {
     List<DeviceProfile> profiles = new ArrayList<>();
+    Optional<CpuModel> cpu = Optional.empty();
     if (catalogMode()) {
       for (CatalogDevice d : DeviceCatalog.load(source.catalog)) {
         profiles.add(DeviceProfile.catalog(d, sizes().ratio(d.codec())));
+      }
+      if (model != null) {
+        cpu = readCpu(model);
       }
     } else {
       DevicePool pool = DevicePool.load(source.devices);
@@ -131,8 +138,17 @@ final class PlanningInputs {
                 }
                 profiles.add(DeviceProfile.installed(d.spec(), m));
               });
+      cpu = readCpu(modelFile);
     }
-    return CostModel.of(profiles, sizes().columns());
+    return CostModel.of(profiles, sizes().columns(), cpu);
+  }
+
+  private static Optional<CpuModel> readCpu(Path modelFile) {
+    try {
+      return DeviceModelFile.readCpu(modelFile);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read device model " + modelFile, e);
+    }
   }
 
   /** Capacity mode on installed devices; budget mode with a budget; else unbounded purchase. */

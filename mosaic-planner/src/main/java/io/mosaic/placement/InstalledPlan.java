@@ -86,7 +86,7 @@ public record InstalledPlan(
   public static InstalledPlan compute(
       DevicePool pool, List<MosaicTable> tables, PlacementStrategy strategy, OptionsFor options)
       throws IOException {
-    CostModel model = CostModel.of(InstalledPool.profiles(pool), InstalledPool.sizes(tables));
+    CostModel model = InstalledPool.model(pool, tables);
     Workload workload = InstalledPool.workload(tables);
     Placement current = InstalledPool.currentPlacement(pool, tables);
     PlacementProblem problem =

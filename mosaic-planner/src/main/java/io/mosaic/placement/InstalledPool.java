@@ -12,6 +12,7 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
+import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
@@ -70,6 +71,14 @@ public final class InstalledPool {
       profiles.add(DeviceProfile.installed(d.spec(), m));
     }
     return profiles;
+  }
+
+  /**
+   * The cost model of the pool's tables: calibrated devices, real sizes, and the host's processors
+   * when calibration measured them (docs/cost-model.md).
+   */
+  public static CostModel model(DevicePool pool, List<MosaicTable> tables) throws IOException {
+    return CostModel.of(profiles(pool), sizes(tables), DeviceModelFile.readCpu(pool.modelFile()));
   }
 
   /** Real sizes: uncompressed bytes, and the stored bytes of a codec all its segments use. */

@@ -28,7 +28,10 @@ import java.util.Set;
  *
  * <pre>
  * minimise   sum_T w_T z_T                                   (Eq. 4, weighted)
- * subject to z_T >= sum_{c in T} I[d][c] t(d,c)   for all T, d (Eq. 3 as a linear max)
+ * subject to z_T >= sum_{c in T} I[d][c] t(d,c) + f   for all T, d (Eq. 3 as a linear max)
+ *            z_T >= sum_{c in T} sum_d I[d][c] cpu(d,c) + f  for all T (with a CPU model:
+ *                   decoding on the cores every device shares, docs/cost-model.md; f the fixed
+ *                   cost per scan, 0 without one)
  *            sum_d I[d][c] = 1                    for all c    (Eq. 6a)
  *            I[d][c] in {0,1}                                  (Eq. 6b; [0,1] when relaxed)
  *            capacity: sum_c I[d][c] stored(d,c) <= cap(d)     (Eq. 7, in GB)
@@ -103,10 +106,11 @@ public final class LoptFormulation {
       }
       ScanLowerBound.Limits own = limits.of(scanned);
       double[][] allowed = limits.pinned(scanned, times);
+      double fixed = model.scanFixedTime();
       scanTime[t] =
           variable(
               builder.newNumVar(
-                  below(ScanLowerBound.of(allowed, own, SCAN_BOUND_NODES)),
+                  below(ScanLowerBound.of(allowed, own, SCAN_BOUND_NODES)) + fixed,
                   Double.POSITIVE_INFINITY,
                   unique("z_" + t)));
       objective.addTerm(scanTime[t], list.get(t).weight());
@@ -116,7 +120,21 @@ public final class LoptFormulation {
           device.addTerm(place[d][index.get(scanned.get(c))], times[c][d]);
         }
         device.addTerm(scanTime[t], -1);
-        builder.addLessOrEqual(device, 0).withName(unique("scan_" + t + "_" + devices.get(d).id()));
+        builder
+            .addLessOrEqual(device, -fixed)
+            .withName(unique("scan_" + t + "_" + devices.get(d).id()));
+      }
+      if (model.cpu().isPresent()) {
+        // Decoding: one more constraint per scan keeps the max of Eq. 3 linear.
+        LinearExprBuilder decoding = LinearExpr.newBuilder();
+        for (int c = 0; c < scanned.size(); c++) {
+          for (int d = 0; d < nd; d++) {
+            decoding.addTerm(
+                place[d][index.get(scanned.get(c))], model.cpuTime(devices.get(d), scanned.get(c)));
+          }
+        }
+        decoding.addTerm(scanTime[t], -1);
+        builder.addLessOrEqual(decoding, -fixed).withName(unique("cpu_" + t));
       }
       // Valid cuts, one per column c of the scan: z_T >= sum_d I[d][c] b(T, c, d), where b is the
       // least time of the scan alone with c on d (ScanLowerBound), at least c's own time there.
@@ -130,7 +148,9 @@ public final class LoptFormulation {
           column.addTerm(place[d][index.get(scanned.get(c))], Math.max(times[c][d], alone));
         }
         column.addTerm(scanTime[t], -1);
-        builder.addLessOrEqual(column, 0).withName(unique("column_" + t + "_" + scanned.get(c)));
+        builder
+            .addLessOrEqual(column, -fixed)
+            .withName(unique("column_" + t + "_" + scanned.get(c)));
       }
     }
     builder.minimize(objective);
@@ -330,6 +350,7 @@ public final class LoptFormulation {
       key.add(problem.options().minBytes().getOrDefault(device.id(), 0L));
       for (ColumnRef column : columns) {
         key.add(model.columnTime(device, column));
+        key.add(model.cpuTime(device, column));
         key.add(model.storedBytes(device, column));
       }
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(d);

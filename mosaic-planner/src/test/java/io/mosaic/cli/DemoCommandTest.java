@@ -32,6 +32,8 @@ class DemoCommandTest {
         .containsPattern("HOT table\\s+moved")
         .containsPattern("HOT column\\s+moved")
         .containsPattern("LOPT\\s+moved")
+        .containsPattern("measured [0-9.]+ s \\(median of 3 runs\\), error [-+][0-9.]+%")
+        .contains("fixed cost per scan", "measured order")
         .contains("Clean up with: rm -rf " + dir.resolve("demo"));
     String report = Files.readString(dir.resolve("demo/report.html"));
     assertThat(report).contains("<svg", "HOT column", "LOPT", "lineitem", "l_orderkey");

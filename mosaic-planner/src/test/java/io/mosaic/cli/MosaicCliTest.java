@@ -3,6 +3,7 @@ package io.mosaic.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.Codec;
+import io.mosaic.device.CpuModel;
 import io.mosaic.device.DeviceMarker;
 import io.mosaic.device.DeviceModel;
 import io.mosaic.device.DeviceModelFile;
@@ -73,7 +74,15 @@ class MosaicCliTest {
   @Test
   void calibrateWritesAModelThatNeverBeatsTheThrottle() throws IOException {
     Path devices = pool();
-    int status = run("calibrate", "--devices", devices.toString(), "--sample-size", "8 MiB");
+    int status =
+        run(
+            "calibrate",
+            "--devices",
+            devices.toString(),
+            "--sample-size",
+            "8 MiB",
+            "--cpu-sample-sf",
+            "0.005");
     assertThat(status).as(err.toString()).isZero();
     Path modelFile = dir.resolve("pool/fast/device-model.toml");
     assertThat(out.toString()).contains("Wrote " + modelFile);
@@ -96,16 +105,36 @@ class MosaicCliTest {
     assertThat(slow.codecs().get(Codec.ZSTD).ratio())
         .isGreaterThan(slow.codecs().get(Codec.LZ4).ratio());
     assertThat(slow.codecs().get(Codec.NONE).effective()).isEqualTo(slow.raw());
+    // The host's processors (docs/cost-model.md): every codec of the pool decodes at some rate,
+    // a scan gets between one core and all of them, and costs a fixed time below a second.
+    CpuModel cpu = DeviceModelFile.readCpu(modelFile).orElseThrow();
+    assertThat(cpu.decode()).containsOnlyKeys(Codec.NONE, Codec.LZ4, Codec.ZSTD);
+    assertThat(cpu.decode().values()).allMatch(rate -> rate.megabytesPerSecond() > 1);
+    assertThat(cpu.cores()).isBetween(1.0, (double) Runtime.getRuntime().availableProcessors());
+    assertThat(cpu.scanFixed().nanos()).isBetween(1L, 1_000_000_000L);
+    assertThat(out.toString()).contains("CPU: ", "cores per scan", "fixed per scan");
     // Nothing is left behind on the devices but the model file (and each device's marker).
     try (var files = Files.list(dir.resolve("pool/slow"))) {
       assertThat(files.map(f -> f.getFileName().toString())).containsExactly(DeviceMarker.FILE);
+    }
+    try (var files = Files.list(dir.resolve("pool/fast"))) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .containsExactlyInAnyOrder(DeviceMarker.FILE, "device-model.toml");
     }
   }
 
   @Test
   void calibratingOneDeviceKeepsTheOthers() throws IOException {
     Path devices = pool();
-    assertThat(run("calibrate", "--devices", devices.toString(), "--sample-size", "2 MiB"))
+    assertThat(
+            run(
+                "calibrate",
+                "--devices",
+                devices.toString(),
+                "--sample-size",
+                "2 MiB",
+                "--cpu-sample-sf",
+                "0"))
         .isZero();
     Path modelFile = dir.resolve("pool/fast/device-model.toml");
     DeviceModel before = DeviceModelFile.read(modelFile).get("fast");

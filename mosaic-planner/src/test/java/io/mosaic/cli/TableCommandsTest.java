@@ -194,7 +194,15 @@ class TableCommandsTest {
     assertThat(run(concat(new String[] {"place"}, pool))).isOne();
     assertThat(err.toString()).contains("no usable device model", "calibrate the devices of");
 
-    assertThat(run("calibrate", "--devices", devices.toString(), "--sample-size", "2 MiB"))
+    assertThat(
+            run(
+                "calibrate",
+                "--devices",
+                devices.toString(),
+                "--sample-size",
+                "2 MiB",
+                "--cpu-sample-sf",
+                "0"))
         .isZero();
     Path plan = dir.resolve("plan.csv");
     Path json = dir.resolve("plan.json");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Cost;
+import io.mosaic.device.CpuModel;
 import io.mosaic.device.Latency;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
@@ -36,6 +37,8 @@ class LoptBruteForceTest {
     int budgetCompared = 0;
     int constrained = 0;
     int withCopies = 0;
+    int withCpu = 0;
+    int cpuBound = 0;
     for (int seed = 0; seed < INSTANCES; seed++) {
       PlacementProblem problem = randomProblem(new Random(4242 + seed), seed);
       String context = "instance " + seed + " (" + problem.mode() + ", " + problem.options() + ")";
@@ -71,12 +74,36 @@ class LoptBruteForceTest {
       if (problem.model().devices().stream().anyMatch(d -> d.id().contains("_copy"))) {
         withCopies++;
       }
+      if (problem.model().cpu().isPresent()) {
+        withCpu++;
+        // Some must be bound by decoding for the CPU constraint to matter.
+        if (problem.workload().scans().stream()
+            .anyMatch(
+                scan -> {
+                  double decoding = 0;
+                  double io = 0;
+                  Map<String, Double> perDevice = new HashMap<>();
+                  for (ColumnRef c : scan.sortedColumns()) {
+                    DeviceProfile d = problem.model().device(result.placement().deviceOf().get(c));
+                    decoding += problem.model().cpuTime(d, c);
+                    io =
+                        Math.max(
+                            io,
+                            perDevice.merge(d.id(), problem.model().columnTime(d, c), Double::sum));
+                  }
+                  return decoding > io;
+                })) {
+          cpuBound++;
+        }
+      }
     }
     // The generator must exercise what the brief asks for, or the loop above proves little.
     assertThat(compared).isGreaterThanOrEqualTo(20);
     assertThat(budgetCompared).isGreaterThanOrEqualTo(8);
     assertThat(constrained).isGreaterThanOrEqualTo(8);
     assertThat(withCopies).isGreaterThanOrEqualTo(8);
+    assertThat(withCpu).isGreaterThanOrEqualTo(8);
+    assertThat(cpuBound).isGreaterThanOrEqualTo(4);
   }
 
   private static Offset<Double> tolerance(double value) {
@@ -129,6 +156,19 @@ class LoptBruteForceTest {
       devices.add(devices.get(0).withId(devices.get(0).id() + "_copy" + copy));
     }
     CostModel model = CostModel.of(devices, sizes);
+    // Half the instances model the CPU (docs/cost-model.md), at rates that make some scans
+    // CPU-bound: LOPT's extra constraint per scan must keep the optimum exact.
+    if (seed % 2 == 0) {
+      Map<Codec, Bandwidth> decode = new HashMap<>();
+      for (Codec codec : Codec.values()) {
+        decode.put(codec, new Bandwidth((150 + 1500 * r.nextDouble()) * 1e6));
+      }
+      model =
+          model.withCpu(
+              Optional.of(
+                  new CpuModel(
+                      1 + 3 * r.nextDouble(), Latency.ofMillis(5 * r.nextDouble()), decode)));
+    }
     List<ColumnRef> columns = model.columns();
     List<DistinctScan> scans = new ArrayList<>();
     for (int s = 0; s < ns; s++) {

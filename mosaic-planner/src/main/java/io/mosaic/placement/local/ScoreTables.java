@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * The problem's numbers precomputed as arrays, so a score is a few array sums: {@code t(d,c)} of
- * Eq. 2, stored bytes and cents per column and device, each scan's column indexes and weight, and
- * the limits of Eq. 7 and Eq. 8.
+ * Eq. 2 and the decoding time of the CPU model ({@link CostModel#scanTime}), stored bytes and cents
+ * per column and device, each scan's column indexes and weight, and the limits of Eq. 7 and Eq. 8.
  */
 public final class ScoreTables {
   /**
@@ -22,6 +22,8 @@ public final class ScoreTables {
   static final double NANOS = 1e9;
 
   final double[][] time; // [device][column]
+  final double[][] cpu; // [device][column], seconds of decoding (0 without a CPU model)
+  final double fixed; // seconds every scan costs (0 without a CPU model)
   final long[][] bytes; // [device][column]
   final double[][] cents; // [device][column]
   final int[][] scans; // [scan] -> column indexes
@@ -39,6 +41,8 @@ public final class ScoreTables {
       index.put(columns.get(c), c);
     }
     time = new double[nd][nc];
+    cpu = new double[nd][nc];
+    fixed = model.scanFixedTime();
     bytes = new long[nd][nc];
     cents = new double[nd][nc];
     limit = new long[nd];
@@ -48,6 +52,7 @@ public final class ScoreTables {
       for (int c = 0; c < nc; c++) {
         ColumnRef column = columns.get(c);
         time[d][c] = model.columnTime(device, column);
+        cpu[d][c] = model.cpuTime(device, column);
         bytes[d][c] = model.storedBytes(device, column);
         cents[d][c] = device.costPerGb().cents() * bytes[d][c] / 1e9;
       }
@@ -76,14 +81,16 @@ public final class ScoreTables {
     for (int t = 0; t < scans.length; t++) {
       java.util.Arrays.fill(perDevice, 0);
       double max = 0;
+      double decoding = 0;
       for (int c : scans[t]) {
         if (at[c] < 0) {
           continue;
         }
         perDevice[at[c]] += time[at[c]][c];
         max = Math.max(max, perDevice[at[c]]);
+        decoding += cpu[at[c]][c];
       }
-      total += weights[t] * max;
+      total += weights[t] * (Math.max(max, decoding) + fixed);
     }
     return total;
   }

@@ -1,0 +1,108 @@
+package io.mosaic.cli;
+
+import io.mosaic.device.Codec;
+import io.mosaic.device.CpuModel;
+import io.mosaic.device.DevicePool;
+import io.mosaic.scan.ScanCalibrator;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.tpch.TpchTables;
+import io.trino.tpch.TpchTable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Calibrates the host's processors ({@link CpuModel}, docs/cost-model.md) for {@code mosaic
+ * calibrate} and the demo: writes TPC-H lineitem at a small scale once per codec into a temporary
+ * pool of unthrottled directories on the metadata device, measures scans of it with {@link
+ * ScanCalibrator}, and removes everything it wrote.
+ */
+final class CpuCalibration {
+  static final String DIR = ".mosaic-calibration-cpu";
+
+  private CpuCalibration() {}
+
+  /**
+   * @param sf TPC-H scale of the lineitem sample (0.02: 120,000 rows, 15 MB uncompressed)
+   * @param codecs the codecs to measure
+   */
+  static CpuModel measure(DevicePool pool, double sf, List<Codec> codecs, PrintWriter err)
+      throws IOException {
+    Path dir = pool.metadataDevice().root().resolve(DIR);
+    deleteTree(dir);
+    try {
+      Files.createDirectories(dir);
+      StringBuilder toml = new StringBuilder("# mosaic calibrate: CPU samples, deleted after.\n");
+      for (Codec codec : codecs) {
+        Files.createDirectories(dir.resolve(codec.configName()));
+        toml.append(
+            String.format(
+                Locale.ROOT,
+                "%n[[device]]%nid = \"%s\"%npath = \"%s\"%ncapacity = \"1 TB\"%nthreads = 2%n"
+                    + "codec = \"%s\"%ncost_per_gb = \"1 ct\"%n%s",
+                codec.configName(),
+                codec.configName(),
+                codec.configName(),
+                codec == codecs.get(0) ? "metadata = true\n" : ""));
+      }
+      Path config = dir.resolve("devices.toml");
+      Files.writeString(config, toml);
+      DevicePool samplePool = DevicePool.load(config);
+      Map<Codec, MosaicTable> samples = new EnumMap<>(Codec.class);
+      for (Codec codec : codecs) {
+        err.printf(
+            Locale.ROOT,
+            "  writing the CPU sample (lineitem SF %s, %s) ...%n",
+            sf,
+            codec.configName());
+        err.flush();
+        samples.put(
+            codec,
+            TpchTables.load(
+                TpchTable.LINE_ITEM,
+                sf,
+                dir.resolve("tables").resolve("lineitem-" + codec.configName()),
+                samplePool,
+                Map.of(MosaicTable.DEFAULT_DEVICE, codec.configName()),
+                rows -> {}));
+      }
+      MosaicTable tiny =
+          TpchTables.load(
+              TpchTable.REGION,
+              1,
+              dir.resolve("tables").resolve("region"),
+              samplePool,
+              Map.of(),
+              rows -> {});
+      ScanCalibrator calibrator =
+          new ScanCalibrator(
+              samplePool,
+              1.0,
+              (what, result) -> {
+                err.printf(Locale.ROOT, "  %-22s %s%n", what, result);
+                err.flush();
+              });
+      return calibrator.measure(samples, tiny, Runtime.getRuntime().availableProcessors());
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
