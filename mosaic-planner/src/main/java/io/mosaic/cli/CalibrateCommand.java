@@ -9,6 +9,7 @@ import io.mosaic.device.DeviceCalibrator;
 import io.mosaic.device.DeviceModel;
 import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
+import io.mosaic.tpch.CpuCalibration;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -31,6 +31,7 @@ import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.tpch.CpuCalibration;
 import io.mosaic.tpch.TpchTables;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.workload.TraceFile;

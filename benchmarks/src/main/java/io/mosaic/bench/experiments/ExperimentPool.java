@@ -4,6 +4,7 @@ import io.mosaic.cli.CalibrationSample;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.CatalogDevice;
 import io.mosaic.device.Codec;
+import io.mosaic.device.CpuModel;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceCalibrator;
 import io.mosaic.device.DeviceCatalog;
@@ -23,6 +24,7 @@ import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.tpch.CpuCalibration;
 import io.mosaic.tpch.TpchTables;
 import io.mosaic.workload.TraceFile;
 import io.trino.tpch.TpchTable;
@@ -163,6 +165,15 @@ public final class ExperimentPool implements AutoCloseable {
           m.seek().nanos() / 1e6);
     }
     return profiles;
+  }
+
+  /**
+   * Calibrates the host's processors as {@code mosaic calibrate} does (docs/cost-model.md):
+   * decoding of zstd and uncompressed TPC-H lineitem per core, cores per scan, fixed cost per scan.
+   */
+  public CpuModel cpu() throws IOException {
+    return CpuCalibration.measure(
+        pool, 0.02, List.of(Codec.NONE, Codec.ZSTD), new java.io.PrintWriter(System.out, true));
   }
 
   /**

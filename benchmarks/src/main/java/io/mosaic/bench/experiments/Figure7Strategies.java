@@ -1,5 +1,6 @@
 package io.mosaic.bench.experiments;
 
+import io.mosaic.device.CpuModel;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Paper Figure 7 (Section 5.3), measured: HOT table, HOT column and LOPT each place TPC-H on the 56
@@ -29,9 +31,10 @@ import java.util.Map;
  * migrated (core's Migrator) and the 22 queries' scans are run through the retriever. The figure is
  * each strategy's measured time summed over the configurations, as a speedup over HOT table.
  *
- * <p>Usage: {@code benchmarks/bench experiments.Figure7Strategies [SF] [DIVISOR] [CONFIGS]}
+ * <p>Usage: {@code benchmarks/bench experiments.Figure7Strategies [SF] [DIVISOR] [CONFIGS] [paper]}
  * (default SF 0.05, Table 1 read rates divided by 50, all 56 configurations; CONFIGS n takes every
- * (56/n)-th one for a quick look). Writes {@code docs/experiments/figure7-strategies.{csv,svg}}.
+ * (56/n)-th one for a quick look; {@code paper} plans with Eq. 2-4 alone, without the host's CPU).
+ * Writes {@code docs/experiments/figure7-strategies.{csv,svg}}.
  */
 public final class Figure7Strategies {
   private Figure7Strategies() {}
@@ -45,6 +48,7 @@ public final class Figure7Strategies {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.05;
     double divisor = args.length > 1 ? Double.parseDouble(args[1]) : 50;
     int wanted = args.length > 2 ? Integer.parseInt(args[2]) : 56;
+    boolean paperModel = args.length > 3 && args[3].equals("paper");
     Path out = Path.of("docs/experiments");
     long start = System.nanoTime();
     System.out.printf(Locale.ROOT, "Figure 7: TPC-H SF %s, Table 1 read rates / %s%n", sf, divisor);
@@ -64,6 +68,9 @@ public final class Figure7Strategies {
           total / 1e6,
           allOnHdd);
 
+      // The host's processors (docs/cost-model.md), so every strategy is predicted, and LOPT
+      // plans, with the time decoding takes; "paper" in the arguments leaves them out (Eq. 2-4).
+      Optional<CpuModel> cpu = paperModel ? Optional.empty() : Optional.of(pool.cpu());
       List<Map<String, Integer>> configs = CapacityConfigurations.all(ExperimentPool.DEVICES);
       int step = Math.max(1, configs.size() / Math.max(1, wanted));
       List<PlacementStrategy> strategies =
@@ -92,7 +99,7 @@ public final class Figure7Strategies {
         Map<String, Long> capacity = new HashMap<>();
         config.forEach((d, pct) -> capacity.put(d, Math.round(total * pct / 100.0 * SLACK)));
         CostModel model =
-            CostModel.of(ExperimentPool.withCapacities(devices, capacity), pool.sizes());
+            CostModel.of(ExperimentPool.withCapacities(devices, capacity), pool.sizes(), cpu);
         PlacementProblem problem = PlacementProblem.capacity(model, trace);
         Map<String, double[]> results = new LinkedHashMap<>();
         StringBuilder line = new StringBuilder();

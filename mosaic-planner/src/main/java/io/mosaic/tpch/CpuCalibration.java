@@ -1,11 +1,10 @@
-package io.mosaic.cli;
+package io.mosaic.tpch;
 
 import io.mosaic.device.Codec;
 import io.mosaic.device.CpuModel;
 import io.mosaic.device.DevicePool;
 import io.mosaic.scan.ScanCalibrator;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.tpch.TpchTables;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,8 +23,8 @@ import java.util.stream.Stream;
  * pool of unthrottled directories on the metadata device, measures scans of it with {@link
  * ScanCalibrator}, and removes everything it wrote.
  */
-final class CpuCalibration {
-  static final String DIR = ".mosaic-calibration-cpu";
+public final class CpuCalibration {
+  public static final String DIR = ".mosaic-calibration-cpu";
 
   private CpuCalibration() {}
 
@@ -33,7 +32,7 @@ final class CpuCalibration {
    * @param sf TPC-H scale of the lineitem sample (0.02: 120,000 rows, 15 MB uncompressed)
    * @param codecs the codecs to measure
    */
-  static CpuModel measure(DevicePool pool, double sf, List<Codec> codecs, PrintWriter err)
+  public static CpuModel measure(DevicePool pool, double sf, List<Codec> codecs, PrintWriter err)
       throws IOException {
     Path dir = pool.metadataDevice().root().resolve(DIR);
     deleteTree(dir);
