@@ -9,6 +9,7 @@ import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +48,12 @@ final class ReadAhead {
   private final ByteBudget budget;
   private final BufferAllocator allocator;
   private final Slot[][] slots;
+  // Per scan row group, once decided: whether the request's narrowing predicate rules it out.
+  private final Boolean[] ruledOut;
+  private int ruledOutCount;
+  // The narrowing predicate last bound to the manifest, kept while the engine's value is unchanged.
+  private Predicate narrowed;
+  private RowGroupFilter narrowedFilter;
   private final Map<String, Integer> inflight = new HashMap<>();
   // Per column, vectors of row groups the consumer is done with, for decoding later ones into.
   private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
@@ -94,9 +101,33 @@ final class ReadAhead {
     this.allocator =
         retriever.allocator().newChildAllocator("scan-" + table.name(), 0, Long.MAX_VALUE);
     this.slots = new Slot[groups.size()][columns.size()];
+    this.ruledOut = new Boolean[groups.size()];
     for (ColumnSpec c : columns) {
       spares.put(c.name(), new ConcurrentLinkedDeque<>());
     }
+  }
+
+  /**
+   * Whether the request's narrowing predicate ({@link ScanRequest#narrowing}) rules out the scan's
+   * row group {@code g}, decided once, by whichever of the scheduler and the consumer gets there
+   * first: the scheduler then issues none of its reads and the consumer skips it.
+   */
+  synchronized boolean ruledOut(int g) {
+    if (request.narrowing() == null) {
+      return false;
+    }
+    if (ruledOut[g] == null) {
+      Predicate p = request.narrowing().get();
+      if (!p.equals(narrowed)) {
+        narrowedFilter = new RowGroupFilter(table.name(), manifest, p);
+        narrowed = p;
+      }
+      ruledOut[g] = !narrowedFilter.mightMatch(groups.get(g));
+      if (ruledOut[g]) {
+        ruledOutCount++;
+      }
+    }
+    return ruledOut[g];
   }
 
   /** Marks row group {@code g} of the scan as the one the consumer waits for (-1: none). */
@@ -194,6 +225,10 @@ final class ReadAhead {
       SegmentEntry known, ParquetMetadata knownFooter) {
     int end = Math.min(groups.size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
     while (!closed && !columns.isEmpty() && scheduleGroup < end) {
+      if (scheduleColumn == 0 && ruledOut(scheduleGroup)) {
+        scheduleGroup++;
+        continue;
+      }
       int group = groups.get(scheduleGroup);
       ColumnSpec column = columns.get(scheduleColumn);
       SegmentEntry segment = manifest.segmentFor(column.name(), group);
@@ -342,9 +377,16 @@ final class ReadAhead {
   }
 
   synchronized ScanStats stats(int skipped, long start) {
+    List<Integer> read = new ArrayList<>();
+    int issued = Math.min(groups.size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0));
+    for (int g = 0; g < issued; g++) {
+      if (!Boolean.TRUE.equals(ruledOut[g])) {
+        read.add(groups.get(g));
+      }
+    }
     return new ScanStats(
-        groups.subList(0, Math.min(groups.size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0))),
-        skipped,
+        read,
+        skipped + ruledOutCount,
         new LinkedHashMap<>(bytesPerDevice),
         budget.peak(),
         budget.limit(),

@@ -45,6 +45,8 @@ public final class Scan implements AutoCloseable {
   // engine cancels a split from another thread).
   private final AtomicBoolean recorded = new AtomicBoolean();
   private int cursor;
+  // The scan row group of the batch last handed out (-1: none yet).
+  private int currentIndex = -1;
   private VectorSchemaRoot current;
   private FieldVector[] currentDictionaries;
   private volatile boolean closed;
@@ -118,18 +120,30 @@ public final class Scan implements AutoCloseable {
     return manifest;
   }
 
-  /** The table row groups this scan reads, after skipping by statistics. */
+  /**
+   * The table row groups this scan reads, after skipping by statistics; a narrowing predicate
+   * ({@link ScanRequest#narrowing}) may still skip some of them ({@link #stats}).
+   */
   public List<Integer> rowGroups() {
     return groups;
   }
 
   public boolean hasNext() {
-    return !closed && cursor < groups.size();
+    if (closed) {
+      return false;
+    }
+    while (cursor < groups.size() && reads.ruledOut(cursor)) {
+      cursor++;
+      if (cursor == groups.size()) {
+        record();
+      }
+    }
+    return cursor < groups.size();
   }
 
   /** The table row group of the batch last returned by {@link #next()}. */
   public int rowGroup() {
-    return groups.get(cursor - 1);
+    return groups.get(currentIndex);
   }
 
   /** The next row group's batch; valid until the next call or close. */
@@ -163,6 +177,7 @@ public final class Scan implements AutoCloseable {
     }
     // A scan of no columns (count(*)) still delivers each row group's row count.
     current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(cursor))));
+    currentIndex = cursor;
     cursor++;
     if (cursor == groups.size()) {
       record();
@@ -195,7 +210,7 @@ public final class Scan implements AutoCloseable {
   private void releaseCurrent() {
     closeDictionaries();
     if (current != null) {
-      reads.release(cursor - 1, current.getFieldVectors());
+      reads.release(currentIndex, current.getFieldVectors());
       current = null;
     }
   }

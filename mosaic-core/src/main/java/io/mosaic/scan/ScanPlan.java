@@ -7,6 +7,7 @@ import io.mosaic.trace.TraceFragment;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +113,9 @@ public record ScanPlan(
     if (start >= 0) {
       splits.add(new Split(start, last + 1, split));
     }
+    if (splits.size() < target.minSplits() && !columns.isEmpty()) {
+      splits = divide(splits, groups, perGroup, target.minSplits());
+    }
     return new ScanPlan(
         UUID.randomUUID().toString(),
         queryId,
@@ -123,6 +127,61 @@ public record ScanPlan(
         manifest.rowGroups().size() - groups.size(),
         splits,
         planned);
+  }
+
+  /**
+   * Halves the largest split of more than one row group, at the row-group boundary nearest its
+   * middle byte, until there are {@code minSplits} splits or none can be divided: the engine then
+   * has a split for each of its driver slots even for a table smaller than its target split size
+   * per slot (Trino). Splits stay contiguous and in order.
+   */
+  private static List<Split> divide(
+      List<Split> splits, List<Integer> groups, List<Map<String, Long>> perGroup, int minSplits) {
+    Map<Integer, Map<String, Long>> bytesOf = new HashMap<>();
+    for (int i = 0; i < groups.size(); i++) {
+      bytesOf.put(groups.get(i), perGroup.get(i));
+    }
+    List<Split> result = new ArrayList<>(splits);
+    while (result.size() < minSplits) {
+      int largest = -1;
+      for (int i = 0; i < result.size(); i++) {
+        Split s = result.get(i);
+        if (s.toRowGroup() - s.fromRowGroup() > 1
+            && (largest < 0 || s.bytes() > result.get(largest).bytes())) {
+          largest = i;
+        }
+      }
+      if (largest < 0) {
+        break; // every split is one row group: a row group is the unit
+      }
+      Split s = result.get(largest);
+      long half = s.bytes() / 2;
+      long seen = 0;
+      int cut = s.fromRowGroup() + 1;
+      for (int g = s.fromRowGroup(); g < s.toRowGroup() - 1; g++) {
+        long next = seen + sum(bytesOf.get(g));
+        // The boundary after g if that is at least as near the middle as the one before it.
+        if (Math.abs(next - half) <= Math.abs(seen - half) || g == s.fromRowGroup()) {
+          cut = g + 1;
+        }
+        seen = next;
+      }
+      result.set(largest, part(s.fromRowGroup(), cut, bytesOf));
+      result.add(largest + 1, part(cut, s.toRowGroup(), bytesOf));
+    }
+    return result;
+  }
+
+  private static Split part(int from, int to, Map<Integer, Map<String, Long>> bytesOf) {
+    Map<String, Long> perDevice = new LinkedHashMap<>();
+    for (int g = from; g < to; g++) {
+      bytesOf.get(g).forEach((d, b) -> perDevice.merge(d, b, Long::sum));
+    }
+    return new Split(from, to, perDevice);
+  }
+
+  private static long sum(Map<String, Long> bytes) {
+    return bytes.values().stream().mapToLong(Long::longValue).sum();
   }
 
   /** Bytes row group {@code g} of {@code columns} takes per device (its segment's share). */

@@ -6,6 +6,7 @@ import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * What an engine asks for: columns, the row groups {@code [fromRowGroup, toRowGroup)} (a split;
@@ -24,7 +25,8 @@ public record ScanRequest(
     String scanId,
     long bufferBytes,
     boolean record,
-    ChunkForm form)
+    ChunkForm form,
+    Supplier<Predicate> narrowing)
     implements Serializable {
 
   public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
@@ -39,22 +41,49 @@ public record ScanRequest(
 
   public static ScanRequest of(List<String> columns) {
     return new ScanRequest(
-        columns, Predicate.ALL, 0, -1, null, null, DEFAULT_BUFFER_BYTES, true, ChunkForm.PLAIN);
+        columns,
+        Predicate.ALL,
+        0,
+        -1,
+        null,
+        null,
+        DEFAULT_BUFFER_BYTES,
+        true,
+        ChunkForm.PLAIN,
+        null);
   }
 
   public ScanRequest where(Predicate p) {
     return new ScanRequest(
-        columns, p, fromRowGroup, toRowGroup, queryId, scanId, bufferBytes, record, form);
+        columns,
+        p,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        scanId,
+        bufferBytes,
+        record,
+        form,
+        narrowing);
   }
 
   public ScanRequest rowGroups(int from, int to) {
     return new ScanRequest(
-        columns, predicate, from, to, queryId, scanId, bufferBytes, record, form);
+        columns, predicate, from, to, queryId, scanId, bufferBytes, record, form, narrowing);
   }
 
   public ScanRequest queryId(String id) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, id, scanId, bufferBytes, record, form);
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        id,
+        scanId,
+        bufferBytes,
+        record,
+        form,
+        narrowing);
   }
 
   /**
@@ -64,7 +93,16 @@ public record ScanRequest(
    */
   public ScanRequest partOf(String scanId) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, queryId, scanId, bufferBytes, record, form);
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        scanId,
+        bufferBytes,
+        record,
+        form,
+        narrowing);
   }
 
   /**
@@ -73,7 +111,16 @@ public record ScanRequest(
    */
   public ScanRequest recorded(boolean on) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, queryId, scanId, bufferBytes, on, form);
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        scanId,
+        bufferBytes,
+        on,
+        form,
+        narrowing);
   }
 
   /**
@@ -82,7 +129,16 @@ public record ScanRequest(
    */
   public ScanRequest buffer(long bytes) {
     return new ScanRequest(
-        columns, predicate, fromRowGroup, toRowGroup, queryId, scanId, bytes, record, form);
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        scanId,
+        bytes,
+        record,
+        form,
+        narrowing);
   }
 
   /**
@@ -101,7 +157,8 @@ public record ScanRequest(
         scanId,
         bufferBytes,
         record,
-        new ChunkForm(on, form.unscaledDecimals()));
+        new ChunkForm(on, form.unscaledDecimals()),
+        narrowing);
   }
 
   /**
@@ -119,6 +176,27 @@ public record ScanRequest(
         scanId,
         bufferBytes,
         record,
-        new ChunkForm(form.dictionaryIds(), on));
+        new ChunkForm(form.dictionaryIds(), on),
+        narrowing);
+  }
+
+  /**
+   * A predicate that may narrow while the scan runs (Trino's dynamic filter as the build side of a
+   * join completes): before the chunk reads of each row group are issued, the row group is tested
+   * against its current value as against {@link #predicate}, so a row group it rules out is never
+   * read nor decoded. Null: none. It is not shipped between JVMs: set it where the scan runs.
+   */
+  public ScanRequest narrowing(Supplier<Predicate> current) {
+    return new ScanRequest(
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        scanId,
+        bufferBytes,
+        record,
+        form,
+        current);
   }
 }

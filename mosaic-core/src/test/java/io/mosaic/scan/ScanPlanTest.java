@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -158,6 +159,96 @@ class ScanPlanTest {
     assertThat(
             ScanPlan.of(table, manifest, KV, Predicate.ALL, "q", SplitTarget.perCore(2)).splits())
         .hasSize(1);
+  }
+
+  @Test
+  void aMinimumSplitCountDividesASmallScanAtRowGroupBoundaries() {
+    // Far more than the table per split, but six driver slots: six contiguous, even splits.
+    ScanPlan plan =
+        ScanPlan.of(table, manifest, KV, Predicate.ALL, "q", SplitTarget.fixed(1L << 40, 6));
+    assertThat(plan.splits()).hasSize(6);
+    int next = 0;
+    for (ScanPlan.Split s : plan.splits()) {
+      assertThat(s.fromRowGroup()).isEqualTo(next);
+      assertThat(s.toRowGroup() - s.fromRowGroup()).isBetween(2, 5);
+      next = s.toRowGroup();
+    }
+    assertThat(next).isEqualTo(GROUPS);
+    assertThat(plan.splits().stream().mapToLong(ScanPlan.Split::bytes).sum())
+        .isEqualTo(plan.bytes());
+    // More slots than row groups: one row group per split, never less.
+    assertThat(
+            ScanPlan.of(table, manifest, KV, Predicate.ALL, "q", SplitTarget.fixed(1L << 40, 50))
+                .splits())
+        .hasSize(GROUPS)
+        .allSatisfy(s -> assertThat(s.toRowGroup() - s.fromRowGroup()).isEqualTo(1));
+    // Already enough splits by size: the minimum changes nothing.
+    long target = 3 * shareBytes(KV, 0);
+    assertThat(
+            ScanPlan.of(table, manifest, KV, Predicate.ALL, "q", SplitTarget.fixed(target, 2))
+                .splits())
+        .isEqualTo(
+            ScanPlan.of(table, manifest, KV, Predicate.ALL, "q", SplitTarget.fixed(target))
+                .splits());
+  }
+
+  @Test
+  void aNarrowingPredicateSkipsRowGroupsBeforeTheyAreRead() {
+    ScanPlan plan =
+        ScanPlan.of(table, manifest, KV, Predicate.ALL, "q-narrow", SplitTarget.fixed(1L << 40));
+    ScanPlan.Split all = plan.splits().get(0);
+    List<Long> keys = new ArrayList<>();
+    ScanStats stats;
+    try (TablePin pin = table.pin(plan.version());
+        Scan scan =
+            retriever.scan(
+                table,
+                pin,
+                plan.request(all)
+                    .narrowing(() -> Predicate.of(Predicate.in("k", List.of(500L, 12500L)))))) {
+      while (scan.hasNext()) {
+        BigIntVector k = (BigIntVector) scan.next().getVector(0);
+        keys.add(k.get(0));
+      }
+      stats = scan.stats();
+    }
+    assertThat(keys).containsExactly(0L, 12000L);
+    assertThat(stats.rowGroupsRead()).containsExactly(0, 12);
+    assertThat(stats.rowGroupsSkipped()).isEqualTo(GROUPS - 2);
+    Map<String, Long> bytes = stats.bytesPerDevice();
+    assertThat(records("q-narrow"))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.rowGroups()).containsExactly(0, 12);
+              assertThat(r.bytesPerDevice()).isEqualTo(bytes);
+            });
+  }
+
+  @Test
+  void aPredicateThatNarrowsDuringTheScanSkipsTheRowGroupsNotYetRead() {
+    AtomicReference<Predicate> current = new AtomicReference<>(Predicate.ALL);
+    List<Integer> returned = new ArrayList<>();
+    ScanStats stats;
+    // A one-byte buffer: nothing is read ahead of the row group the consumer waits for.
+    try (Scan scan =
+        retriever.scan(
+            table, ScanRequest.of(KV).recorded(false).buffer(1).narrowing(current::get))) {
+      scan.next();
+      returned.add(scan.rowGroup());
+      // The build side of a join completes: only k >= 15000 (row groups 15..19) can match.
+      current.set(Predicate.of(Predicate.ge("k", 15_000L)));
+      while (scan.hasNext()) {
+        scan.next();
+        returned.add(scan.rowGroup());
+      }
+      stats = scan.stats();
+    }
+    // Row group 1 may have been let through before the filter narrowed; 2..14 never are.
+    assertThat(returned).startsWith(0).endsWith(15, 16, 17, 18, 19);
+    assertThat(returned).doesNotContainAnyElementsOf(List.of(2, 3, 4, 5, 6, 7, 8, 9, 10, 14));
+    assertThat(stats.rowGroupsRead()).isEqualTo(returned);
+    assertThat(stats.rowGroupsSkipped()).isEqualTo(GROUPS - returned.size());
   }
 
   @Test

@@ -3,10 +3,14 @@ package io.mosaic.trino;
 import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
 import io.airlift.units.MinDataSize;
 import io.mosaic.scan.Retriever;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import java.util.concurrent.TimeUnit;
 
 /** The catalog properties ({@code etc/catalog/mosaic.properties}); docs/trino.md lists them. */
 // Not final: airlift's ConfigAssertions records defaults through a subclass proxy.
@@ -17,6 +21,11 @@ public class MosaicConfig {
   private int decodeThreads = Runtime.getRuntime().availableProcessors();
   private DataSize vectorPoolMemory = DataSize.ofBytes(Retriever.DEFAULT_POOLED_VECTOR_BYTES);
   private DataSize targetSplitSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
+  // Iceberg's iceberg.dynamic-filtering.wait-timeout default: long enough for a small build side
+  // (a dimension table) to finish, short enough not to stall a scan whose filter never comes.
+  private Duration dynamicFilteringWaitTimeout = new Duration(1, TimeUnit.SECONDS);
+  // Hive's and Iceberg's minimum-assigned-split-weight default.
+  private double minimumAssignedSplitWeight = 0.05;
 
   @NotNull
   public String getDevicesConfig() {
@@ -93,6 +102,34 @@ public class MosaicConfig {
   @ConfigDescription("Compressed bytes of the requested columns per split (row-group range)")
   public MosaicConfig setTargetSplitSize(DataSize targetSplitSize) {
     this.targetSplitSize = targetSplitSize;
+    return this;
+  }
+
+  @NotNull
+  public Duration getDynamicFilteringWaitTimeout() {
+    return dynamicFilteringWaitTimeout;
+  }
+
+  @Config("mosaic.dynamic-filtering.wait-timeout")
+  @ConfigDescription(
+      "How long split planning waits for a join's dynamic filter, to prune row groups by it"
+          + " (session property dynamic_filtering_wait_timeout)")
+  public MosaicConfig setDynamicFilteringWaitTimeout(Duration timeout) {
+    this.dynamicFilteringWaitTimeout = timeout;
+    return this;
+  }
+
+  @DecimalMin(value = "0", inclusive = false)
+  @DecimalMax("1")
+  public double getMinimumAssignedSplitWeight() {
+    return minimumAssignedSplitWeight;
+  }
+
+  @Config("mosaic.minimum-assigned-split-weight")
+  @ConfigDescription(
+      "Smallest weight a split gets (its bytes over the target split size otherwise), in (0, 1]")
+  public MosaicConfig setMinimumAssignedSplitWeight(double weight) {
+    this.minimumAssignedSplitWeight = weight;
     return this;
   }
 }

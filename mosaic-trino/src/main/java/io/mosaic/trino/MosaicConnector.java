@@ -24,6 +24,7 @@ final class MosaicConnector implements Connector {
   private final MosaicPageSourceProvider pageSources;
   private final MosaicPageSinkProvider pageSinks;
   private final Set<Procedure> procedures;
+  private final MosaicSessionProperties sessionProperties;
 
   @Inject
   MosaicConnector(
@@ -32,8 +33,10 @@ final class MosaicConnector implements Connector {
       MosaicSplitManager splits,
       MosaicPageSourceProvider pageSources,
       MosaicPageSinkProvider pageSinks,
-      Set<Procedure> procedures) {
+      Set<Procedure> procedures,
+      MosaicSessionProperties sessionProperties) {
     this.procedures = Set.copyOf(procedures);
+    this.sessionProperties = sessionProperties;
     this.lifeCycle = lifeCycle;
     this.metadata = metadata;
     this.splits = splits;
@@ -71,6 +74,11 @@ final class MosaicConnector implements Connector {
   @Override
   public List<PropertyMetadata<?>> getTableProperties() {
     return MosaicTableProperties.all();
+  }
+
+  @Override
+  public List<PropertyMetadata<?>> getSessionProperties() {
+    return sessionProperties.all();
   }
 
   @Override

@@ -15,6 +15,7 @@ final class MosaicModule implements Module {
     configBinder(binder).bindConfig(MosaicConfig.class);
     binder.bind(MosaicStorage.class).in(Scopes.SINGLETON);
     binder.bind(MosaicMetadata.class).in(Scopes.SINGLETON);
+    binder.bind(MosaicSessionProperties.class).in(Scopes.SINGLETON);
     binder.bind(MosaicSplitManager.class).in(Scopes.SINGLETON);
     binder.bind(MosaicPageSourceProvider.class).in(Scopes.SINGLETON);
     binder.bind(MosaicPageSinkProvider.class).in(Scopes.SINGLETON);

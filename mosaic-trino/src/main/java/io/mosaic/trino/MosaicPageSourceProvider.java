@@ -42,13 +42,19 @@ final class MosaicPageSourceProvider implements ConnectorPageSourceProvider {
       List<MosaicColumnHandle> cols = columns.stream().map(MosaicColumnHandle.class::cast).toList();
       // The split's part of the plan: the query's columns and constraint, its row groups, and the
       // plan's scan id, so core records this split as a fragment of the query's one trace record.
-      ScanRequest request =
+      ScanRequest planned =
           ScanRequest.of(cols.stream().map(MosaicColumnHandle::name).toList())
               .where(RowGroupPredicates.of(handle.constraint()))
               .rowGroups(s.fromRowGroup(), s.toRowGroup())
               .queryId(session.getQueryId())
               .partOf(s.scanId())
               .buffer(storage.config().getScanBufferMemory().toBytes());
+      // Before each row group is read, its statistics are tested against the join's dynamic
+      // filter as it stands then: row groups the build side rules out are never read.
+      ScanRequest request =
+          dynamicFilter.getColumnsCovered().isEmpty()
+              ? planned
+              : planned.narrowing(new DynamicRowGroups(dynamicFilter));
       Scan scan = call(() -> storage.retriever().scan(table, pin, request));
       return new MosaicPageSource(pin, scan, cols);
     } catch (RuntimeException e) {

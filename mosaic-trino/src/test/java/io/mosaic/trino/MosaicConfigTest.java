@@ -7,12 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
 import io.trino.spi.connector.Connector;
 import io.trino.testing.TestingConnectorContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,13 +31,17 @@ class MosaicConfigTest {
             .setScanBufferMemory(DataSize.of(256, DataSize.Unit.MEGABYTE))
             .setDecodeThreads(Runtime.getRuntime().availableProcessors())
             .setVectorPoolMemory(DataSize.of(256, DataSize.Unit.MEGABYTE))
-            .setTargetSplitSize(DataSize.of(128, DataSize.Unit.MEGABYTE)));
+            .setTargetSplitSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
+            .setDynamicFilteringWaitTimeout(new Duration(1, TimeUnit.SECONDS))
+            .setMinimumAssignedSplitWeight(0.05));
   }
 
   @Test
   void explicitPropertyMappings() {
     Map<String, String> properties =
         Map.of(
+            "mosaic.dynamic-filtering.wait-timeout", "3s",
+            "mosaic.minimum-assigned-split-weight", "0.2",
             "mosaic.devices-config", "/etc/mosaic/devices.toml",
             "mosaic.metadata-directory", "/var/mosaic/metadata",
             "mosaic.scan-buffer-memory", "64MB",
@@ -50,7 +56,9 @@ class MosaicConfigTest {
             .setScanBufferMemory(DataSize.of(64, DataSize.Unit.MEGABYTE))
             .setDecodeThreads(3)
             .setTargetSplitSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
-            .setVectorPoolMemory(DataSize.ofBytes(0)));
+            .setVectorPoolMemory(DataSize.ofBytes(0))
+            .setDynamicFilteringWaitTimeout(new Duration(3, TimeUnit.SECONDS))
+            .setMinimumAssignedSplitWeight(0.2));
   }
 
   private Connector create(Map<String, String> properties) {
@@ -92,6 +100,10 @@ class MosaicConfigTest {
     properties.put("mosaic.decode-threads", "1");
     properties.put("mosaic.scan-buffer-memory", "10kB");
     assertThatThrownBy(() -> create(properties)).hasMessageContaining("mosaic.scan-buffer-memory");
+    properties.put("mosaic.scan-buffer-memory", "64MB");
+    properties.put("mosaic.minimum-assigned-split-weight", "0");
+    assertThatThrownBy(() -> create(properties))
+        .hasMessageContaining("mosaic.minimum-assigned-split-weight");
   }
 
   @Test

@@ -19,9 +19,9 @@ import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /**
- * Trino's own connector test suite against Mosaic. It runs for many minutes, so the default build
- * leaves it out; run it with {@code ./mvnw -pl mosaic-trino -am verify -Dtest=MosaicConnectorTest
- * -Dsurefire.failIfNoSpecifiedTests=false} (docs/trino.md records its pass counts).
+ * Trino's own connector test suite against Mosaic, part of the default build (about three minutes;
+ * docs/trino.md records its counts). Where Mosaic deliberately differs from what the suite expects,
+ * the test is overridden with an assertion of Mosaic's documented behaviour.
  */
 class MosaicConnectorTest extends BaseConnectorTest {
   @Override
@@ -58,6 +58,9 @@ class MosaicConnectorTest extends BaseConnectorTest {
           SUPPORTS_RENAME_TABLE,
           SUPPORTS_RENAME_TABLE_ACROSS_SCHEMAS ->
           true;
+      // Dynamic filters prune row groups when splits are planned and before each row group is
+      // read (MosaicSplitsTest); no test of this suite reads this behaviour.
+      case SUPPORTS_DYNAMIC_FILTER_PUSHDOWN -> true;
       // Filters only skip row groups (Trino still applies them), so no pushdown is "enforced".
       case SUPPORTS_PREDICATE_PUSHDOWN,
           SUPPORTS_PREDICATE_PUSHDOWN_WITH_VARCHAR_EQUALITY,
@@ -66,8 +69,7 @@ class MosaicConnectorTest extends BaseConnectorTest {
           SUPPORTS_TOPN_PUSHDOWN,
           SUPPORTS_AGGREGATION_PUSHDOWN,
           SUPPORTS_JOIN_PUSHDOWN,
-          SUPPORTS_DEREFERENCE_PUSHDOWN,
-          SUPPORTS_DYNAMIC_FILTER_PUSHDOWN ->
+          SUPPORTS_DEREFERENCE_PUSHDOWN ->
           false;
       // Not built (yet): row-level changes, schema evolution, comments, views, nested types.
       case SUPPORTS_DELETE,
@@ -143,6 +145,47 @@ class MosaicConnectorTest extends BaseConnectorTest {
         .hasMessageMatching(
             "Unsupported type: column 'a' has type \\Qmap(integer, integer)\\E, which Mosaic"
                 + " cannot store; use .*");
+  }
+
+  /**
+   * {@code char(n)} is not a Mosaic type (docs/trino.md, "Types"): the suite's table of char values
+   * is refused, naming the column and the types to cast to. Cast to varchar, as the refusal says,
+   * the values are kept with their padding and compare as varchar (no padding semantics).
+   */
+  @Test
+  @Override
+  public void testCharVarcharComparison() {
+    assertThat(
+            query(
+                "CREATE TABLE test_char_varchar_refused AS SELECT * FROM (VALUES"
+                    + " (-1, CAST(NULL AS char(3))), (3, CAST('   ' AS char(3))),"
+                    + " (6, CAST('x  ' AS char(3)))) t(k, v)"))
+        .failure()
+        .hasMessageMatching(
+            "Unsupported type: column 'v' has type \\Qchar(3)\\E, which Mosaic cannot store;"
+                + " use .*varchar.*\\(cast the column\\)");
+    try (TestTable table =
+        newTrinoTable(
+            "test_char_as_varchar",
+            "(k, v) AS VALUES (-1, CAST(NULL AS varchar(3))), (3, CAST('   ' AS varchar(3))),"
+                + " (6, CAST('x  ' AS varchar(3)))")) {
+      assertQuery("SELECT k, v FROM " + table.getName() + " WHERE v = '   '", "VALUES (3, '   ')");
+      assertQuery("SELECT k, v FROM " + table.getName() + " WHERE v = 'x  '", "VALUES (6, 'x  ')");
+      // Unlike char(3), varchar does not pad: 'x' is not 'x  '.
+      assertQueryReturnsEmptyResult("SELECT k FROM " + table.getName() + " WHERE v = 'x'");
+    }
+  }
+
+  /**
+   * Core refuses column names containing '/' (TableSchema; docs/trino.md, "Types"), deliberately
+   * and with its own message; every other name of the suite's list is stored and read back.
+   */
+  @Override
+  protected boolean isColumnNameRejected(Exception e, String columnName, boolean delimited) {
+    return columnName.contains("/")
+        && e.getMessage()
+            .matches(
+                "(?s).*column name '.*' is not allowed: it must be non-empty," + " without '/'.*");
   }
 
   /**

@@ -63,6 +63,11 @@ final class MosaicQueryRunner {
   }
 
   static DistributedQueryRunner create(Path dir) throws Exception {
+    return create(dir, Map.of());
+  }
+
+  /** The cluster with {@code overrides} of the mosaic catalog's properties. */
+  static DistributedQueryRunner create(Path dir, Map<String, String> overrides) throws Exception {
     DistributedQueryRunner runner =
         DistributedQueryRunner.builder(
                 testSessionBuilder().setCatalog("mosaic").setSchema("tiny").build())
@@ -77,7 +82,9 @@ final class MosaicQueryRunner {
           // total revenue hold whatever order the splits are summed in.
           Map.of("tpch.column-naming", "STANDARD", "tpch.double-type-mapping", "DECIMAL"));
       runner.installPlugin(new MosaicPlugin());
-      runner.createCatalog("mosaic", "mosaic", catalogProperties(dir));
+      Map<String, String> properties = catalogProperties(dir);
+      properties.putAll(overrides);
+      runner.createCatalog("mosaic", "mosaic", properties);
       return runner;
     } catch (RuntimeException e) {
       runner.close();

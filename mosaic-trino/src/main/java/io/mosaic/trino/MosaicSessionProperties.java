@@ -1,0 +1,58 @@
+package io.mosaic.trino;
+
+import com.google.inject.Inject;
+import io.airlift.units.Duration;
+import io.trino.spi.StandardErrorCode;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.session.PropertyMetadata;
+import io.trino.spi.type.VarcharType;
+import java.util.List;
+
+/**
+ * The catalog's session properties ({@code SET SESSION mosaic.<name> = ...}); each overrides the
+ * catalog property of the same meaning for one session (docs/trino.md lists them).
+ */
+final class MosaicSessionProperties {
+  static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
+
+  private final List<PropertyMetadata<?>> properties;
+
+  @Inject
+  MosaicSessionProperties(MosaicConfig config) {
+    properties =
+        List.of(
+            new PropertyMetadata<>(
+                DYNAMIC_FILTERING_WAIT_TIMEOUT,
+                "How long split planning waits for a join's dynamic filter (e.g. '2s', '0s')",
+                VarcharType.VARCHAR,
+                Duration.class,
+                config.getDynamicFilteringWaitTimeout(),
+                false,
+                value -> duration(DYNAMIC_FILTERING_WAIT_TIMEOUT, (String) value),
+                Duration::toString));
+  }
+
+  private static Duration duration(String name, String value) {
+    try {
+      return Duration.valueOf(value);
+    } catch (IllegalArgumentException e) {
+      throw new TrinoException(
+          StandardErrorCode.INVALID_SESSION_PROPERTY,
+          "session property "
+              + name
+              + " must be a duration such as '1s' or '500ms', not '"
+              + value
+              + "'",
+          e);
+    }
+  }
+
+  List<PropertyMetadata<?>> all() {
+    return properties;
+  }
+
+  static Duration dynamicFilteringWaitTimeout(ConnectorSession session) {
+    return session.getProperty(DYNAMIC_FILTERING_WAIT_TIMEOUT, Duration.class);
+  }
+}
