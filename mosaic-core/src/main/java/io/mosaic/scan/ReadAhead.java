@@ -255,7 +255,7 @@ final class ReadAhead {
       }
     } catch (IOException | RuntimeException | Error e) {
       fail(slot, device, e, column, group, file);
-      running.decrementAndGet();
+      finished();
       return;
     } finally {
       synchronized (this) {
@@ -269,7 +269,7 @@ final class ReadAhead {
           .execute(() -> decode(slot, device, segment, footer, chunk, bytes, column, group, file));
     } catch (RuntimeException e) {
       fail(slot, device, e, column, group, file);
-      running.decrementAndGet();
+      finished();
     }
   }
 
@@ -308,7 +308,7 @@ final class ReadAhead {
     } catch (IOException | RuntimeException | Error e) {
       fail(slot, device, e, column, group, file);
     } finally {
-      running.decrementAndGet();
+      finished();
     }
   }
 
@@ -351,6 +351,15 @@ final class ReadAhead {
         System.nanoTime() - start);
   }
 
+  /** A read or decode task is over; the last one wakes {@link #close} (no polling: issue 21). */
+  private void finished() {
+    if (running.decrementAndGet() == 0) {
+      synchronized (running) {
+        running.notifyAll();
+      }
+    }
+  }
+
   /** Stops issuing reads: reads queued see the flag and stop at once. */
   void stop() {
     closed = true;
@@ -363,12 +372,16 @@ final class ReadAhead {
   void close(int from) {
     // Reads under way finish their chunk; queued ones see the flag and stop at once.
     long deadline = System.nanoTime() + 30_000_000_000L;
-    while (running.get() > 0 && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+    synchronized (running) {
+      for (long left = deadline - System.nanoTime();
+          running.get() > 0 && left > 0;
+          left = deadline - System.nanoTime()) {
+        try {
+          running.wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
       }
     }
     for (int g = from; g < slots.length; g++) {
