@@ -35,9 +35,9 @@ final class ReadAhead {
   // decodes into megabytes of vectors; a few ahead keep every device busy, and the decoders can
   // then reuse the vectors of released row groups instead of allocating (and zeroing) new ones.
   private static final int ROW_GROUPS_AHEAD = 3;
-  // Chunks up to this many decoded bytes are decoded by the reader thread that read them: that
-  // takes microseconds, less than a hand-off to the decoding pool and the wake-up of one of its
-  // threads (issue 21, docs/benchmarks.md "Fixed cost per scan").
+  // Chunks of at most this many bytes uncompressed are decoded by the reader thread that read
+  // them: that takes microseconds, less than a hand-off to the decoding pool and the wake-up of one
+  // of its threads (issue 21, docs/benchmarks.md "Fixed cost per scan").
   static final long INLINE_DECODE_BYTES = 64 << 10;
 
   private final Retriever retriever;
