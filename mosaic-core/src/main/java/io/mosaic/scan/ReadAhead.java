@@ -36,6 +36,10 @@ final class ReadAhead {
   // decodes into megabytes of vectors; a few ahead keep every device busy, and the decoders can
   // then reuse the vectors of released row groups instead of allocating (and zeroing) new ones.
   private static final int ROW_GROUPS_AHEAD = 3;
+  // Chunks of at most this many bytes uncompressed are decoded by the reader thread that read
+  // them: that takes microseconds, less than a hand-off to the decoding pool and the wake-up of one
+  // of its threads (issue 21, docs/benchmarks.md "Fixed cost per scan").
+  static final long INLINE_DECODE_BYTES = 64 << 10;
 
   private final Retriever retriever;
   private final MosaicTable table;
@@ -290,7 +294,7 @@ final class ReadAhead {
       }
     } catch (IOException | RuntimeException | Error e) {
       fail(slot, device, e, column, group, file);
-      running.decrementAndGet();
+      finished();
       return;
     } finally {
       synchronized (this) {
@@ -298,13 +302,17 @@ final class ReadAhead {
       }
       scheduleOrFail();
     }
+    if (chunk.getTotalUncompressedSize() <= INLINE_DECODE_BYTES) {
+      decode(slot, device, segment, footer, chunk, bytes, column, group, file);
+      return;
+    }
     try {
       retriever
           .decoders()
           .execute(() -> decode(slot, device, segment, footer, chunk, bytes, column, group, file));
     } catch (RuntimeException e) {
       fail(slot, device, e, column, group, file);
-      running.decrementAndGet();
+      finished();
     }
   }
 
@@ -343,7 +351,7 @@ final class ReadAhead {
     } catch (IOException | RuntimeException | Error e) {
       fail(slot, device, e, column, group, file);
     } finally {
-      running.decrementAndGet();
+      finished();
     }
   }
 
@@ -393,6 +401,15 @@ final class ReadAhead {
         System.nanoTime() - start);
   }
 
+  /** A read or decode task is over; the last one wakes {@link #close} (no polling: issue 21). */
+  private void finished() {
+    if (running.decrementAndGet() == 0) {
+      synchronized (running) {
+        running.notifyAll();
+      }
+    }
+  }
+
   /** Stops issuing reads: reads queued see the flag and stop at once. */
   void stop() {
     closed = true;
@@ -405,12 +422,16 @@ final class ReadAhead {
   void close(int from) {
     // Reads under way finish their chunk; queued ones see the flag and stop at once.
     long deadline = System.nanoTime() + 30_000_000_000L;
-    while (running.get() > 0 && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+    synchronized (running) {
+      for (long left = deadline - System.nanoTime();
+          running.get() > 0 && left > 0;
+          left = deadline - System.nanoTime()) {
+        try {
+          running.wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
       }
     }
     for (int g = from; g < slots.length; g++) {

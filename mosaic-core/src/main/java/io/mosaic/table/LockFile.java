@@ -51,8 +51,15 @@ public final class LockFile implements AutoCloseable {
 
   /** Creates {@code dir/name}, locked by this process, and registers it as held here. */
   static LockFile create(Path dir, String name) throws IOException {
-    Files.createDirectories(dir);
-    Path real = dir.toRealPath();
+    Path real;
+    try {
+      real = dir.toRealPath();
+    } catch (NoSuchFileException e) {
+      // Created on first use only: createDirectories on an existing directory fails and catches a
+      // mkdir inside, a cost every scan's pin paid (issue 21).
+      Files.createDirectories(dir);
+      real = dir.toRealPath();
+    }
     Path file = real.resolve(name);
     Path tmp = real.resolve(TEMPORARY_PREFIX + UUID.randomUUID());
     HELD.add(tmp);

@@ -135,7 +135,10 @@ final class TableVersions {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }
-    Manifest m = ManifestFile.decode(bytes, where);
+    // Decoded and checked once per content of the file (ManifestCache): the file is still read on
+    // every call, so a removed, replaced or damaged version is seen as before.
+    byte[] content = bytes;
+    Manifest m = ManifestCache.SHARED.get(file, content, () -> ManifestFile.decode(content, where));
     if (m.version() != version) {
       throw new CorruptTableException(file + " holds version " + m.version() + ", not " + version);
     }

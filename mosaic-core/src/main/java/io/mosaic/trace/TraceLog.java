@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -37,6 +38,8 @@ public final class TraceLog {
   // lines whole without relying on O_APPEND being atomic (it is not on NFS).
   private static final Object APPEND_LOCK = new Object();
   private static final Pattern EPOCH = Pattern.compile("epoch-(\\d+)");
+  // Per trace directory, the epoch this JVM last appended to (see appendEpoch); under APPEND_LOCK.
+  private static final Map<Path, Integer> APPEND_EPOCHS = new java.util.HashMap<>();
   private static final String PROCESS =
       host()
           + "-"
@@ -180,24 +183,47 @@ public final class TraceLog {
   private void write(ObjectNode o) {
     byte[] line = (o.toString() + "\n").getBytes(StandardCharsets.UTF_8);
     synchronized (APPEND_LOCK) {
-      Path file = dir.resolve("epoch-" + epoch()).resolve(PROCESS + ".jsonl");
+      int epoch = appendEpoch();
+      Path file = dir.resolve("epoch-" + epoch).resolve(PROCESS + ".jsonl");
       try {
-        Files.createDirectories(file.getParent());
-        try (FileChannel ch =
-            FileChannel.open(
-                file,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
+        try (FileChannel ch = open(file)) {
           ByteBuffer buf = ByteBuffer.wrap(line);
           while (buf.hasRemaining()) {
             ch.write(buf);
           }
         }
+        APPEND_EPOCHS.put(dir, epoch);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot append to the trace " + file, e);
       }
     }
+  }
+
+  private static FileChannel open(Path file) throws IOException {
+    try {
+      return FileChannel.open(
+          file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    } catch (NoSuchFileException e) {
+      Files.createDirectories(file.getParent()); // the epoch's first record
+      return FileChannel.open(
+          file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+  }
+
+  /**
+   * The current epoch, as {@link #epoch()} gives it, for an append: the epoch this JVM last
+   * appended to in this trace while its directory still exists and the next one does not (epochs
+   * are only ever added as the newest plus one, by {@link #newEpoch}), else listed anew. Two {@code
+   * stat}s instead of listing the trace directory on every scan (issue 21).
+   */
+  private int appendEpoch() {
+    Integer last = APPEND_EPOCHS.get(dir);
+    if (last != null
+        && Files.isDirectory(dir.resolve("epoch-" + last))
+        && !Files.exists(dir.resolve("epoch-" + (last + 1)))) {
+      return last;
+    }
+    return epoch();
   }
 
   /**
