@@ -53,6 +53,11 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
     }
   }
 
+  /** Strings and binaries: their values' sizes vary, so statistics keep their total size. */
+  public boolean isVariableWidth() {
+    return kind == Kind.STRING || kind == Kind.BINARY;
+  }
+
   public static ColumnType of(Kind kind) {
     return new ColumnType(kind, 0, 0);
   }

@@ -1,5 +1,6 @@
 package io.mosaic.format;
 
+import io.mosaic.MosaicException;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import java.util.ArrayList;
@@ -266,6 +267,38 @@ final class ManifestChecker {
     }
     if (st.min() != null && !ValueCodec.ordered(column.type(), st.min(), st.max())) {
       throw fail(at + " has min " + st.min() + " greater than max " + st.max());
+    }
+    boolean allNull = st.nulls() == rows;
+    if (st.dataBytes() != -1) {
+      if (!column.type().isVariableWidth()) {
+        throw fail(at + " has dataBytes, which only strings and binaries keep");
+      }
+      if (st.dataBytes() < 0 || (allNull && st.dataBytes() != 0)) {
+        throw fail(
+            at
+                + " has dataBytes "
+                + st.dataBytes()
+                + ", not a byte count"
+                + (allNull ? " of 0 for a row group whose values are all null" : ""));
+      }
+    }
+    if (st.distinct() != null) {
+      DistinctSketch sketch;
+      try {
+        sketch = DistinctSketch.fromBase64(st.distinct());
+      } catch (MosaicException e) {
+        throw fail(at + ".distinct " + e.getMessage());
+      }
+      // A sketch saw exactly the non-null values: none when all are null, some otherwise.
+      if (sketch.isEmpty() != allNull) {
+        throw fail(
+            at
+                + ".distinct is "
+                + (allNull ? "not empty, but all values are null" : "empty, but")
+                + (allNull
+                    ? ""
+                    : " the row group has " + (rows - st.nulls()) + " non-null values"));
+      }
     }
   }
 

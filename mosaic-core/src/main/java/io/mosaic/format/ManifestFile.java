@@ -156,6 +156,12 @@ public final class ManifestFile {
         so.set("min", ValueCodec.toJson(type, st.min()));
         so.set("max", ValueCodec.toJson(type, st.max()));
         so.put("nulls", st.nulls());
+        if (st.distinct() != null) {
+          so.put(DISTINCT, st.distinct());
+        }
+        if (st.dataBytes() != -1) {
+          so.put(DATA_BYTES, st.dataBytes());
+        }
       }
     }
     return root;
@@ -171,12 +177,29 @@ public final class ManifestFile {
               + " uncompressedBytes checksum stats")
           .split(" ");
   private static final String[] STATS = {"min", "max", "nulls"};
+  // Optional (docs/format.md): statistics written before them have neither; ANALYZE adds them.
+  private static final String DISTINCT = "distinct";
+  private static final String DATA_BYTES = "dataBytes";
   // Optional: segments written before chunks were checksummed have none.
   private static final String CHUNK_CHECKSUMS = "chunkChecksums";
   private static final String[] SEGMENT_WITH_CHUNKS = Arrays.copyOf(SEGMENT, SEGMENT.length + 1);
 
   static {
     SEGMENT_WITH_CHUNKS[SEGMENT.length] = CHUNK_CHECKSUMS;
+  }
+
+  /** The fields a stats object must have: the required ones and the optional ones it has. */
+  private static String[] statsFields(JsonNode st) {
+    if (st == null || !st.isObject()) {
+      return STATS;
+    }
+    List<String> names = new ArrayList<>(Arrays.asList(STATS));
+    for (String optional : new String[] {DISTINCT, DATA_BYTES}) {
+      if (st.has(optional)) {
+        names.add(optional);
+      }
+    }
+    return names.toArray(new String[0]);
   }
 
   /**
@@ -274,12 +297,14 @@ public final class ManifestFile {
       for (int k = 0; k < statsNode.size(); k++) {
         JsonNode st = statsNode.get(k);
         String sat = at + ".stats[" + k + "]";
-        json.fields(st, sat, STATS);
+        json.fields(st, sat, statsFields(st));
         stats.add(
             new RowGroupStats(
                 json.value(type, st, "min", sat),
                 json.value(type, st, "max", sat),
-                json.integer(st, "nulls", sat)));
+                json.integer(st, "nulls", sat),
+                st.has(DISTINCT) ? json.text(st, DISTINCT, sat) : null,
+                st.has(DATA_BYTES) ? json.integer(st, DATA_BYTES, sat) : -1));
       }
       segments.add(
           new SegmentEntry(

@@ -73,6 +73,10 @@ public final class SegmentWriter implements AutoCloseable {
   // chunk is written whole between two marks of the stream (no padding, indexes at the end).
   private final List<String> chunkChecksums = new ArrayList<>();
   private final List<Long> chunkEnds = new ArrayList<>();
+  // Per row group, the sketch and data size of the values written (null for a copied chunk, whose
+  // values this writer never sees: ANALYZE adds them).
+  private final ValueStats values;
+  private final List<ValueStats.Done> valueStats = new ArrayList<>();
 
   public SegmentWriter(ColumnSpec column, Device device, String relativePath, Codec codec)
       throws IOException {
@@ -82,6 +86,7 @@ public final class SegmentWriter implements AutoCloseable {
     this.codec = codec;
     this.schema = TableSchema.segmentSchema(column);
     this.descriptor = schema.getColumns().get(0);
+    this.values = new ValueStats(column);
     this.properties =
         ParquetProperties.builder()
             .withPageSize(PAGE_SIZE)
@@ -137,6 +142,7 @@ public final class SegmentWriter implements AutoCloseable {
       }
       store.endRecord();
     }
+    values.add(vector, from, count);
     rowsInGroup += count;
   }
 
@@ -198,6 +204,7 @@ public final class SegmentWriter implements AutoCloseable {
     pages.flushToFileWriter(file);
     file.endBlock();
     chunkWritten();
+    valueStats.add(values.endRowGroup());
     store.close();
     pages.close();
     startGroup();
@@ -222,6 +229,7 @@ public final class SegmentWriter implements AutoCloseable {
     file.appendColumnChunk(descriptor, from, chunk, null, columnIndex, offsetIndex);
     file.endBlock();
     chunkWritten();
+    valueStats.add(null);
   }
 
   /** Finishes the file (footer, fsync) and describes it, numbered from row group 0. */
@@ -257,7 +265,9 @@ public final class SegmentWriter implements AutoCloseable {
       }
       compressed += chunk.getTotalSize();
       uncompressed += chunk.getTotalUncompressedSize();
-      stats.add(ValueCodec.fromParquet(column.type(), chunk.getStatistics()));
+      RowGroupStats footer = ValueCodec.fromParquet(column.type(), chunk.getStatistics());
+      ValueStats.Done done = valueStats.get(k);
+      stats.add(done == null ? footer : done.addTo(footer));
     }
     return new SegmentEntry(
         column.name(),

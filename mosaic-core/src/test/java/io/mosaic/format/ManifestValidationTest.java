@@ -389,4 +389,47 @@ class ManifestValidationTest {
       assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(fresh.rows);
     }
   }
+
+  private static ObjectNode stats(ObjectNode m, int segment, int k) {
+    return (ObjectNode) segment(m, segment).get("stats").get(k);
+  }
+
+  @Test
+  void distinctSketchesAndDataSizesAreOptionalAndCheckedWhenPresent() {
+    // Written by this version's writers: every row group has a sketch, strings their data size.
+    RowGroupStats s = probe.table().latest().segmentsOf("s").get(0).stats().get(0);
+    assertThat(s.hasDistinct()).isTrue();
+    assertThat(s.dataBytes()).isPositive();
+    // A manifest written before they existed reads unchanged.
+    byte[] old =
+        ManifestMutations.edit(
+            probe.original,
+            m -> {
+              for (int i = 0; i < m.get("segments").size(); i++) {
+                for (int k = 0; k < segment(m, i).get("stats").size(); k++) {
+                  stats(m, i, k).remove(List.of("distinct", "dataBytes"));
+                }
+              }
+            });
+    assertThat(probe.read(old).rows()).isEqualTo(probe.fixture.rows);
+
+    refused(
+        m -> stats(m, 0, 0).put("distinct", "AAAA"),
+        "segments[0] (column 'id').stats[0].distinct is not a distinct-value sketch of format 1 (3 bytes)");
+    refused(
+        m -> stats(m, 0, 0).put("distinct", "AQxqdW5r"),
+        "segments[0] (column 'id').stats[0].distinct is damaged: incorrect header check");
+    refused(
+        m -> stats(m, 0, 0).put("distinct", 17),
+        "segments[0].stats[0].distinct is an integer 17, not a JSON string");
+    refused(
+        m -> stats(m, 0, 0).put("distinct", new DistinctSketch().toBase64()),
+        "segments[0] (column 'id').stats[0].distinct is empty, but the row group has 1000 non-null values");
+    refused(
+        m -> stats(m, 0, 0).put("dataBytes", 8000),
+        "segments[0] (column 'id').stats[0] has dataBytes, which only strings and binaries keep");
+    refused(
+        m -> stats(m, 13, 0).put("dataBytes", -5),
+        "segments[13] (column 's').stats[0] has dataBytes -5, not a byte count");
+  }
 }

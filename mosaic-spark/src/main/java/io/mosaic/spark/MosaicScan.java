@@ -1,16 +1,25 @@
 package io.mosaic.spark;
 
+import io.mosaic.format.ColumnSummary;
+import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.ScanPlan;
 import io.mosaic.scan.SplitTarget;
 import io.mosaic.table.MosaicTable;
+import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
@@ -19,6 +28,8 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.colstats.ColumnStatistics;
+import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -161,6 +172,81 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
       public java.util.OptionalLong numRows() {
         return java.util.OptionalLong.of(rows);
       }
+
+      @Override
+      public Map<NamedReference, ColumnStatistics> columnStats() {
+        return columnStatistics();
+      }
+    };
+  }
+
+  /**
+   * Per column of the scan, core's {@link ColumnSummary} (what Trino reports too): distinct count
+   * (the union of the row groups' sketches), null count, min and max (numbers, decimals, dates,
+   * timestamps, in Spark's internal form) and, for strings and binaries, the average length.
+   */
+  private Map<NamedReference, ColumnStatistics> columnStatistics() {
+    Map<NamedReference, ColumnStatistics> stats = new LinkedHashMap<>();
+    for (StructField field : schema.fields()) {
+      if (!manifest.schema().names().contains(field.name())) {
+        continue;
+      }
+      ColumnType type = manifest.schema().column(field.name()).type();
+      ColumnSummary s = ColumnSummary.of(manifest, field.name());
+      long nonNull = s.rows() - s.nulls();
+      Optional<Object> min = Optional.ofNullable(internal(type, s.min()));
+      Optional<Object> max = Optional.ofNullable(internal(type, s.max()));
+      OptionalLong avgLen =
+          s.dataBytes().isPresent() && nonNull > 0
+              ? OptionalLong.of(Math.round((double) s.dataBytes().getAsLong() / nonNull))
+              : OptionalLong.empty();
+      stats.put(
+          Expressions.column(field.name()),
+          new ColumnStatistics() {
+            @Override
+            public OptionalLong distinctCount() {
+              return s.distinct();
+            }
+
+            @Override
+            public OptionalLong nullCount() {
+              return OptionalLong.of(s.nulls());
+            }
+
+            @Override
+            public Optional<Object> min() {
+              return min;
+            }
+
+            @Override
+            public Optional<Object> max() {
+              return max;
+            }
+
+            @Override
+            public OptionalLong avgLen() {
+              return avgLen;
+            }
+          });
+    }
+    return stats;
+  }
+
+  /** A statistics value of core's (Long, Double, BigDecimal, Boolean) as Catalyst holds it. */
+  static Object internal(ColumnType type, Object v) {
+    if (v == null) {
+      return null;
+    }
+    return switch (type.kind()) {
+      case BOOLEAN -> v;
+      case INT8 -> ((Long) v).byteValue();
+      case INT16 -> ((Long) v).shortValue();
+      case INT32, DATE -> ((Long) v).intValue();
+      case INT64, TIMESTAMP -> v;
+      case FLOAT -> ((Double) v).floatValue();
+      case DOUBLE -> v;
+      case DECIMAL -> Decimal.apply((BigDecimal) v, type.precision(), type.scale());
+      case STRING, BINARY -> null;
     };
   }
 

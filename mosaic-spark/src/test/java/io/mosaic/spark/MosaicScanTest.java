@@ -3,6 +3,7 @@ package io.mosaic.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
@@ -23,6 +24,9 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.colstats.ColumnStatistics;
 import org.apache.spark.sql.execution.FilterExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
@@ -268,6 +272,48 @@ class MosaicScanTest {
     assertThat(df.collectAsList()).hasSize(3000);
     assertThat(df.count()).isEqualTo(3000);
     assertThat(read(pinned).count()).isEqualTo(4200);
+  }
+
+  @Test
+  void theScanReportsEachColumnsDistinctCountNullsRangeAndLength() {
+    Dataset<Row> df = read(false).select("o_orderkey", "o_orderdate", "o_orderstatus", "o_comment");
+    Statistics stats = ((SupportsReportStatistics) scanOf(df).scan()).estimateStatistics();
+    Map<String, ColumnStatistics> columns = new java.util.HashMap<>();
+    stats.columnStats().forEach((ref, c) -> columns.put(ref.toString(), c));
+    assertThat(columns).containsOnlyKeys("o_orderkey", "o_orderdate", "o_orderstatus", "o_comment");
+    for (String c : columns.keySet()) {
+      Row exact =
+          orders
+              .agg(
+                  org.apache.spark.sql.functions.countDistinct(col(c)),
+                  org.apache
+                      .spark
+                      .sql
+                      .functions
+                      .count(lit(1))
+                      .minus(org.apache.spark.sql.functions.count(col(c))))
+              .first();
+      long distinct = exact.getLong(0);
+      assertThat((double) columns.get(c).distinctCount().getAsLong())
+          .as(c)
+          .isCloseTo(distinct, within(distinct * 0.05));
+      assertThat(columns.get(c).nullCount().getAsLong()).as(c).isEqualTo(exact.getLong(1));
+    }
+    Row range =
+        orders
+            .agg(
+                org.apache.spark.sql.functions.min("o_orderkey"),
+                org.apache.spark.sql.functions.max("o_orderkey"),
+                org.apache.spark.sql.functions.avg(
+                    org.apache.spark.sql.functions.octet_length(col("o_comment"))))
+            .first();
+    assertThat(columns.get("o_orderkey").min()).contains(range.getLong(0));
+    assertThat(columns.get("o_orderkey").max()).contains(range.getLong(1));
+    // Dates in Catalyst's form: days since 1970 as an int.
+    assertThat(columns.get("o_orderdate").min().orElseThrow()).isInstanceOf(Integer.class);
+    assertThat(columns.get("o_comment").min()).isEmpty();
+    assertThat((double) columns.get("o_comment").avgLen().getAsLong())
+        .isCloseTo(range.getDouble(2), within(0.5));
   }
 
   private Dataset<Row> read(String table) {

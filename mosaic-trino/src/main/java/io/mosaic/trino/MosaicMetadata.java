@@ -11,12 +11,14 @@ import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.TableSchema;
+import io.mosaic.maintenance.TableAnalyzer;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.WriteResult;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Assignment;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
@@ -40,7 +42,9 @@ import io.trino.spi.expression.ConnectorExpression;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
+import io.trino.spi.statistics.TableStatisticType;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.statistics.TableStatisticsMetadata;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.VarcharType;
 import java.util.ArrayList;
@@ -396,6 +400,37 @@ final class MosaicMetadata implements ConnectorMetadata {
     return Optional.of(
         new ProjectionApplicationResult<>(
             handle.withProjection(columns), projections, outputs, false));
+  }
+
+  /**
+   * ANALYZE: Trino only counts rows (nothing is read for that); the work is core's {@link
+   * TableAnalyzer}, which reads the segments whose row groups lack a distinct-value sketch or data
+   * size (tables written before writers collected them, chunks import copied) and commits them in a
+   * new version. Writes need nothing from Trino: core's writers collect the same statistics.
+   */
+  @Override
+  public ConnectorAnalyzeMetadata getStatisticsCollectionMetadata(
+      ConnectorSession session,
+      ConnectorTableHandle tableHandle,
+      Map<String, Object> analyzeProperties) {
+    return new ConnectorAnalyzeMetadata(
+        tableHandle,
+        new TableStatisticsMetadata(Set.of(), Set.of(TableStatisticType.ROW_COUNT), List.of()));
+  }
+
+  @Override
+  public ConnectorTableHandle beginStatisticsCollection(
+      ConnectorSession session, ConnectorTableHandle tableHandle) {
+    return tableHandle;
+  }
+
+  @Override
+  public void finishStatisticsCollection(
+      ConnectorSession session,
+      ConnectorTableHandle tableHandle,
+      Collection<ComputedStatistics> computedStatistics) {
+    MosaicTable table = storage.open(((MosaicTableHandle) tableHandle).name());
+    call(() -> TableAnalyzer.analyze(table));
   }
 
   @Override

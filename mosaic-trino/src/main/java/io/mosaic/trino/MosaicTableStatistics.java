@@ -1,19 +1,24 @@
 package io.mosaic.trino;
 
+import io.mosaic.format.ColumnSummary;
 import io.mosaic.format.Manifest;
-import io.mosaic.format.RowGroupStats;
 import io.mosaic.format.SegmentEntry;
 import io.trino.spi.statistics.ColumnStatistics;
 import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * Statistics for Trino's cost-based optimizer, from the manifest alone: row count, and per column
- * its null fraction, value range (from the row groups' min/max) and, for strings, data size.
+ * Statistics for Trino's cost-based optimizer, from the pinned manifest alone (core's {@link
+ * ColumnSummary}, which Spark reports too): row count, and per column its null fraction, value
+ * range (from the row groups' min/max), distinct-value count (the union of the row groups'
+ * sketches) and, for strings and binaries, data size (the values' total length). A column with a
+ * row group whose statistics predate sketches (docs/format.md) reports no distinct count and the
+ * encoded size of its chunks as data size, until ANALYZE adds them.
  */
 final class MosaicTableStatistics {
   private MosaicTableStatistics() {}
@@ -25,32 +30,19 @@ final class MosaicTableStatistics {
       return table.build();
     }
     for (MosaicColumnHandle c : columns) {
-      long nulls = 0;
-      long bytes = 0;
-      double min = Double.POSITIVE_INFINITY;
-      double max = Double.NEGATIVE_INFINITY;
-      boolean ranged = true;
-      for (SegmentEntry s : m.segmentsOf(c.name())) {
-        bytes += s.uncompressedBytes();
-        for (RowGroupStats g : s.stats()) {
-          nulls += g.nulls();
-          Double lo = number(g.min());
-          Double hi = number(g.max());
-          if (lo == null || hi == null) {
-            ranged &= g.min() == null && g.max() == null && g.nulls() > 0;
-          } else {
-            min = Math.min(min, lo);
-            max = Math.max(max, hi);
-          }
-        }
-      }
+      ColumnSummary s = ColumnSummary.of(m, c.name());
       ColumnStatistics.Builder column =
-          ColumnStatistics.builder().setNullsFraction(Estimate.of((double) nulls / rows));
-      if (ranged && min <= max) {
+          ColumnStatistics.builder().setNullsFraction(Estimate.of((double) s.nulls() / rows));
+      s.distinct().ifPresent(n -> column.setDistinctValuesCount(Estimate.of(n)));
+      Double min = number(s.min());
+      Double max = number(s.max());
+      if (min != null && max != null && min <= max) {
         column.setRange(new DoubleRange(min, max));
       }
-      if (c.type() instanceof VarcharType) {
-        column.setDataSize(Estimate.of(bytes));
+      if (c.type() instanceof VarcharType || c.type() instanceof VarbinaryType) {
+        long encoded =
+            m.segmentsOf(c.name()).stream().mapToLong(SegmentEntry::uncompressedBytes).sum();
+        column.setDataSize(Estimate.of(s.dataBytes().orElse(encoded)));
       }
       table.setColumnStatistics(c, column.build());
     }

@@ -149,8 +149,13 @@ public final class TpchCatalogs implements AutoCloseable {
    * commits the whole table or nothing, so a table that exists is complete).
    */
   public List<Loaded> load(Consumer<String> progress) {
+    return load(COMPARED, progress);
+  }
+
+  /** As {@link #load(Consumer)}, for some of the compared catalogs only. */
+  public List<Loaded> load(List<String> catalogs, Consumer<String> progress) {
     List<Loaded> loaded = new ArrayList<>();
-    for (String catalog : COMPARED) {
+    for (String catalog : catalogs) {
       runner.execute("CREATE SCHEMA IF NOT EXISTS " + catalog + "." + SCHEMA);
       Set<String> existing = new HashSet<>();
       for (MaterializedRow row :
