@@ -11,7 +11,6 @@ import io.trino.spi.metrics.Count;
 import io.trino.spi.metrics.Metric;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
-import io.trino.testing.QueryFailedException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -61,11 +60,20 @@ class MosaicBlocksTest {
           + "   AS decimal(30,5)) AS dec30,"
           + " CASE WHEN x % 31 = 0 THEN NULL ELSE date_add('day', x % 400 - 200,"
           + "   DATE '2020-02-29') END AS dt,"
-          + " date_add('microsecond', x * 1000001, TIMESTAMP '1969-12-31 23:00:00.000000') AS ts,"
+          + " CAST(from_unixtime_nanos(x * BIGINT '1000001000' - 3600000000000)"
+          + "   AT TIME ZONE 'UTC' AS timestamp(6)) AS ts,"
           + " CASE WHEN x % 7 = 0 THEN NULL ELSE 'v' || CAST(x % 9 AS varchar) END AS vs,"
           + " 'unique value ' || CAST(x AS varchar) AS vu,"
           + " CASE WHEN x % 37 = 0 THEN NULL ELSE to_utf8(CAST(x % 3 AS varchar)) END AS vb"
-          + " FROM UNNEST(sequence(1, 30000)) t(x)";
+          + " FROM "
+          + numbers(3);
+
+  /** x from 1 to {@code tens} * 10,000 (Trino's sequence() stops at 10,000 entries). */
+  private static String numbers(int tens) {
+    return "(SELECT i * 10000 + j AS x FROM UNNEST(sequence(0, "
+        + (tens - 1)
+        + ")) a(i) CROSS JOIN UNNEST(sequence(1, 10000)) b(j))";
+  }
 
   @BeforeAll
   void start() throws Exception {
@@ -150,11 +158,10 @@ class MosaicBlocksTest {
       ch.write(b, 40); // inside the first chunk: past the magic, before the footer
     }
     assertThatThrownBy(() -> runner.execute("SELECT * FROM damaged"))
-        .isInstanceOfSatisfying(
-            QueryFailedException.class,
+        .satisfies(
             e ->
-                assertThat(e.getErrorCode())
-                    .isEqualTo(MosaicErrorCode.MOSAIC_CORRUPT_TABLE.toErrorCode()))
+                assertThat(MosaicErrorsTest.errorCode(e).getName())
+                    .isEqualTo(MosaicErrorCode.MOSAIC_CORRUPT_TABLE.toErrorCode().getName()))
         .hasMessageContaining(segment.getFileName().toString())
         .hasMessageContaining("checksum");
   }
@@ -168,7 +175,8 @@ class MosaicBlocksTest {
   void columnsAFilterMakesUnnecessaryAreNotDecoded() {
     runner.execute(
         "CREATE TABLE wide WITH (row_group_rows = 50000) AS SELECT (x * 7919) % 30011 AS a,"
-            + " 'row ' || CAST(x AS varchar) AS b FROM UNNEST(sequence(1, 100000)) t(x)");
+            + " 'row ' || CAST(x AS varchar) AS b FROM "
+            + numbers(10));
     Session session = runner.getDefaultSession();
     QueryId id;
     var result = runner.executeWithPlan(session, "SELECT b FROM wide WHERE a = 5");
@@ -177,7 +185,8 @@ class MosaicBlocksTest {
         .isEqualTo(
             runner
                 .execute(
-                    "SELECT 'row ' || CAST(x AS varchar) FROM UNNEST(sequence(1, 100000)) t(x)"
+                    "SELECT 'row ' || CAST(x AS varchar) FROM "
+                        + numbers(10)
                         + " WHERE (x * 7919) % 30011 = 5")
                 .getOnlyColumnAsSet());
     long decodedA = 0;
@@ -200,8 +209,10 @@ class MosaicBlocksTest {
     // 100,000 rows in pages of at most 8,192: at least 13 batches, all of 'a' decoded.
     assertThat(decodedA).isGreaterThanOrEqualTo(13);
     assertThat(skippedA).isZero();
-    // 'b' only where one of the 3 matching rows is.
-    assertThat(decodedB).isBetween(1L, 3L);
+    // 'b' only in the pages that hold one of the few matching rows.
+    long matches = result.result().getRowCount();
+    assertThat(matches).isBetween(1L, 4L);
+    assertThat(decodedB).isBetween(1L, matches);
     assertThat(skippedB).isEqualTo(decodedA - decodedB);
   }
 
