@@ -71,10 +71,14 @@ final class ReadAhead {
   // The row group the consumer is blocked on (-1: none), admitted past the byte budget if need be.
   private int awaited = -1;
   private volatile boolean closed;
+  // Chunk mode (Retriever#chunks): chunks are handed out as checked bytes, never decoded here.
+  private final boolean raw;
 
   /** One column chunk of one row group on its way from its device to the consumer. */
   static final class Slot {
     final CompletableFuture<FieldVector> vector = new CompletableFuture<>();
+    // Chunk mode: the chunk's checked bytes, completed once the read has scheduled further reads.
+    final CompletableFuture<RawChunk> raw = new CompletableFuture<>();
     // Set before vector completes when the chunk came as dictionary ids (ScanRequest#dictionaries).
     volatile FieldVector dictionary;
     final long bytes;
@@ -94,6 +98,20 @@ final class ReadAhead {
       List<ColumnSpec> columns,
       List<Integer> groups,
       IntSupplier cursor) {
+    this(retriever, table, manifest, request, columns, groups, cursor, false);
+  }
+
+  /** As above; {@code raw}: chunk mode, the consumer decodes ({@link #chunk}, {@link #ready}). */
+  ReadAhead(
+      Retriever retriever,
+      MosaicTable table,
+      Manifest manifest,
+      ScanRequest request,
+      List<ColumnSpec> columns,
+      List<Integer> groups,
+      IntSupplier cursor,
+      boolean raw) {
+    this.raw = raw;
     this.retriever = retriever;
     this.table = table;
     this.manifest = manifest;
@@ -148,6 +166,64 @@ final class ReadAhead {
   /** The dictionary of column {@code c} in row group {@code g}, if that chunk came with one. */
   FieldVector dictionary(int g, int c) {
     return slots[g][c].dictionary;
+  }
+
+  /** Chunk mode: column {@code c} of the scan's row group {@code g}, once read and checked. */
+  RawChunk chunk(int g, int c) throws InterruptedException, ExecutionException {
+    Slot slot = awaitSlot(g, c);
+    return (RawChunk) CompletableFuture.anyOf(slot.raw, failed).get();
+  }
+
+  /**
+   * Chunk mode: a future done when every chunk of the scan's row group {@code g} is read (or the
+   * scan failed), for an engine that must not park its thread ({@code isBlocked}). Reads are issued
+   * in order, so chunks of {@code g} not scheduled yet wait for a device queue this scan fills with
+   * earlier chunks of {@code g}; the future then is the first of those, and the caller asks again
+   * once it is done (each finished read schedules the next ones first).
+   */
+  synchronized CompletableFuture<?> ready(int g) {
+    if (closed || failed.isDone()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    Slot[] group = slots[g];
+    boolean all = true;
+    CompletableFuture<?> pending = null;
+    for (Slot s : group) {
+      if (s == null) {
+        all = false;
+      } else if (!s.raw.isDone() && pending == null) {
+        pending = s.raw;
+      }
+    }
+    if (all) {
+      CompletableFuture<?>[] reads = new CompletableFuture<?>[group.length];
+      for (int c = 0; c < group.length; c++) {
+        reads[c] = group[c].raw;
+      }
+      return CompletableFuture.anyOf(CompletableFuture.allOf(reads), failed);
+    }
+    if (pending != null) {
+      return CompletableFuture.anyOf(pending, failed);
+    }
+    // Not reachable by the argument above; a short wait keeps a caller from spinning if it were.
+    return CompletableFuture.runAsync(
+        () -> {},
+        CompletableFuture.delayedExecutor(10, java.util.concurrent.TimeUnit.MILLISECONDS));
+  }
+
+  /** Chunk mode: the consumer is done with row group {@code g}; its bytes go back to the budget. */
+  synchronized void releaseChunks(int g) {
+    for (int c = 0; c < slots[g].length; c++) {
+      if (slots[g][c] != null) {
+        budget.give(slots[g][c].bytes);
+        slots[g][c] = null; // the bytes are the engine's now; the scan keeps no reference
+      }
+    }
+  }
+
+  /** Bytes of raw chunks read ahead or held by the consumer's current row group. */
+  long heldBytes() {
+    return budget.used();
   }
 
   /**
@@ -302,6 +378,18 @@ final class ReadAhead {
       }
       scheduleOrFail();
     }
+    if (raw) {
+      // Completed after the finally above: a consumer woken here finds the next reads issued.
+      slot.raw.complete(
+          new RawChunk(
+              column,
+              footer.getFileMetaData().getSchema().getColumns().get(0),
+              chunk,
+              bytes,
+              segment.describe(file, table.name()) + ", row group " + group));
+      running.decrementAndGet();
+      return;
+    }
     if (chunk.getTotalUncompressedSize() <= INLINE_DECODE_BYTES) {
       decode(slot, device, segment, footer, chunk, bytes, column, group, file);
       return;
@@ -363,25 +451,25 @@ final class ReadAhead {
 
   private void fail(
       Slot slot, Device device, Throwable e, ColumnSpec column, int group, Path file) {
-    if (e instanceof CancellationException || e instanceof CorruptTableException) {
-      slot.vector.completeExceptionally(e);
-    } else {
-      slot.vector.completeExceptionally(
-          new CorruptTableException(
-              "scan of table "
-                  + table.name()
-                  + " failed on column '"
-                  + column.name()
-                  + "', row group "
-                  + group
-                  + ", device '"
-                  + device.id()
-                  + "', file "
-                  + file
-                  + ": "
-                  + e.getMessage(),
-              e));
-    }
+    Throwable failure =
+        e instanceof CancellationException || e instanceof CorruptTableException
+            ? e
+            : new CorruptTableException(
+                "scan of table "
+                    + table.name()
+                    + " failed on column '"
+                    + column.name()
+                    + "', row group "
+                    + group
+                    + ", device '"
+                    + device.id()
+                    + "', file "
+                    + file
+                    + ": "
+                    + e.getMessage(),
+                e);
+    slot.vector.completeExceptionally(failure);
+    slot.raw.completeExceptionally(failure);
   }
 
   synchronized ScanStats stats(int skipped, long start) {
@@ -438,6 +526,7 @@ final class ReadAhead {
       for (Slot s : slots[g]) {
         if (s != null) {
           s.vector.cancel(false);
+          s.raw.cancel(false);
           if (s.vector.isDone() && !s.vector.isCompletedExceptionally()) {
             s.vector.join().close();
             if (s.dictionary != null) {

@@ -85,6 +85,17 @@ public final class Retriever implements AutoCloseable {
     return new Scan(this, table, pin, false, request);
   }
 
+  /**
+   * Scans a version the caller has pinned in chunk mode: row groups come as the raw, checked bytes
+   * of their chunks ({@link Scan#nextChunks()}, {@link Scan#ready()}), read ahead on the devices'
+   * reader pools within the request's byte budget, and the engine decodes them on its own threads
+   * (Trino's driver threads, lazily, straight into its blocks). The request's {@code form} does not
+   * apply.
+   */
+  public Scan chunks(MosaicTable table, TablePin pin, ScanRequest request) {
+    return new Scan(this, table, pin, false, request, true);
+  }
+
   ExecutorService reader(String device) {
     return readers.get(device);
   }

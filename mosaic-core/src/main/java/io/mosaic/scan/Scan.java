@@ -50,8 +50,21 @@ public final class Scan implements AutoCloseable {
   private VectorSchemaRoot current;
   private FieldVector[] currentDictionaries;
   private volatile boolean closed;
+  // Chunk mode (Retriever#chunks): row groups come as raw, checked chunks (nextChunks).
+  private final boolean chunkMode;
 
   Scan(Retriever retriever, MosaicTable table, TablePin pin, boolean ownsPin, ScanRequest request) {
+    this(retriever, table, pin, ownsPin, request, false);
+  }
+
+  Scan(
+      Retriever retriever,
+      MosaicTable table,
+      TablePin pin,
+      boolean ownsPin,
+      ScanRequest request,
+      boolean chunkMode) {
+    this.chunkMode = chunkMode;
     this.retriever = retriever;
     this.table = table;
     this.pin = pin;
@@ -73,7 +86,9 @@ public final class Scan implements AutoCloseable {
       }
       throw e;
     }
-    this.reads = new ReadAhead(retriever, table, manifest, request, columns, groups, () -> cursor);
+    this.reads =
+        new ReadAhead(
+            retriever, table, manifest, request, columns, groups, () -> cursor, chunkMode);
   }
 
   /**
@@ -151,6 +166,9 @@ public final class Scan implements AutoCloseable {
     if (!hasNext()) {
       throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
     }
+    if (chunkMode) {
+      throw new IllegalStateException("a scan in chunk mode hands out chunks: use nextChunks()");
+    }
     releaseCurrent();
     reads.awaiting(cursor);
     reads.schedule();
@@ -185,6 +203,85 @@ public final class Scan implements AutoCloseable {
       reads.schedule();
     }
     return current;
+  }
+
+  // ---- Chunk mode (Retriever#chunks): the engine decodes, on its own threads.
+
+  /**
+   * A future done (normally) when the next row group's chunks are all read and checked, or the scan
+   * failed or was closed, so {@link #nextChunks()} will not wait: an engine returns it from its
+   * {@code isBlocked} instead of parking a thread. Done at once when no row group is left. Reads
+   * are issued (and a missing segment footer read) by this call if none are under way.
+   */
+  public java.util.concurrent.CompletableFuture<?> ready() {
+    requireChunkMode();
+    if (!hasNext()) {
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+    // The row group the consumer waits for is admitted past the byte budget (as in next()).
+    reads.awaiting(cursor);
+    reads.schedule();
+    // Completes normally even when a read failed: nextChunks() then throws the failure itself.
+    return reads.ready(cursor).handle((v, e) -> null);
+  }
+
+  /**
+   * The next row group's chunks, raw and checked, in the request's column order; waits for them if
+   * {@link #ready()} is not done. The chunks of the row group returned before are released to the
+   * byte budget: the caller must be done with their bytes or own them (they are not reused). Throws
+   * {@link CorruptTableException} naming the file when a chunk fails its checksum.
+   */
+  public RowGroupChunks nextChunks() {
+    requireChunkMode();
+    if (!hasNext()) {
+      throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
+    }
+    if (cursor > 0) {
+      reads.releaseChunks(cursor - 1);
+    }
+    reads.awaiting(cursor);
+    reads.schedule();
+    List<RawChunk> chunks = new ArrayList<>(columns.size());
+    try {
+      for (int c = 0; c < columns.size(); c++) {
+        chunks.add(reads.chunk(cursor, c));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("scan of table " + table.name() + " interrupted");
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new CorruptTableException(e.getCause().getMessage(), e.getCause());
+    }
+    reads.awaiting(-1);
+    int group = groups.get(cursor);
+    RowGroupChunks result = new RowGroupChunks(group, manifest.rowGroups().get(group), chunks);
+    cursor++;
+    if (cursor == groups.size()) {
+      record();
+    } else {
+      reads.schedule();
+    }
+    return result;
+  }
+
+  /**
+   * Bytes of raw chunks this scan holds: read ahead, and those of the row group last returned by
+   * {@link #nextChunks()} until the next call (an engine's {@code getMemoryUsage}).
+   */
+  public long heldBytes() {
+    return reads.heldBytes();
+  }
+
+  private void requireChunkMode() {
+    if (!chunkMode) {
+      throw new IllegalStateException(
+          "scan of table "
+              + table.name()
+              + " decodes into vectors: use next(), or open it with"
+              + " Retriever#chunks");
+    }
   }
 
   /**

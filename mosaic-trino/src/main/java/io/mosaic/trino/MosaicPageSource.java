@@ -1,28 +1,58 @@
 package io.mosaic.trino;
 
 import io.mosaic.MosaicException;
+import io.mosaic.scan.RowGroupChunks;
 import io.mosaic.scan.Scan;
 import io.mosaic.table.TablePin;
-import io.trino.spi.Page;
+import io.trino.memory.context.AggregatedMemoryContext;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.reader.ColumnReaderFactory;
+import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metric;
+import io.trino.spi.metrics.Metrics;
+import java.util.LinkedHashMap;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import org.joda.time.DateTimeZone;
 
 /**
- * Reads one split: the retriever delivers a row group of the requested columns as Arrow vectors
- * (devices read in parallel, DESIGN section 5), which become Trino blocks, handed out in pages of
- * at most {@value #MAX_PAGE_ROWS} rows.
+ * Reads one split. Core's scan (in chunk mode) reads each row group's column chunks from their
+ * devices in parallel, ahead of this page source within the scan buffer, and checks them (DESIGN
+ * section 5); this page source decodes them on the driver thread with trino-parquet's column
+ * readers, in pages of at most {@value #MAX_PAGE_ROWS} rows whose columns decode only when the
+ * engine touches them ({@link LazySourcePage}). It never parks the driver thread: {@link
+ * #isBlocked()} is the future of the next row group's chunks.
  */
 final class MosaicPageSource implements ConnectorPageSource {
   static final int MAX_PAGE_ROWS = 8192;
 
+  /** Metric names (per column, {@code <name>:<column>}): batches decoded and batches skipped. */
+  static final String DECODED_BATCHES = "mosaic_decoded_batches";
+
+  static final String SKIPPED_BATCHES = "mosaic_skipped_batches";
+
+  // Timestamps are stored as UTC instants and read as such: no zone conversion.
+  private static final ParquetReaderOptions OPTIONS = ParquetReaderOptions.defaultOptions();
+
   private final TablePin pin;
   private final Scan scan;
   private final List<MosaicColumnHandle> columns;
-  private Page current;
-  private int offset;
+  private final ColumnReaderFactory factory = new ColumnReaderFactory(DateTimeZone.UTC, OPTIONS);
+  private final AggregatedMemoryContext memory =
+      AggregatedMemoryContext.newSimpleAggregatedMemoryContext();
+  private final long[] decodedBatches;
+  private final long[] batches;
+  private ChunkColumnReader[] readers;
+  private long groupRows;
+  private long groupPosition;
+  // Counts pages handed out: a page's columns load only while it is the newest one.
+  private long batch;
+  private LazySourcePage page;
   private long completedBytes;
   private long completedPositions;
   private long readNanos;
@@ -33,38 +63,79 @@ final class MosaicPageSource implements ConnectorPageSource {
     this.pin = pin;
     this.scan = scan;
     this.columns = columns;
+    this.decodedBatches = new long[columns.size()];
+    this.batches = new long[columns.size()];
+  }
+
+  @Override
+  public CompletableFuture<?> isBlocked() {
+    if (closed || groupPosition < groupRows || !scan.hasNext()) {
+      return NOT_BLOCKED;
+    }
+    try {
+      return scan.ready();
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
+    }
   }
 
   @Override
   public SourcePage getNextSourcePage() {
-    if (current == null || offset == current.getPositionCount()) {
-      current = nextRowGroup();
-      offset = 0;
-      if (current == null) {
-        return null;
-      }
+    if (closed) {
+      return null;
     }
-    int n = Math.min(MAX_PAGE_ROWS, current.getPositionCount() - offset);
-    Page page = current.getRegion(offset, n);
-    offset += n;
-    completedPositions += n;
-    return SourcePage.create(page);
-  }
-
-  private Page nextRowGroup() {
     long start = System.nanoTime();
     try {
-      if (!scan.hasNext()) {
-        return null;
+      while (groupPosition == groupRows) {
+        // Never wait on a device here: the engine asks isBlocked() when this returns null.
+        if (!scan.hasNext() || !scan.ready().isDone()) {
+          return null;
+        }
+        openRowGroup(scan.nextChunks());
       }
-      VectorSchemaRoot root = scan.next();
-      Block[] blocks = new Block[columns.size()];
-      for (int i = 0; i < blocks.length; i++) {
-        blocks[i] = ArrowToBlocks.block(root.getVector(i), columns.get(i).type());
-      }
-      Page page = new Page(root.getRowCount(), blocks);
-      completedBytes += page.getSizeInBytes();
-      return page;
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
+    } finally {
+      readNanos += System.nanoTime() - start;
+    }
+    int n = (int) Math.min(MAX_PAGE_ROWS, groupRows - groupPosition);
+    groupPosition += n;
+    completedPositions += n;
+    for (int c = 0; c < readers.length; c++) {
+      readers[c].next(n);
+      batches[c]++;
+    }
+    long id = ++batch;
+    page = new LazySourcePage(n, readers.length, channel -> load(id, channel));
+    return page;
+  }
+
+  private void openRowGroup(RowGroupChunks group) {
+    completedBytes += group.bytes();
+    groupRows = group.rows();
+    groupPosition = 0;
+    readers = new ChunkColumnReader[columns.size()];
+    if (groupRows == 0) {
+      return;
+    }
+    for (int c = 0; c < readers.length; c++) {
+      readers[c] =
+          new ChunkColumnReader(group.chunks().get(c), columns.get(c).type(), c, factory, memory);
+    }
+  }
+
+  private Block load(long id, int channel) {
+    if (id != batch || closed) {
+      // Trino's operators load or drop a page before asking for the next one; the readers have
+      // moved on, so an older page's columns are gone.
+      throw new IllegalStateException(
+          "column " + columns.get(channel).name() + " of a page read after the next page");
+    }
+    long start = System.nanoTime();
+    try {
+      Block block = readers[channel].read();
+      decodedBatches[channel]++;
+      return block;
     } catch (MosaicException e) {
       throw MosaicErrors.toTrino(e);
     } finally {
@@ -74,24 +145,18 @@ final class MosaicPageSource implements ConnectorPageSource {
 
   @Override
   public boolean isFinished() {
-    if (closed) {
-      return true;
-    }
-    boolean pending = current != null && offset < current.getPositionCount();
-    if (pending) {
-      return false;
-    }
-    return !scan.hasNext();
+    return closed || (groupPosition == groupRows && !scan.hasNext());
   }
 
+  /** Bytes of raw column chunks handed to this page source (as read from the devices). */
   @Override
   public long getCompletedBytes() {
     return completedBytes;
   }
 
   @Override
-  public java.util.OptionalLong getCompletedPositions() {
-    return java.util.OptionalLong.of(completedPositions);
+  public OptionalLong getCompletedPositions() {
+    return OptionalLong.of(completedPositions);
   }
 
   @Override
@@ -99,9 +164,33 @@ final class MosaicPageSource implements ConnectorPageSource {
     return readNanos;
   }
 
+  /**
+   * What this split holds: raw chunks read ahead and those of the current row group (core's scan
+   * buffer), the column readers' buffers, and the decoded blocks of the current page.
+   */
   @Override
   public long getMemoryUsage() {
-    return current == null ? 0 : current.getRetainedSizeInBytes();
+    if (closed) {
+      return 0;
+    }
+    return scan.heldBytes()
+        + memory.getBytes()
+        + (page == null ? 0 : page.getRetainedSizeInBytes());
+  }
+
+  /**
+   * Per column, batches decoded and batches skipped because no operator touched them (a filter on
+   * another column dropped their rows first).
+   */
+  @Override
+  public Metrics getMetrics() {
+    Map<String, Metric<?>> metrics = new LinkedHashMap<>();
+    for (int c = 0; c < columns.size(); c++) {
+      String name = columns.get(c).name();
+      metrics.put(DECODED_BATCHES + ":" + name, new LongCount(decodedBatches[c]));
+      metrics.put(SKIPPED_BATCHES + ":" + name, new LongCount(batches[c] - decodedBatches[c]));
+    }
+    return new Metrics(metrics);
   }
 
   @Override
@@ -110,8 +199,10 @@ final class MosaicPageSource implements ConnectorPageSource {
       return;
     }
     closed = true;
-    current = null;
+    page = null;
+    readers = null;
     try {
+      memory.close();
       scan.close();
     } finally {
       pin.close();

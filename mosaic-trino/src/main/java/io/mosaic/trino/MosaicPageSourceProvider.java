@@ -55,7 +55,8 @@ final class MosaicPageSourceProvider implements ConnectorPageSourceProvider {
           dynamicFilter.getColumnsCovered().isEmpty()
               ? planned
               : planned.narrowing(new DynamicRowGroups(dynamicFilter));
-      Scan scan = call(() -> storage.retriever().scan(table, pin, request));
+      // Chunk mode: core reads and checks the chunks; the page source decodes them lazily.
+      Scan scan = call(() -> storage.retriever().chunks(table, pin, request));
       return new MosaicPageSource(pin, scan, cols);
     } catch (RuntimeException e) {
       pin.close();

@@ -103,7 +103,7 @@ class MosaicErrorsTest {
   }
 
   /** The error code Trino reports for a failed query, with its type. */
-  private static ErrorCode errorCode(Throwable t) {
+  static ErrorCode errorCode(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof TrinoException e) {
         return e.getErrorCode();
