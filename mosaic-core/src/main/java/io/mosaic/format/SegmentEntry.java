@@ -48,6 +48,23 @@ public record SegmentEntry(
     }
   }
 
+  /** The same segment with other statistics (ANALYZE adds sketches to an old segment's). */
+  public SegmentEntry withStats(List<RowGroupStats> newStats) {
+    return new SegmentEntry(
+        column,
+        device,
+        path,
+        codec,
+        firstRowGroup,
+        rowGroupCount,
+        fileBytes,
+        compressedBytes,
+        uncompressedBytes,
+        checksum,
+        newStats,
+        chunkChecksums);
+  }
+
   /**
    * How errors name this segment: {@code segment <file> of column '<c>' of table <t> on device
    * '<d>'}.

@@ -71,7 +71,7 @@ public final class TableAnalyzer {
               List<SegmentEntry> segments = new ArrayList<>();
               for (SegmentEntry s : base.segments()) {
                 List<RowGroupStats> stats = computed.get(key(s));
-                segments.add(stats == null ? s : withStats(s, stats));
+                segments.add(stats == null ? s : s.withStats(stats));
               }
               return base.next("analyze", base.rowGroups(), segments);
             });
@@ -96,21 +96,5 @@ public final class TableAnalyzer {
       }
     }
     return stats;
-  }
-
-  private static SegmentEntry withStats(SegmentEntry s, List<RowGroupStats> stats) {
-    return new SegmentEntry(
-        s.column(),
-        s.device(),
-        s.path(),
-        s.codec(),
-        s.firstRowGroup(),
-        s.rowGroupCount(),
-        s.fileBytes(),
-        s.compressedBytes(),
-        s.uncompressedBytes(),
-        s.checksum(),
-        stats,
-        s.chunkChecksums());
   }
 }

@@ -42,13 +42,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -124,7 +122,7 @@ final class DemoCommand implements Callable<Integer> {
     out = spec.commandLine().getOut();
     long start = System.nanoTime();
     Path work = dir.toAbsolutePath().normalize();
-    deleteTree(work);
+    MosaicTable.deleteTree(work);
     Files.createDirectories(work);
 
     phase("1/6 devices and calibration");
@@ -397,16 +395,5 @@ final class DemoCommand implements Callable<Integer> {
       new TraceLog(t.root()).newEpoch();
     }
     return moved;
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -10,12 +10,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Calibrates the host's processors ({@link CpuModel}, docs/cost-model.md) for {@code mosaic
@@ -35,7 +33,7 @@ public final class CpuCalibration {
   public static CpuModel measure(DevicePool pool, double sf, List<Codec> codecs, PrintWriter err)
       throws IOException {
     Path dir = pool.metadataDevice().root().resolve(DIR);
-    deleteTree(dir);
+    MosaicTable.deleteTree(dir);
     try {
       Files.createDirectories(dir);
       StringBuilder toml = new StringBuilder("# mosaic calibrate: CPU samples, deleted after.\n");
@@ -90,18 +88,7 @@ public final class CpuCalibration {
               });
       return calibrator.measure(samples, tiny, Runtime.getRuntime().availableProcessors());
     } finally {
-      deleteTree(dir);
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
+      MosaicTable.deleteTree(dir);
     }
   }
 }

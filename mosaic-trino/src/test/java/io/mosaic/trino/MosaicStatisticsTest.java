@@ -160,19 +160,8 @@ class MosaicStatisticsTest {
   }
 
   private static SegmentEntry withoutValueStats(SegmentEntry s) {
-    return new SegmentEntry(
-        s.column(),
-        s.device(),
-        s.path(),
-        s.codec(),
-        s.firstRowGroup(),
-        s.rowGroupCount(),
-        s.fileBytes(),
-        s.compressedBytes(),
-        s.uncompressedBytes(),
-        s.checksum(),
-        s.stats().stream().map(st -> new RowGroupStats(st.min(), st.max(), st.nulls())).toList(),
-        s.chunkChecksums());
+    return s.withStats(
+        s.stats().stream().map(st -> new RowGroupStats(st.min(), st.max(), st.nulls())).toList());
   }
 
   private static DevicePool pool() {
