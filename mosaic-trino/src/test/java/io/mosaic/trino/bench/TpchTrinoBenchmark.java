@@ -19,8 +19,8 @@ import java.util.Locale;
  * Trino, side by side: Mosaic (one unthrottled device, zstd), Trino's memory connector, and Hive
  * reading Parquet (zstd) from the local disk; then a scan-only query summing four lineitem columns.
  * Per query, each catalog runs once to warm up, then {@code runs} times, the catalogs interleaved
- * and rotated so none always goes first; the best time counts. The three catalogs' answers must be
- * the same rows, or the row is flagged and the exit status is 1.
+ * and rotated so none always goes first; the median time counts. The three catalogs' answers must
+ * be the same rows, or the row is flagged and the exit status is 1.
  *
  * <p>Run: {@code mosaic-trino/tpch-bench [SF [RUNS [DIR [scan]]]]} ({@code scan}: only the
  * scan-only query). Mosaic's and Hive's tables are written once into DIR (default {@code
@@ -68,7 +68,7 @@ public final class TpchTrinoBenchmark {
       OUT.printf(
           Locale.ROOT,
           "TPC-H SF %s, Trino %s (coordinator + 1 worker in one JVM), %s;"
-              + " Mosaic %s, Hive Parquet %s on disk; best of %d runs%n",
+              + " Mosaic %s, Hive Parquet %s on disk; median of %d runs, catalog order rotated%n",
           TpchCatalogs.format(sf),
           MemoryPlugin.class.getPackage().getImplementationVersion(),
           Runtime.version(),
@@ -90,15 +90,15 @@ public final class TpchTrinoBenchmark {
       for (int q = 1; q <= (scanOnly ? 0 : 22); q++) {
         Timing t = time(catalogs, "q" + q, TraceGenerator.tpchQuery(q), runs);
         for (int c = 0; c < total.length; c++) {
-          total[c] += t.best[c];
+          total[c] += t.median[c];
         }
         allSame &= t.same;
-        print("q" + q, t.best, t.rows, t.same ? "yes" : "NO");
+        print("q" + q, t.median, t.rows, t.same ? "yes" : "NO");
       }
       print("total", total, -1, "");
       Timing scan = time(catalogs, "scan", SCAN, Math.max(runs, 5));
       allSame &= scan.same;
-      print("scan", scan.best, scan.rows, scan.same ? "yes" : "NO");
+      print("scan", scan.median, scan.rows, scan.same ? "yes" : "NO");
       OUT.println(
           "mos/hive, mos/mem = Mosaic's time / the other's (below 1: Mosaic is faster);"
               + " same = the three catalogs returned the same rows");
@@ -106,14 +106,13 @@ public final class TpchTrinoBenchmark {
     System.exit(allSame ? 0 : 1);
   }
 
-  /** Best seconds per compared catalog, the answer's row count, and whether all answers agree. */
-  private record Timing(double[] best, long rows, boolean same) {}
+  /** Median seconds per compared catalog, the answer's row count, whether all answers agree. */
+  private record Timing(double[] median, long rows, boolean same) {}
 
   private static Timing time(TpchCatalogs catalogs, String name, String sql, int runs) {
     List<String> order = new ArrayList<>(TpchCatalogs.COMPARED);
     int n = order.size();
-    double[] best = new double[n];
-    Arrays.fill(best, Double.MAX_VALUE);
+    double[][] times = new double[n][Math.max(runs, 0)];
     ImmutableMultiset<?>[] answers = new ImmutableMultiset<?>[n];
     long rows = 0;
     for (int r = -1; r < runs; r++) {
@@ -133,7 +132,7 @@ public final class TpchTrinoBenchmark {
           answers[c] = ImmutableMultiset.copyOf(result.getMaterializedRows());
           rows = result.getRowCount();
         } else {
-          best[c] = Math.min(best[c], seconds);
+          times[c][r] = seconds;
         }
       }
       Collections.rotate(order, 1);
@@ -142,7 +141,19 @@ public final class TpchTrinoBenchmark {
     for (int c = 1; c < n; c++) {
       same &= answers[c].equals(answers[0]);
     }
-    return new Timing(best, rows, same);
+    // The median of the runs (the machine is shared: one disturbed run must not decide).
+    double[] median = new double[n];
+    for (int c = 0; c < n; c++) {
+      double[] sorted = times[c].clone();
+      Arrays.sort(sorted);
+      median[c] =
+          sorted.length == 0
+              ? Double.NaN
+              : sorted.length % 2 == 1
+                  ? sorted[sorted.length / 2]
+                  : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    }
+    return new Timing(median, rows, same);
   }
 
   private static void print(String name, double[] t, long rows, String same) {
