@@ -29,7 +29,7 @@ final class DemoReport {
         .append(sf)
         .append(" on four emulated devices</h1>\n")
         .append(
-            "<p>Devices: the paper's Table 1 (NVMe, SATA SSD, RAID 5, HDD), throughputs divided by 5.")
+            "<p>Devices: the paper's Table 1 (NVMe, SATA SSD, RAID 5, HDD), throughputs divided by 10.")
         .append(" Workload: the table scans of TPC-H's 22 queries (87 scans).</p>\n");
     h.append("<h2>What to buy: predicted scan time by budget (LOPT, budget mode)</h2>\n")
         .append(ParetoChart.svg(sweep.points(), DEVICES, sweep.saturationCents()))
