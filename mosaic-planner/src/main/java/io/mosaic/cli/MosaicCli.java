@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       ImportCommand.class,
       MigrateCommand.class,
       GcCommand.class,
+      AnalyzeCommand.class,
       RollbackCommand.class,
       CloneCommand.class,
       TraceCommand.class,

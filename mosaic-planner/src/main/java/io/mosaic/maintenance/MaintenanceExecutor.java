@@ -132,6 +132,20 @@ public final class MaintenanceExecutor {
     return new MoveResult(table.name(), rows, a.plan(), version);
   }
 
+  /**
+   * Adds the statistics writers collect to the row groups of the table that lack them (tables
+   * written before writers collected them, chunks {@code import} copied), in one new version.
+   */
+  public AnalyzeResult analyze(String tableName) {
+    MosaicTable table = open.apply(tableName);
+    TableAnalyzer.Result r = TableAnalyzer.analyze(table);
+    return new AnalyzeResult(
+        table.name(),
+        r.segmentsRead(),
+        r.rowGroupsAnalyzed(),
+        r.version() == 0 ? null : r.version());
+  }
+
   /** Where each column of the table's latest version lives now. */
   public PlacementStatus status(String tableName) {
     Manifest m = open.apply(tableName).latest();

@@ -139,6 +139,16 @@ class TableCommandsTest {
     assertThat(run(concat(new String[] {"gc", "--grace", "PT0S"}, pool))).isZero();
     assertThat(out.toString()).contains("gc of table orders: removed 0 old versions and 0 files");
 
+    // import copied three chunks byte for byte (no sketches); the migration's writer gave
+    // o_comment its own: analyze reads the three, once.
+    assertThat(run(concat(new String[] {"analyze"}, pool))).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("analyze of table orders: read 3 segments (3 row groups), committed version 4");
+    assertThat(run(concat(new String[] {"analyze"}, pool))).isZero();
+    assertThat(out.toString()).contains("every row group has its statistics; nothing read");
+    assertThat(run(concat(new String[] {"table"}, pool))).isZero();
+    assertThat(out.toString()).contains("v4 (analyze)");
+
     // Two scans of one column set and one of another, through the retriever: the trace shows them.
     DevicePool devicePool = DevicePool.load(devices);
     MosaicTable t = MosaicTable.open(table, devicePool);

@@ -186,6 +186,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
           return new PlaceProcedure(this);
         case MoveColumnsProcedure.NAME:
           return new MoveColumnsProcedure(this);
+        case AnalyzeProcedure.NAME:
+          return new AnalyzeProcedure(this);
         default:
           break;
       }
@@ -199,9 +201,11 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
             + name
             + ".system.placement, "
             + name
-            + ".system.place and "
+            + ".system.place, "
             + name
-            + ".system.move_columns (docs/spark.md)");
+            + ".system.move_columns and "
+            + name
+            + ".system.analyze (docs/spark.md)");
   }
 
   @Override
@@ -210,7 +214,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
       return new Identifier[] {
         Identifier.of(namespace, PlacementProcedure.NAME),
         Identifier.of(namespace, PlaceProcedure.NAME),
-        Identifier.of(namespace, MoveColumnsProcedure.NAME)
+        Identifier.of(namespace, MoveColumnsProcedure.NAME),
+        Identifier.of(namespace, AnalyzeProcedure.NAME)
       };
     }
     return new Identifier[0];

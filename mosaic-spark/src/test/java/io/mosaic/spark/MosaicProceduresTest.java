@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.RowGroupStats;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -262,6 +263,43 @@ class MosaicProceduresTest {
     assertSameRows(spark.table("mosaic.tpch.orders"), spark.table("orders_src"));
     // Asking again moves nothing.
     assertThat(call("CALL mosaic.system.move_columns('tpch.orders', 'o_comment=hdd')")).isEmpty();
+  }
+
+  @Test
+  void analyzeAddsMissingStatisticsOnce() {
+    spark.sql("CREATE TABLE mosaic.tpch.stripped AS SELECT * FROM orders_src LIMIT 1000");
+    // Spark's writers collect the statistics: nothing to do.
+    Row written = call("CALL mosaic.system.analyze(table => 'tpch.stripped')").get(0);
+    assertThat(written.getString(0)).isEqualTo("stripped");
+    assertThat(written.getInt(1)).isZero();
+    assertThat(written.isNullAt(3)).isTrue();
+
+    // The manifest as a writer before sketches left it (or import's copied chunks).
+    MosaicTable table = MosaicTable.open(dir.resolve("warehouse/tpch/stripped"), pool);
+    table.commit(
+        "strip",
+        base ->
+            base.next(
+                "strip",
+                base.rowGroups(),
+                base.segments().stream()
+                    .map(
+                        seg ->
+                            seg.withStats(
+                                seg.stats().stream()
+                                    .map(st -> new RowGroupStats(st.min(), st.max(), st.nulls()))
+                                    .toList()))
+                    .toList()));
+    long stripped = version("stripped");
+    int segments = table.latest().segments().size();
+
+    Row analyzed = call("CALL mosaic.system.analyze(table => 'tpch.stripped')").get(0);
+    assertThat(analyzed.getInt(1)).isEqualTo(segments);
+    assertThat(analyzed.getLong(2)).isEqualTo(segments); // one row group each
+    assertThat(analyzed.getLong(3)).isEqualTo(stripped + 1).isEqualTo(version("stripped"));
+    assertThat(table.latest().segments())
+        .allMatch(seg -> seg.stats().stream().allMatch(RowGroupStats::hasDistinct));
+    assertThat(call("CALL mosaic.system.analyze('tpch.stripped')").get(0).isNullAt(3)).isTrue();
   }
 
   @Test

@@ -21,9 +21,11 @@ public class MosaicConfig {
   private int decodeThreads = Runtime.getRuntime().availableProcessors();
   private DataSize vectorPoolMemory = DataSize.ofBytes(Retriever.DEFAULT_POOLED_VECTOR_BYTES);
   private DataSize targetSplitSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
-  // Iceberg's iceberg.dynamic-filtering.wait-timeout default: long enough for a small build side
-  // (a dimension table) to finish, short enough not to stall a scan whose filter never comes.
-  private Duration dynamicFilteringWaitTimeout = new Duration(1, TimeUnit.SECONDS);
+  // Hive's default (hive.dynamic-filtering.wait-timeout): no wait. Waiting delays every probe
+  // scan until its build side ends, and a filter that arrives later still prunes row groups
+  // before they are read (ScanRequest.narrowing); TPC-H q14 took 1.5x as long with a 1 s wait
+  // (docs/benchmarks.md). Tables clustered on a join key may gain from a wait.
+  private Duration dynamicFilteringWaitTimeout = new Duration(0, TimeUnit.SECONDS);
   // Hive's and Iceberg's minimum-assigned-split-weight default.
   private double minimumAssignedSplitWeight = 0.05;
 

@@ -11,7 +11,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.TableSchema;
-import io.mosaic.maintenance.TableAnalyzer;
+import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.WriteResult;
 import io.trino.spi.TrinoException;
@@ -403,10 +403,12 @@ final class MosaicMetadata implements ConnectorMetadata {
   }
 
   /**
-   * ANALYZE: Trino only counts rows (nothing is read for that); the work is core's {@link
-   * TableAnalyzer}, which reads the segments whose row groups lack a distinct-value sketch or data
-   * size (tables written before writers collected them, chunks import copied) and commits them in a
-   * new version. Writes need nothing from Trino: core's writers collect the same statistics.
+   * ANALYZE: Trino only counts rows (nothing is read for that); the work is the maintenance
+   * library's {@code analyze} (the CLI's {@code mosaic analyze}, Spark's {@code CALL analyze}):
+   * core's {@code TableAnalyzer} reads the segments whose row groups lack a distinct-value sketch
+   * or data size (tables written before writers collected them, chunks import copied) and commits
+   * them in a new version. Writes need nothing from Trino: core's writers collect the same
+   * statistics.
    */
   @Override
   public ConnectorAnalyzeMetadata getStatisticsCollectionMetadata(
@@ -429,8 +431,11 @@ final class MosaicMetadata implements ConnectorMetadata {
       ConnectorSession session,
       ConnectorTableHandle tableHandle,
       Collection<ComputedStatistics> computedStatistics) {
-    MosaicTable table = storage.open(((MosaicTableHandle) tableHandle).name());
-    call(() -> TableAnalyzer.analyze(table));
+    SchemaTableName name = ((MosaicTableHandle) tableHandle).name();
+    call(
+        () ->
+            new MaintenanceExecutor(storage.pool(), ignored -> storage.open(name))
+                .analyze(name.toString()));
   }
 
   @Override

@@ -32,7 +32,7 @@ class MosaicConfigTest {
             .setDecodeThreads(Runtime.getRuntime().availableProcessors())
             .setVectorPoolMemory(DataSize.of(256, DataSize.Unit.MEGABYTE))
             .setTargetSplitSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
-            .setDynamicFilteringWaitTimeout(new Duration(1, TimeUnit.SECONDS))
+            .setDynamicFilteringWaitTimeout(new Duration(0, TimeUnit.SECONDS))
             .setMinimumAssignedSplitWeight(0.05));
   }
 

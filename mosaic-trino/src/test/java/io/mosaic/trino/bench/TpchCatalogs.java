@@ -117,7 +117,18 @@ public final class TpchCatalogs implements AutoCloseable {
 
   /** A session whose default catalog is {@code catalog} and schema {@code tpch}. */
   public Session session(String catalog) {
-    return testSessionBuilder().setCatalog(catalog).setSchema(SCHEMA).build();
+    Session.SessionBuilder session = testSessionBuilder().setCatalog(catalog).setSchema(SCHEMA);
+    // CATALOG_SESSION="mosaic.dynamic_filtering_wait_timeout=0s,..." sets catalog session
+    // properties, to compare one setting without rebuilding (docs/benchmarks.md).
+    String properties = System.getenv().getOrDefault("CATALOG_SESSION", "");
+    for (String property : properties.split(",")) {
+      String[] nameValue = property.trim().split("=", 2);
+      String[] catalogName = nameValue[0].split("\\.", 2);
+      if (nameValue.length == 2 && catalogName.length == 2 && catalogName[0].equals(catalog)) {
+        session.setCatalogSessionProperty(catalog, catalogName[1], nameValue[1]);
+      }
+    }
+    return session.build();
   }
 
   /** The tpch connector's schema of the scale factor, quoted ({@code "sf1"}, {@code "tiny"}). */

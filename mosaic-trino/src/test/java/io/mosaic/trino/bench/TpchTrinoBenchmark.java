@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * TPC-H in Trino (issue 7): the 22 queries over the same data in three catalogs of one in-process
@@ -34,6 +35,15 @@ public final class TpchTrinoBenchmark {
   private static final PrintStream OUT = System.out;
 
   private static final PrintStream ERR = System.err;
+
+  /** QUERIES=14,16 runs only those of the 22 (all when unset), to look at one query closely. */
+  private static final List<Integer> QUERIES =
+      Optional.ofNullable(System.getenv("QUERIES")).stream()
+          .flatMap(s -> Arrays.stream(s.split(",")))
+          .map(String::trim)
+          .filter(s -> !s.isEmpty())
+          .map(Integer::valueOf)
+          .toList();
 
   private TpchTrinoBenchmark() {}
 
@@ -88,6 +98,9 @@ public final class TpchTrinoBenchmark {
           "same");
       double[] total = new double[TpchCatalogs.COMPARED.size()];
       for (int q = 1; q <= (scanOnly ? 0 : 22); q++) {
+        if (!QUERIES.isEmpty() && !QUERIES.contains(q)) {
+          continue;
+        }
         Timing t = time(catalogs, "q" + q, TraceGenerator.tpchQuery(q), runs);
         for (int c = 0; c < total.length; c++) {
           total[c] += t.median[c];
