@@ -1,0 +1,134 @@
+package io.mosaic.design;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mosaic.MosaicException;
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.Codec;
+import io.mosaic.device.Cost;
+import io.mosaic.device.Latency;
+import io.mosaic.model.ColumnRef;
+import io.mosaic.model.ColumnSize;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.DistinctScan;
+import io.mosaic.model.Placement;
+import io.mosaic.model.Workload;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Identification (Physical Design Management in Ceph, Section IV) on hand-checked numbers. */
+class DesignAdvisorTest {
+  private static final long GB = 1_000_000_000L;
+
+  private static DeviceProfile device(String id, double gbPerSecond, long capacity) {
+    Bandwidth rate = new Bandwidth(gbPerSecond * GB);
+    return new DeviceProfile(
+        id, Codec.NONE, Latency.ZERO, rate, rate, 1.0, capacity, Cost.ofCents(10));
+  }
+
+  private static ColumnRef col(String name) {
+    return new ColumnRef("t", name);
+  }
+
+  // fast: 2 GB/s, 5 GB; slow: 0.1 GB/s. hot1 (1 GB) is scanned 10 times, hot2 (4 GB) 5 times,
+  // warm (1 GB) once, cold (3 GB) never; cold sits on fast now and must make room.
+  private static final CostModel MODEL =
+      CostModel.of(
+          List.of(device("fast", 2, 5 * GB), device("slow", 0.1, 100 * GB)),
+          List.of(
+              new ColumnSize(col("hot1"), GB, Map.of()),
+              new ColumnSize(col("hot2"), 4 * GB, Map.of()),
+              new ColumnSize(col("warm"), GB, Map.of()),
+              new ColumnSize(col("cold"), 3 * GB, Map.of())));
+  private static final Workload WORKLOAD =
+      new Workload(
+          List.of(
+              new DistinctScan(Set.of(col("hot1")), 10),
+              new DistinctScan(Set.of(col("hot2")), 5),
+              new DistinctScan(Set.of(col("warm")), 1)));
+  private static final Placement CURRENT =
+      new Placement(
+          Map.of(
+              col("hot1"), "slow", col("hot2"), "slow", col("warm"), "slow", col("cold"), "fast"));
+  private static final Placement TARGET =
+      new Placement(
+          Map.of(
+              col("hot1"), "fast", col("hot2"), "fast", col("warm"), "slow", col("cold"), "slow"));
+
+  @Test
+  void workingSetFirstAndMovesIntoAFullDeviceWaitForRoom() {
+    DesignProposal p =
+        DesignAdvisor.propose(MODEL, WORKLOAD, CURRENT, TARGET, DesignOptions.DEFAULTS);
+    assertThat(p.steps())
+        .extracting(MoveStep::column)
+        .containsExactly(col("hot1"), col("cold"), col("hot2"));
+    // hot1: 10 scans x (10 s - 0.5 s) saved per run; cold frees room and saves nothing; hot2 then
+    // saves 5 x (40 s - 2 s).
+    assertThat(p.steps().get(0).gainSeconds()).isCloseTo(95, within(1e-9));
+    assertThat(p.steps().get(1).gainSeconds()).isCloseTo(0, within(1e-9));
+    assertThat(p.steps().get(2).gainSeconds()).isCloseTo(190, within(1e-9));
+    assertThat(p.steps().get(2).dependsOn()).containsExactly(1);
+    assertThat(p.steps().get(0).dependsOn()).isEmpty();
+    assertThat(p.secondsNow()).isCloseTo(100 + 200 + 10, within(1e-9));
+    assertThat(p.secondsAfter()).isCloseTo(5 + 10 + 10, within(1e-9));
+    // Cost: every byte read at its source's rate and written at its target's.
+    double cost = (1 / 0.1 + 1 / 2.0) + (3 / 2.0 + 3 / 0.1) + (4 / 0.1 + 4 / 2.0);
+    assertThat(p.costSeconds()).isCloseTo(cost, within(1e-9));
+    assertThat(p.worthIt()).isTrue();
+    assertThat(p.reason()).startsWith("worth it: 3 moves (8,000,000,000 bytes written)");
+    // 90 % of the benefit (285 s) needs every step: hot2's 190 s come last.
+    assertThat(p.bytesFractionFor(0.3)).isCloseTo(1 / 8.0, within(1e-9));
+    assertThat(p.bytesFractionFor(0.9)).isEqualTo(1.0);
+    assertThat(p.improvement()).isCloseTo(285 / 310.0, within(1e-9));
+    // fast-start writes hot1 at full rate (a third of the benefit), then slows down.
+    assertThat(MoveSchedule.workingSet(p, 0.3)).isEqualTo(GB);
+  }
+
+  @Test
+  void aTransformationThatDoesNotPayOffIsNotProposedAndSaysWhy() {
+    DesignProposal p =
+        DesignAdvisor.propose(MODEL, WORKLOAD, CURRENT, TARGET, new DesignOptions(0.1, 2));
+    assertThat(p.worthIt()).isFalse();
+    assertThat(p.reason())
+        .startsWith("not worth it: 3 moves")
+        .contains("save 285.000 s per workload run (310.000 s -> 25.000 s), 28.500 s over 0.1 runs")
+        .contains("less than 2.0x the cost");
+    Placement same = CURRENT;
+    DesignProposal none =
+        DesignAdvisor.propose(MODEL, WORKLOAD, CURRENT, same, DesignOptions.DEFAULTS);
+    assertThat(none.steps()).isEmpty();
+    assertThat(none.worthIt()).isFalse();
+  }
+
+  @Test
+  void aSwapBetweenFullDevicesIsRefusedWithTheFix() {
+    CostModel tight =
+        CostModel.of(
+            List.of(device("a", 2, GB), device("b", 0.1, GB)),
+            List.of(
+                new ColumnSize(col("x"), GB, Map.of()), new ColumnSize(col("y"), GB, Map.of())));
+    Workload w = new Workload(List.of(new DistinctScan(Set.of(col("y")), 1)));
+    DesignProposal p =
+        DesignAdvisor.propose(
+            tight,
+            w,
+            new Placement(Map.of(col("x"), "a", col("y"), "b")),
+            new Placement(Map.of(col("x"), "b", col("y"), "a")),
+            DesignOptions.DEFAULTS);
+    assertThat(p.worthIt()).isFalse();
+    assertThat(p.reason()).contains("the remaining 2 moves need room").contains("free space on");
+  }
+
+  @Test
+  void badOptionsNameTheFix() {
+    assertThatThrownBy(() -> new DesignOptions(0, 2))
+        .isInstanceOf(MosaicException.class)
+        .hasMessageContaining("give a number above 0");
+    assertThatThrownBy(() -> new DesignOptions(1, -1)).hasMessageContaining("give 0 or more");
+  }
+}

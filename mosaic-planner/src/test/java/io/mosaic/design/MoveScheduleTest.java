@@ -1,0 +1,32 @@
+package io.mosaic.design;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class MoveScheduleTest {
+  @Test
+  void eachShapeRunsAtItsRate() {
+    MoveSchedule fast = new MoveSchedule(ScheduleShape.FAST_START, 10, 100, 500);
+    assertThat(fast.rate(0, true)).isEqualTo(100);
+    assertThat(fast.rate(499, true)).isEqualTo(100);
+    assertThat(fast.rate(500, false)).isEqualTo(10);
+    MoveSchedule slow = new MoveSchedule(ScheduleShape.SLOW_START, 10, 100, 500);
+    assertThat(slow.rate(0, true)).isEqualTo(10);
+    assertThat(slow.rate(0, false)).isEqualTo(100);
+    MoveSchedule constant = new MoveSchedule(ScheduleShape.CONSTANT, 10, 100, 500);
+    assertThat(constant.rate(0, false)).isEqualTo(10);
+    assertThat(ScheduleShape.parse("Fast-Start")).isEqualTo(ScheduleShape.FAST_START);
+  }
+
+  @Test
+  void badRatesAndShapesNameTheFix() {
+    assertThatThrownBy(() -> new MoveSchedule(ScheduleShape.CONSTANT, 0, 100, 0))
+        .hasMessageContaining("give a rate above 0");
+    assertThatThrownBy(() -> new MoveSchedule(ScheduleShape.CONSTANT, 100, 10, 0))
+        .hasMessageContaining("a full rate at least as high");
+    assertThatThrownBy(() -> ScheduleShape.parse("burst"))
+        .hasMessageContaining("use one of fast-start, slow-start, constant");
+  }
+}
