@@ -92,19 +92,7 @@ final class ChunkReads {
       int group,
       String table)
       throws IOException {
-    List<long[]> spans = new ArrayList<>(); // {offset, length}
-    long firstData = all.getOffset(0);
-    if (chunk.getStartingPos() < firstData) {
-      spans.add(new long[] {chunk.getStartingPos(), firstData - chunk.getStartingPos()});
-    }
-    for (int p = 0; p < pages.getPageCount(); p++) {
-      long[] last = spans.isEmpty() ? null : spans.get(spans.size() - 1);
-      if (last != null && last[0] + last[1] == pages.getOffset(p)) {
-        last[1] += pages.getCompressedPageSize(p);
-      } else {
-        spans.add(new long[] {pages.getOffset(p), pages.getCompressedPageSize(p)});
-      }
-    }
+    List<long[]> spans = spans(chunk, all, pages);
     List<ChunkPiece> pieces = new ArrayList<>(spans.size());
     try (DeviceReadChannel ch = device.openForRead(file)) {
       for (long[] span : spans) {
@@ -117,6 +105,38 @@ final class ChunkReads {
         }
         pieces.add(new ChunkPiece(span[0], bytes));
       }
+    }
+    return pieces;
+  }
+
+  /**
+   * Where the dictionary page and the pages of {@code pages} lie in the file, adjacent pages as one
+   * span: {offset, length} each, in file order.
+   */
+  static List<long[]> spans(ColumnChunkMetaData chunk, OffsetIndex all, OffsetIndex pages) {
+    List<long[]> spans = new ArrayList<>();
+    long firstData = all.getOffset(0);
+    if (chunk.getStartingPos() < firstData) {
+      spans.add(new long[] {chunk.getStartingPos(), firstData - chunk.getStartingPos()});
+    }
+    for (int p = 0; p < pages.getPageCount(); p++) {
+      long[] last = spans.isEmpty() ? null : spans.get(spans.size() - 1);
+      if (last != null && last[0] + last[1] == pages.getOffset(p)) {
+        last[1] += pages.getCompressedPageSize(p);
+      } else {
+        spans.add(new long[] {pages.getOffset(p), pages.getCompressedPageSize(p)});
+      }
+    }
+    return spans;
+  }
+
+  /** The spans of a chunk read whole (and checked by its checksum), as pieces. */
+  static List<ChunkPiece> cut(byte[] chunk, long start, List<long[]> spans) {
+    List<ChunkPiece> pieces = new ArrayList<>(spans.size());
+    for (long[] span : spans) {
+      int from = Math.toIntExact(span[0] - start);
+      pieces.add(
+          new ChunkPiece(span[0], java.util.Arrays.copyOfRange(chunk, from, from + (int) span[1])));
     }
     return pieces;
   }

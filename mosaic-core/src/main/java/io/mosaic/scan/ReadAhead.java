@@ -493,31 +493,40 @@ final class ReadAhead {
     byte[] bytes = null;
     List<ChunkPiece> pieces = null;
     OffsetIndex pageIndex = null;
+    long read = 0;
     try {
       if (closed) {
         throw new CancellationException("scan closed");
       }
       if (selection != null) {
+        OffsetIndex all = selection.all()[c];
         pageIndex = selection.pages()[c];
-        if (pageIndex.getPageCount() < selection.all()[c].getPageCount()) {
+        if (pageIndex.getPageCount() < all.getPageCount()) {
           pieces =
               ChunkReads.readPages(
-                  device, file, segment, chunk, selection.all()[c], pageIndex, group, table.name());
-        }
-        if (pieces == null) {
-          // All pages overlap the rows, or the pages carry no CRC to check a partial read by: the
-          // whole chunk is read and checked; the engine skips the rows outside the ranges.
-          pageIndex = selection.all()[c];
+                  device, file, segment, chunk, all, pageIndex, group, table.name());
+          if (pieces == null) {
+            // The pages carry no CRC to check a partial read by: the chunk is read whole and
+            // checked by its checksum, and the engine still gets only the pages it needs.
+            byte[] whole =
+                ChunkReads.read(
+                    device, file, segment, chunk, group, table.name(), manifest.version());
+            read = whole.length;
+            pieces =
+                ChunkReads.cut(
+                    whole, chunk.getStartingPos(), ChunkReads.spans(chunk, all, pageIndex));
+          } else {
+            for (ChunkPiece piece : pieces) {
+              read += piece.bytes().length;
+            }
+          }
         }
       }
       if (pieces == null) {
         bytes =
             ChunkReads.read(device, file, segment, chunk, group, table.name(), manifest.version());
         pieces = List.of(new ChunkPiece(chunk.getStartingPos(), bytes));
-      }
-      long read = 0;
-      for (ChunkPiece piece : pieces) {
-        read += piece.bytes().length;
+        read = bytes.length;
       }
       synchronized (this) {
         bytesPerDevice.merge(device.id(), read, Long::sum);
