@@ -368,8 +368,12 @@ final class ReadAhead {
       }
     }
     synchronized (this) {
-      selections[g] = selection;
-      selected[g] = true;
+      // Decided once: two threads may select the same row group, with the narrowing predicate at
+      // different values, and every column of the row group must get the same rows.
+      if (!selected[g]) {
+        selections[g] = selection;
+        selected[g] = true;
+      }
     }
   }
 
