@@ -24,6 +24,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 
 /**
  * The reading side of a {@link Scan}: issues the chunk reads of its row groups in row-group order,
@@ -58,6 +59,14 @@ final class ReadAhead {
   // The narrowing predicate last bound to the manifest, kept while the engine's value is unchanged.
   private Predicate narrowed;
   private RowGroupFilter narrowedFilter;
+  // Chunk mode with page pruning: per scan row group, once decided before its first read is issued,
+  // the rows the page indexes cannot rule out and the pages of each column to read (null: all).
+  private final boolean prunePages;
+  private final Selection[] selections;
+  private final boolean[] selected;
+  // The predicate pages were last tested against (the plan's and the narrowing's), bound.
+  private Predicate pagePredicate;
+  private RowGroupFilter pageFilter;
   private final Map<String, Integer> inflight = new HashMap<>();
   // Per column, vectors of row groups the consumer is done with, for decoding later ones into.
   private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
@@ -73,6 +82,18 @@ final class ReadAhead {
   private volatile boolean closed;
   // Chunk mode (Retriever#chunks): chunks are handed out as checked bytes, never decoded here.
   private final boolean raw;
+
+  /**
+   * The part of one row group a scan reads under page pruning: the rows that may match, and per
+   * column its whole offset index and the entries of the pages overlapping those rows.
+   */
+  private record Selection(
+      org.apache.parquet.internal.filter2.columnindex.RowRanges rows,
+      OffsetIndex[] all,
+      OffsetIndex[] pages) {}
+
+  /** What scheduling needs first, outside the scan's lock: a footer, or a row group's pages. */
+  private record Need(SegmentEntry segment, int group) {}
 
   /** One column chunk of one row group on its way from its device to the consumer. */
   static final class Slot {
@@ -124,6 +145,9 @@ final class ReadAhead {
         retriever.allocator().newChildAllocator("scan-" + table.name(), 0, Long.MAX_VALUE);
     this.slots = new Slot[groups.size()][columns.size()];
     this.ruledOut = new Boolean[groups.size()];
+    this.prunePages = raw && request.pagePruning();
+    this.selections = new Selection[groups.size()];
+    this.selected = new boolean[groups.size()];
     for (ColumnSpec c : columns) {
       spares.put(c.name(), new ConcurrentLinkedDeque<>());
     }
@@ -287,28 +311,104 @@ final class ReadAhead {
 
   /** Issues reads in row-group order while the budget and the devices' queues allow. */
   void schedule() {
-    // A footer not cached yet is read outside the scan's lock: reader threads finishing a chunk
-    // take that lock too, and must not queue behind another segment's footer I/O.
-    SegmentEntry missing = scheduleCached(null, null);
-    while (missing != null) {
-      Device device = table.pool().device(missing.device());
-      ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, missing);
-      missing = scheduleCached(missing, footer);
+    // A footer not cached yet, and a row group's page indexes, are read outside the scan's lock:
+    // reader threads finishing a chunk take that lock too, and must not queue behind that I/O.
+    Need need = scheduleCached(null, null);
+    while (need != null) {
+      if (need.segment() == null) {
+        select(need.group());
+        need = scheduleCached(null, null);
+      } else {
+        Device device = table.pool().device(need.segment().device());
+        ParquetMetadata footer =
+            retriever.footers().footer(table.name(), manifest, device, need.segment());
+        need = scheduleCached(need.segment(), footer);
+      }
     }
+  }
+
+  /**
+   * Page pruning: decides which rows and pages of the scan's row group {@code g} to read, from the
+   * page indexes of the predicate's columns (the request's predicate and the narrowing one as it
+   * stands now). Every projected column needs an offset index for the engine to line its rows up
+   * with the others'; a row group where one lacks it is read whole.
+   */
+  private void select(int g) {
+    Predicate p = request.predicate();
+    if (request.narrowing() != null) {
+      List<ColumnPredicate> terms = new ArrayList<>(p.terms());
+      terms.addAll(request.narrowing().get().terms());
+      p = new Predicate(terms);
+    }
+    Selection selection = null;
+    if (!p.terms().isEmpty()) {
+      RowGroupFilter filter;
+      synchronized (this) {
+        if (!p.equals(pagePredicate)) {
+          pageFilter = new RowGroupFilter(table.name(), manifest, p);
+          pagePredicate = p;
+        }
+        filter = pageFilter;
+      }
+      int group = groups.get(g);
+      long rows = manifest.rowGroups().get(group);
+      var ranges = PageFilter.rowRanges(filter, rows, column -> pageIndex(column, group));
+      if (ranges != null) {
+        OffsetIndex[] all = new OffsetIndex[columns.size()];
+        OffsetIndex[] pages = new OffsetIndex[columns.size()];
+        for (int c = 0; c < columns.size() && all != null; c++) {
+          all[c] = pageIndex(columns.get(c), group).offsetIndex();
+          if (all[c] == null) {
+            all = null;
+          } else {
+            pages[c] = PageFilter.overlapping(all[c], ranges, rows);
+          }
+        }
+        selection = all == null ? null : new Selection(ranges, all, pages);
+      }
+    }
+    synchronized (this) {
+      // Decided once: two threads may select the same row group, with the narrowing predicate at
+      // different values, and every column of the row group must get the same rows.
+      if (!selected[g]) {
+        selections[g] = selection;
+        selected[g] = true;
+      }
+    }
+  }
+
+  private PageIndexCache.PageIndex pageIndex(ColumnSpec column, int group) {
+    SegmentEntry segment = manifest.segmentFor(column.name(), group);
+    Device device = table.pool().device(segment.device());
+    ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, segment);
+    return retriever.pageIndexes().get(table.name(), manifest, device, segment, footer, group);
+  }
+
+  /** Chunk mode: the rows of the scan's row group {@code g} to decode; null: all of them. */
+  synchronized org.apache.parquet.internal.filter2.columnindex.RowRanges rowRanges(int g) {
+    return selections[g] == null ? null : selections[g].rows();
+  }
+
+  /** Whether page indexes proved that no row of the scan's row group {@code g} matches. */
+  private boolean noRows(int g) {
+    return selections[g] != null && selections[g].rows().rowCount() == 0;
   }
 
   /**
    * Schedules reads whose segment footers are at hand ({@code known} is the one just read, in case
    * the cache has dropped it again); returns the first segment whose footer is not, or null.
    */
-  private synchronized SegmentEntry scheduleCached(
-      SegmentEntry known, ParquetMetadata knownFooter) {
+  private synchronized Need scheduleCached(SegmentEntry known, ParquetMetadata knownFooter) {
     int end = Math.min(groups.size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
     while (!closed && !columns.isEmpty() && scheduleGroup < end) {
       if (scheduleColumn == 0 && ruledOut(scheduleGroup)) {
         scheduleGroup++;
         continue;
       }
+      if (prunePages && !selected[scheduleGroup]) {
+        return new Need(null, scheduleGroup);
+      }
+      Selection selection = selections[scheduleGroup];
       int group = groups.get(scheduleGroup);
       ColumnSpec column = columns.get(scheduleColumn);
       SegmentEntry segment = manifest.segmentFor(column.name(), group);
@@ -322,31 +422,65 @@ final class ReadAhead {
               ? knownFooter
               : retriever.footers().cached(table.name(), manifest, device, segment);
       if (footer == null) {
-        return segment;
+        return new Need(segment, scheduleGroup);
       }
       ColumnChunkMetaData chunk =
           footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
+      int c = scheduleColumn;
+      long bytes =
+          selection == null
+              ? chunk.getTotalSize()
+              : selection.rows().rowCount() == 0 ? 0 : pageBytes(chunk, selection, c);
       // The consumer holds no batch while it waits for a row group, so refusing that group's
       // chunks would wait forever when the budget is smaller than one row group.
       if (scheduleGroup == awaited) {
-        budget.take(chunk.getTotalSize());
-      } else if (!budget.tryTake(chunk.getTotalSize())) {
+        budget.take(bytes);
+      } else if (!budget.tryTake(bytes)) {
         return null;
       }
-      Slot slot = new Slot(chunk.getTotalSize(), device.id());
+      Slot slot = new Slot(bytes, device.id());
       slots[scheduleGroup][scheduleColumn] = slot;
       notifyAll();
-      inflight.merge(device.id(), 1, Integer::sum);
-      running.incrementAndGet();
-      retriever
-          .reader(device.id())
-          .execute(() -> read(slot, device, segment, footer, chunk, column, group));
+      if (selection != null && selection.rows().rowCount() == 0) {
+        // The page indexes proved the row group empty of matches: nothing to read.
+        slot.raw.complete(
+            new RawChunk(
+                column,
+                footer.getFileMetaData().getSchema().getColumns().get(0),
+                chunk,
+                List.of(),
+                selection.pages()[c],
+                segment.describe(device.resolve(segment.path()), table.name())
+                    + ", row group "
+                    + group));
+      } else {
+        inflight.merge(device.id(), 1, Integer::sum);
+        running.incrementAndGet();
+        retriever
+            .reader(device.id())
+            .execute(() -> read(slot, device, segment, footer, chunk, column, group, selection, c));
+      }
       if (++scheduleColumn == columns.size()) {
         scheduleColumn = 0;
         scheduleGroup++;
       }
     }
     return null;
+  }
+
+  /**
+   * Bytes to read of column {@code c}'s chunk under {@code selection}: its dictionary and pages.
+   */
+  private static long pageBytes(ColumnChunkMetaData chunk, Selection selection, int c) {
+    OffsetIndex pages = selection.pages()[c];
+    if (pages.getPageCount() == selection.all()[c].getPageCount()) {
+      return chunk.getTotalSize();
+    }
+    long n = Math.max(0, selection.all()[c].getOffset(0) - chunk.getStartingPos());
+    for (int p = 0; p < pages.getPageCount(); p++) {
+      n += pages.getCompressedPageSize(p);
+    }
+    return n;
   }
 
   private void read(
@@ -356,17 +490,50 @@ final class ReadAhead {
       ParquetMetadata footer,
       ColumnChunkMetaData chunk,
       ColumnSpec column,
-      int group) {
+      int group,
+      Selection selection,
+      int c) {
     Path file = device.resolve(segment.path());
-    byte[] bytes;
+    byte[] bytes = null;
+    List<ChunkPiece> pieces = null;
+    OffsetIndex pageIndex = null;
+    long read = 0;
     try {
       if (closed) {
         throw new CancellationException("scan closed");
       }
-      bytes =
-          ChunkReads.read(device, file, segment, chunk, group, table.name(), manifest.version());
+      if (selection != null) {
+        OffsetIndex all = selection.all()[c];
+        pageIndex = selection.pages()[c];
+        if (pageIndex.getPageCount() < all.getPageCount()) {
+          pieces =
+              ChunkReads.readPages(
+                  device, file, segment, chunk, all, pageIndex, group, table.name());
+          if (pieces == null) {
+            // The pages carry no CRC to check a partial read by: the chunk is read whole and
+            // checked by its checksum, and the engine still gets only the pages it needs.
+            byte[] whole =
+                ChunkReads.read(
+                    device, file, segment, chunk, group, table.name(), manifest.version());
+            read = whole.length;
+            pieces =
+                ChunkReads.cut(
+                    whole, chunk.getStartingPos(), ChunkReads.spans(chunk, all, pageIndex));
+          } else {
+            for (ChunkPiece piece : pieces) {
+              read += piece.bytes().length;
+            }
+          }
+        }
+      }
+      if (pieces == null) {
+        bytes =
+            ChunkReads.read(device, file, segment, chunk, group, table.name(), manifest.version());
+        pieces = List.of(new ChunkPiece(chunk.getStartingPos(), bytes));
+        read = bytes.length;
+      }
       synchronized (this) {
-        bytesPerDevice.merge(device.id(), (long) bytes.length, Long::sum);
+        bytesPerDevice.merge(device.id(), read, Long::sum);
       }
     } catch (IOException | RuntimeException | Error e) {
       fail(slot, device, e, column, group, file);
@@ -385,11 +552,13 @@ final class ReadAhead {
               column,
               footer.getFileMetaData().getSchema().getColumns().get(0),
               chunk,
-              bytes,
+              pieces,
+              pageIndex,
               segment.describe(file, table.name()) + ", row group " + group));
       running.decrementAndGet();
       return;
     }
+    byte[] whole = bytes;
     if (chunk.getTotalUncompressedSize() <= INLINE_DECODE_BYTES) {
       decode(slot, device, segment, footer, chunk, bytes, column, group, file);
       return;
@@ -397,7 +566,7 @@ final class ReadAhead {
     try {
       retriever
           .decoders()
-          .execute(() -> decode(slot, device, segment, footer, chunk, bytes, column, group, file));
+          .execute(() -> decode(slot, device, segment, footer, chunk, whole, column, group, file));
     } catch (RuntimeException e) {
       fail(slot, device, e, column, group, file);
       finished();
@@ -475,14 +644,17 @@ final class ReadAhead {
   synchronized ScanStats stats(int skipped, long start) {
     List<Integer> read = new ArrayList<>();
     int issued = Math.min(groups.size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0));
+    int empty = 0;
     for (int g = 0; g < issued; g++) {
-      if (!Boolean.TRUE.equals(ruledOut[g])) {
+      if (noRows(g)) {
+        empty++; // the page indexes ruled out every row: none of its bytes were read
+      } else if (!Boolean.TRUE.equals(ruledOut[g])) {
         read.add(groups.get(g));
       }
     }
     return new ScanStats(
         read,
-        skipped + ruledOutCount,
+        skipped + ruledOutCount + empty,
         new LinkedHashMap<>(bytesPerDevice),
         budget.peak(),
         budget.limit(),

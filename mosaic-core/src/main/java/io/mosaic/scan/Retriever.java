@@ -26,6 +26,7 @@ public final class Retriever implements AutoCloseable {
   private final Map<String, ExecutorService> readers = new LinkedHashMap<>();
   private final ExecutorService decoders;
   private final FooterCache footers = new FooterCache();
+  private final PageIndexCache pageIndexes = new PageIndexCache();
   private final BufferAllocator allocator = new RootAllocator();
 
   /**
@@ -106,6 +107,10 @@ public final class Retriever implements AutoCloseable {
 
   FooterCache footers() {
     return footers;
+  }
+
+  PageIndexCache pageIndexes() {
+    return pageIndexes;
   }
 
   BufferAllocator allocator() {

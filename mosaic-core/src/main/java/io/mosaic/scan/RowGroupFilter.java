@@ -21,7 +21,8 @@ import java.util.List;
  * engines still apply the predicate to the rows.
  */
 public final class RowGroupFilter {
-  private record Bound(ColumnPredicate predicate, ColumnSpec column, List<Object> values) {}
+  /** One term of the predicate bound to its column, its values in the statistics' types. */
+  record Bound(ColumnPredicate predicate, ColumnSpec column, List<Object> values) {}
 
   private final Manifest manifest;
   private final List<Bound> terms = new ArrayList<>();
@@ -131,11 +132,16 @@ public final class RowGroupFilter {
   public boolean mightMatch(int rowGroup) {
     for (Bound t : terms) {
       RowGroupStats s = stats(t.column(), rowGroup);
-      if (!mightMatch(t, s, manifest.rowGroups().get(rowGroup))) {
+      if (!mightMatch(t, s.min(), s.max(), s.nulls(), manifest.rowGroups().get(rowGroup))) {
         return false;
       }
     }
     return true;
+  }
+
+  /** The predicate's terms, bound (for {@link PageFilter}, which tests them on pages). */
+  List<Bound> terms() {
+    return terms;
   }
 
   private RowGroupStats stats(ColumnSpec column, int rowGroup) {
@@ -143,11 +149,19 @@ public final class RowGroupFilter {
     return segment.stats().get(rowGroup - segment.firstRowGroup());
   }
 
-  private static boolean mightMatch(Bound t, RowGroupStats s, long rows) {
-    boolean allNull = s.nulls() >= rows;
+  /**
+   * Whether values of {@code rows} rows with these statistics may satisfy term {@code t}: the one
+   * comparison semantics of row groups (manifest statistics) and pages (column indexes).
+   *
+   * @param min the smallest value in the statistics' type, or null when unknown
+   * @param max the largest, or null when unknown
+   * @param nulls the null count, or -1 when unknown
+   */
+  static boolean mightMatch(Bound t, Object min, Object max, long nulls, long rows) {
+    boolean allNull = nulls >= rows;
     switch (t.predicate().op()) {
       case IS_NULL:
-        return s.nulls() > 0;
+        return nulls != 0;
       case IS_NOT_NULL:
         return !allNull;
       default:
@@ -156,11 +170,9 @@ public final class RowGroupFilter {
     if (allNull) {
       return false; // comparisons with null are never true
     }
-    if (s.min() == null || s.max() == null) {
+    if (min == null || max == null) {
       return true; // no statistics: cannot rule out
     }
-    Object min = s.min();
-    Object max = s.max();
     List<Object> v = t.values();
     return switch (t.predicate().op()) {
       case EQ -> cmp(v.get(0), min) >= 0 && cmp(v.get(0), max) <= 0;

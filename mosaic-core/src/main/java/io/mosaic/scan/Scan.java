@@ -256,7 +256,8 @@ public final class Scan implements AutoCloseable {
     }
     reads.awaiting(-1);
     int group = groups.get(cursor);
-    RowGroupChunks result = new RowGroupChunks(group, manifest.rowGroups().get(group), chunks);
+    RowGroupChunks result =
+        new RowGroupChunks(group, manifest.rowGroups().get(group), chunks, reads.rowRanges(cursor));
     cursor++;
     if (cursor == groups.size()) {
       record();

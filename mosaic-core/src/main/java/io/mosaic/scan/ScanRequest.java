@@ -26,7 +26,8 @@ public record ScanRequest(
     long bufferBytes,
     boolean record,
     ChunkForm form,
-    Supplier<Predicate> narrowing)
+    Supplier<Predicate> narrowing,
+    boolean pagePruning)
     implements Serializable {
 
   public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
@@ -50,7 +51,8 @@ public record ScanRequest(
         DEFAULT_BUFFER_BYTES,
         true,
         ChunkForm.PLAIN,
-        null);
+        null,
+        true);
   }
 
   public ScanRequest where(Predicate p) {
@@ -64,12 +66,23 @@ public record ScanRequest(
         bufferBytes,
         record,
         form,
-        narrowing);
+        narrowing,
+        pagePruning);
   }
 
   public ScanRequest rowGroups(int from, int to) {
     return new ScanRequest(
-        columns, predicate, from, to, queryId, scanId, bufferBytes, record, form, narrowing);
+        columns,
+        predicate,
+        from,
+        to,
+        queryId,
+        scanId,
+        bufferBytes,
+        record,
+        form,
+        narrowing,
+        pagePruning);
   }
 
   public ScanRequest queryId(String id) {
@@ -83,7 +96,8 @@ public record ScanRequest(
         bufferBytes,
         record,
         form,
-        narrowing);
+        narrowing,
+        pagePruning);
   }
 
   /**
@@ -102,7 +116,8 @@ public record ScanRequest(
         bufferBytes,
         record,
         form,
-        narrowing);
+        narrowing,
+        pagePruning);
   }
 
   /**
@@ -120,7 +135,8 @@ public record ScanRequest(
         bufferBytes,
         on,
         form,
-        narrowing);
+        narrowing,
+        pagePruning);
   }
 
   /**
@@ -138,7 +154,8 @@ public record ScanRequest(
         bytes,
         record,
         form,
-        narrowing);
+        narrowing,
+        pagePruning);
   }
 
   /**
@@ -158,7 +175,8 @@ public record ScanRequest(
         bufferBytes,
         record,
         new ChunkForm(on, form.unscaledDecimals()),
-        narrowing);
+        narrowing,
+        pagePruning);
   }
 
   /**
@@ -177,7 +195,8 @@ public record ScanRequest(
         bufferBytes,
         record,
         new ChunkForm(form.dictionaryIds(), on),
-        narrowing);
+        narrowing,
+        pagePruning);
   }
 
   /**
@@ -197,6 +216,28 @@ public record ScanRequest(
         bufferBytes,
         record,
         form,
-        current);
+        current,
+        pagePruning);
+  }
+
+  /**
+   * Whether a scan in chunk mode ({@link Retriever#chunks}) may read only the pages of a row group
+   * that the page indexes cannot rule out by {@link #predicate} and the current {@link #narrowing}
+   * value (on by default; vector scans always read whole chunks). Trino's session property {@code
+   * page_pruning_enabled} turns it off.
+   */
+  public ScanRequest pagePruning(boolean on) {
+    return new ScanRequest(
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        scanId,
+        bufferBytes,
+        record,
+        form,
+        narrowing,
+        on);
   }
 }

@@ -89,7 +89,11 @@ class ChunkScanTest {
         assertThat(g.rowGroup()).isEqualTo(scan.rowGroups().get(groups));
         assertThat(g.chunks()).extracting(c -> c.column().name()).isEqualTo(columns);
         for (RawChunk c : g.chunks()) {
-          assertThat(Arrays.equals(c.bytes(), fileBytes(c.column().name(), g.rowGroup())))
+          assertThat(c.pieces()).hasSize(1);
+          assertThat(c.offsetIndex()).isNull();
+          assertThat(
+                  Arrays.equals(
+                      c.pieces().get(0).bytes(), fileBytes(c.column().name(), g.rowGroup())))
               .as(c.source())
               .isTrue();
           assertThat(c.metadata().getValueCount()).isEqualTo(g.rows());

@@ -2,6 +2,7 @@ package io.mosaic.trino;
 
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.mosaic.scan.ChunkPiece;
 import io.mosaic.scan.RawChunk;
 import io.mosaic.table.CorruptTableException;
 import io.trino.memory.context.AggregatedMemoryContext;
@@ -12,9 +13,11 @@ import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.reader.ChunkedInputStream;
 import io.trino.parquet.reader.ColumnReader;
 import io.trino.parquet.reader.ColumnReaderFactory;
+import io.trino.parquet.reader.FilteredRowRanges;
 import io.trino.parquet.reader.PageReader;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -29,6 +32,9 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  */
 final class ChunkColumnReader {
   private final RawChunk chunk;
+  // The row group's rows to decode (null: all): every column of a row group gets the same ranges,
+  // so their batches line up.
+  private final Optional<FilteredRowRanges> rows;
   private final Type type;
   private final int id;
   private final ColumnReaderFactory factory;
@@ -40,11 +46,13 @@ final class ChunkColumnReader {
 
   ChunkColumnReader(
       RawChunk chunk,
+      Optional<FilteredRowRanges> rows,
       Type type,
       int id,
       ColumnReaderFactory factory,
       AggregatedMemoryContext memory) {
     this.chunk = chunk;
+    this.rows = rows;
     this.type = type;
     this.id = id;
     this.factory = factory;
@@ -53,17 +61,28 @@ final class ChunkColumnReader {
 
   private ColumnReader open() {
     ColumnChunkMetaData m = chunk.metadata();
-    byte[] bytes = chunk.bytes();
-    int length = bytes.length;
+    List<ChunkReader> pieces = new ArrayList<>();
+    for (ChunkPiece p : chunk.pieces()) {
+      pieces.add(new HeldChunk(p.offset(), p.bytes(), p.bytes().length));
+    }
+    int length = Math.toIntExact(chunk.bytes());
     CompressionCodecName codec = m.getCodec();
     long first = m.getFirstDataPageOffset();
     long dictionary = m.getDictionaryPageOffset();
     if (codec == CompressionCodecName.LZ4_RAW) {
       // trino-parquet 476 reads no LZ4_RAW (Mosaic's codec for fast devices): the pages are
-      // decompressed here, each once, into a chunk of uncompressed pages it reads as it is.
+      // decompressed here, each once, into a chunk of uncompressed pages it reads as it is. The
+      // pieces of a pruned read are whole pages, so they decompress as one run of pages.
+      byte[] bytes = new byte[length];
+      int at = 0;
+      for (ChunkPiece p : chunk.pieces()) {
+        System.arraycopy(p.bytes(), 0, bytes, at, p.bytes().length);
+        at += p.bytes().length;
+      }
+      long start = chunk.pieces().get(0).offset();
       Lz4RawPages.Uncompressed u =
-          Lz4RawPages.uncompress(bytes, m.getStartingPos(), m.getTotalUncompressedSize());
-      bytes = u.bytes();
+          Lz4RawPages.uncompress(bytes, start, m.getTotalUncompressedSize());
+      pieces = List.of(new HeldChunk(start, u.bytes(), u.length()));
       length = u.length();
       codec = CompressionCodecName.UNCOMPRESSED;
       first = u.firstDataPageOffset();
@@ -82,22 +101,24 @@ final class ChunkColumnReader {
             m.getValueCount(),
             length,
             codec == m.getCodec() ? m.getTotalUncompressedSize() : length);
-    ChunkedInputStream in =
-        new ChunkedInputStream(List.of(new HeldChunk(m.getStartingPos(), bytes, length)));
+    // Under page pruning the pieces are the dictionary page and the pages overlapping the row
+    // ranges, and the offset index lists exactly those pages: trino-parquet's ParquetReader hands
+    // its column readers the same (a filtered offset index and the row ranges).
+    ChunkedInputStream in = new ChunkedInputStream(pieces);
     PageReader pages =
         PageReader.createPageReader(
             new ParquetDataSourceId(chunk.source()),
             in,
             metadata,
             chunk.descriptor(),
-            null,
+            chunk.offsetIndex(),
             Optional.empty());
     ColumnReader r =
         factory.create(
             new PrimitiveField(
                 type, chunk.descriptor().getMaxDefinitionLevel() == 0, chunk.descriptor(), id),
             memory);
-    r.setPageReader(pages, Optional.empty());
+    r.setPageReader(pages, rows);
     return r;
   }
 

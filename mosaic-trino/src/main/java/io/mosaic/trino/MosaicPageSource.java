@@ -7,6 +7,7 @@ import io.mosaic.table.TablePin;
 import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.reader.ColumnReaderFactory;
+import io.trino.parquet.reader.FilteredRowRanges;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -16,6 +17,7 @@ import io.trino.spi.metrics.Metrics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.joda.time.DateTimeZone;
@@ -112,15 +114,21 @@ final class MosaicPageSource implements ConnectorPageSource {
 
   private void openRowGroup(RowGroupChunks group) {
     completedBytes += group.bytes();
-    groupRows = group.rows();
+    // Under page pruning only the rows of the row ranges are decoded and emitted, by every column.
+    groupRows = group.selectedRows();
     groupPosition = 0;
     readers = new ChunkColumnReader[columns.size()];
     if (groupRows == 0) {
       return;
     }
+    Optional<FilteredRowRanges> rows =
+        group.rowRanges() == null
+            ? Optional.empty()
+            : Optional.of(new FilteredRowRanges(group.rowRanges()));
     for (int c = 0; c < readers.length; c++) {
       readers[c] =
-          new ChunkColumnReader(group.chunks().get(c), columns.get(c).type(), c, factory, memory);
+          new ChunkColumnReader(
+              group.chunks().get(c), rows, columns.get(c).type(), c, factory, memory);
     }
   }
 

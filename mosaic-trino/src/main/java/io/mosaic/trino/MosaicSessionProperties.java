@@ -11,10 +11,12 @@ import java.util.List;
 
 /**
  * The catalog's session properties ({@code SET SESSION mosaic.<name> = ...}); each overrides the
- * catalog property of the same meaning for one session (docs/trino.md lists them).
+ * catalog property of the same meaning, if there is one, for one session (docs/trino.md lists
+ * them).
  */
 final class MosaicSessionProperties {
   static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
+  static final String PAGE_PRUNING_ENABLED = "page_pruning_enabled";
 
   private final List<PropertyMetadata<?>> properties;
 
@@ -30,7 +32,14 @@ final class MosaicSessionProperties {
                 config.getDynamicFilteringWaitTimeout(),
                 false,
                 value -> duration(DYNAMIC_FILTERING_WAIT_TIMEOUT, (String) value),
-                Duration::toString));
+                Duration::toString),
+            // As Hive's parquet_use_column_index: read only the pages the column indexes cannot
+            // rule out; off reads whole row groups (to compare, or if an index were wrong).
+            PropertyMetadata.booleanProperty(
+                PAGE_PRUNING_ENABLED,
+                "Read only the pages of a row group that the column indexes cannot rule out",
+                true,
+                false));
   }
 
   private static Duration duration(String name, String value) {
@@ -50,6 +59,10 @@ final class MosaicSessionProperties {
 
   List<PropertyMetadata<?>> all() {
     return properties;
+  }
+
+  static boolean pagePruningEnabled(ConnectorSession session) {
+    return session.getProperty(PAGE_PRUNING_ENABLED, Boolean.class);
   }
 
   static Duration dynamicFilteringWaitTimeout(ConnectorSession session) {

@@ -126,7 +126,8 @@ public final class BlockDecodeBenchmark {
             for (int c = 0; c < types.size(); c++) {
               RawChunk chunk = g.chunks().get(c);
               ChunkColumnReader reader =
-                  new ChunkColumnReader(chunk, types.get(c), c, factory, memory);
+                  new ChunkColumnReader(
+                      chunk, java.util.Optional.empty(), types.get(c), c, factory, memory);
               for (long at = 0; at < g.rows(); at += MosaicPageSource.MAX_PAGE_ROWS) {
                 int n = (int) Math.min(MosaicPageSource.MAX_PAGE_ROWS, g.rows() - at);
                 reader.next(n);
