@@ -37,7 +37,9 @@ import java.util.TreeMap;
  *                                throttle) and DIR/catalog.toml (Table 1 / DIVISOR, for recommend)
  * inputs DEVICES WAREHOUSE OUT   OUT/trace.csv (the scans Trino recorded in namespace tpch) and
  *                                OUT/sizes.csv (the tables' real column sizes)
- * budgets SWEEP_JSON N           N budgets (cents) spread over recommend's Pareto sweep
+ * budgets SWEEP_JSON N [DIR]     N budgets (cents) spread over recommend's Pareto sweep; with DIR
+ *                                also the price of Parquet alone on each faster device class
+ *                                beyond the sweep (where "same time for less money" shows)
  * parquet DIR BUDGET_CENTS OUT   the two Parquet answers at a budget (see {@link ParquetAnswers})
  * report DIR CMD                 docs/experiments/headline-ENGINE.{csv,svg} (see {@link Report})
  * </pre>
@@ -51,7 +53,11 @@ public final class Headline {
       switch (command) {
         case "pool" -> pool(Path.of(args[1]), Double.parseDouble(args[2]), args[3]);
         case "inputs" -> inputs(Path.of(args[1]), Path.of(args[2]), Path.of(args[3]));
-        case "budgets" -> budgets(Path.of(args[1]), Integer.parseInt(args[2]));
+        case "budgets" ->
+            budgets(
+                Path.of(args[1]),
+                Integer.parseInt(args[2]),
+                args.length > 3 ? Path.of(args[3]) : null);
         case "parquet" ->
             ParquetAnswers.write(Path.of(args[1]), Double.parseDouble(args[2]), Path.of(args[3]));
         case "report" -> Report.write(Path.of(args[1]), args[2]);
@@ -164,7 +170,7 @@ public final class Headline {
    * (everything on the HDD) and the last (where more money stops helping), the rest evenly spaced
    * in cost between them, each the point nearest that cost.
    */
-  private static void budgets(Path sweepJson, int n) throws IOException {
+  private static void budgets(Path sweepJson, int n, Path dir) throws IOException {
     JsonNode doc = new ObjectMapper().readTree(sweepJson.toFile());
     List<Double> costs = new ArrayList<>();
     doc.get("points").forEach(p -> costs.add(p.get("cost_cents").asDouble()));
@@ -183,6 +189,20 @@ public final class Headline {
               .min(Comparator.comparingDouble(c -> Math.abs(c - target)))
               .orElse(target);
       chosen.add(best);
+    }
+    if (dir != null) {
+      // The sweep stops where Mosaic saturates, usually below what Parquet alone costs on the SSD
+      // or the NVMe; the paper's Figure 6 compares against those too (issue 22's 60 % goal).
+      Map<String, Map<String, Long>> bytes = parquetBytes(dir);
+      for (CatalogDevice d : DeviceCatalog.load(dir.resolve("catalog.toml").toString())) {
+        double cents = 0;
+        for (Map<String, Long> perDevice : bytes.values()) {
+          cents += perDevice.get(d.id()) / 1e9 * d.costPerGb().cents();
+        }
+        if (cents > hi) {
+          chosen.add(cents);
+        }
+      }
     }
     chosen.stream()
         .sorted()
