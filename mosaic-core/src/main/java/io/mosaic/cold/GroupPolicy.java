@@ -1,8 +1,6 @@
 package io.mosaic.cold;
 
-import io.mosaic.MosaicException;
-import java.util.Arrays;
-import java.util.Locale;
+import io.mosaic.ConfigNames;
 
 /**
  * Which disk group a cold storage device switches to next (Skipper, Borovica-Gajic et al., VLDB
@@ -17,19 +15,10 @@ public enum GroupPolicy {
   RANK;
 
   public String configName() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    return ConfigNames.of(this);
   }
 
   public static GroupPolicy parse(String name) {
-    for (GroupPolicy p : values()) {
-      if (p.configName().equals(name.trim().toLowerCase(Locale.ROOT))) {
-        return p;
-      }
-    }
-    throw MosaicException.invalid(
-        "group scheduling policy '"
-            + name
-            + "' is unknown; use one of "
-            + String.join(", ", Arrays.stream(values()).map(GroupPolicy::configName).toList()));
+    return ConfigNames.parse(GroupPolicy.class, name, "group scheduling policy");
   }
 }

@@ -1,8 +1,6 @@
 package io.mosaic.cooperative;
 
-import io.mosaic.MosaicException;
-import java.util.Arrays;
-import java.util.Locale;
+import io.mosaic.ConfigNames;
 
 /**
  * How the {@link ActiveBufferManager} orders the loads of concurrent scans (Cooperative Scans,
@@ -20,19 +18,10 @@ public enum SharingPolicy {
 
   /** The name used in configuration ({@code relevance}, ...). */
   public String configName() {
-    return name().toLowerCase(Locale.ROOT);
+    return ConfigNames.of(this);
   }
 
   public static SharingPolicy parse(String name) {
-    for (SharingPolicy p : values()) {
-      if (p.configName().equals(name.trim().toLowerCase(Locale.ROOT))) {
-        return p;
-      }
-    }
-    throw MosaicException.invalid(
-        "sharing policy '"
-            + name
-            + "' is unknown; use one of "
-            + String.join(", ", Arrays.stream(values()).map(SharingPolicy::configName).toList()));
+    return ConfigNames.parse(SharingPolicy.class, name, "sharing policy");
   }
 }

@@ -1,8 +1,6 @@
 package io.mosaic.design;
 
-import io.mosaic.MosaicException;
-import java.util.Arrays;
-import java.util.Locale;
+import io.mosaic.ConfigNames;
 
 /**
  * How fast a transformation runs over its life (Physical Design Management in Ceph, Section IV).
@@ -16,19 +14,10 @@ public enum ScheduleShape {
   CONSTANT;
 
   public String configName() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    return ConfigNames.of(this);
   }
 
   public static ScheduleShape parse(String name) {
-    for (ScheduleShape s : values()) {
-      if (s.configName().equals(name.trim().toLowerCase(Locale.ROOT))) {
-        return s;
-      }
-    }
-    throw MosaicException.invalid(
-        "schedule '"
-            + name
-            + "' is unknown; use one of "
-            + String.join(", ", Arrays.stream(values()).map(ScheduleShape::configName).toList()));
+    return ConfigNames.parse(ScheduleShape.class, name, "schedule");
   }
 }
