@@ -111,18 +111,7 @@ final class ReadAhead {
     }
   }
 
-  ReadAhead(
-      Retriever retriever,
-      MosaicTable table,
-      Manifest manifest,
-      ScanRequest request,
-      List<ColumnSpec> columns,
-      List<Integer> groups,
-      IntSupplier cursor) {
-    this(retriever, table, manifest, request, columns, groups, cursor, false);
-  }
-
-  /** As above; {@code raw}: chunk mode, the consumer decodes ({@link #chunk}, {@link #ready}). */
+  /** {@code raw}: chunk mode, the consumer decodes ({@link #chunk}, {@link #ready}). */
   ReadAhead(
       Retriever retriever,
       MosaicTable table,

@@ -40,7 +40,8 @@ public final class DesignAdvisor {
               }
             });
     double secondsNow = model.totalTime(workload, current);
-    Map<String, Long> used = new HashMap<>(model.usedBytes(current));
+    Map<String, Long> usedAtStart = model.usedBytes(current);
+    Map<String, Long> used = new HashMap<>(usedAtStart);
     // The steps that moved a column out of each device so far (what a later move in waits for).
     Map<String, List<Integer>> freed = new HashMap<>();
     List<MoveStep> steps = new ArrayList<>();
@@ -109,7 +110,7 @@ public final class DesignAdvisor {
               stepCost,
               seconds - bestSeconds,
               bestSeconds,
-              needed(after, steps, to, write, model, current)));
+              needed(after, steps, to, write, usedAtStart.get(to.id()))));
       seconds = bestSeconds;
       cost += stepCost;
     }
@@ -140,9 +141,7 @@ public final class DesignAdvisor {
       List<MoveStep> steps,
       DeviceProfile to,
       long write,
-      CostModel model,
-      Placement initial) {
-    long usedAtStart = model.usedBytes(initial).get(to.id());
+      long usedAtStart) {
     long in = 0;
     for (MoveStep s : steps) {
       if (s.to().equals(to.id())) {

@@ -2,13 +2,17 @@ package io.mosaic.trino;
 
 import static io.trino.testing.TestingSession.testSessionBuilder;
 
+import io.mosaic.trace.TraceLog;
+import io.mosaic.trace.TraceRecord;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -90,5 +94,13 @@ final class MosaicQueryRunner {
       runner.close();
       throw e;
     }
+  }
+
+  /** The records a query left in the current trace epoch of the table at {@code tableDir}. */
+  static List<TraceRecord> traceRecords(Path tableDir, MaterializedResultWithPlan result) {
+    TraceLog log = new TraceLog(tableDir);
+    return log.read(log.epoch()).stream()
+        .filter(r -> r.queryId().equals(result.queryId().toString()))
+        .toList();
   }
 }

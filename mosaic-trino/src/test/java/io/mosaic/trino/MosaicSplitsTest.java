@@ -7,7 +7,6 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import io.trino.Session;
 import io.trino.operator.OperatorStats;
@@ -116,11 +115,8 @@ class MosaicSplitsTest {
 
   /** The probe table's one trace record of the query. */
   private static TraceRecord probeScan(MaterializedResultWithPlan result) {
-    TraceLog log = new TraceLog(dir.resolve("metadata/df/probe"));
     List<TraceRecord> records =
-        log.read(log.epoch()).stream()
-            .filter(r -> r.queryId().equals(result.queryId().toString()))
-            .toList();
+        MosaicQueryRunner.traceRecords(dir.resolve("metadata/df/probe"), result);
     assertThat(records).hasSize(1);
     return records.get(0);
   }

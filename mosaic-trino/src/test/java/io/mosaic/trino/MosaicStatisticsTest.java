@@ -11,7 +11,6 @@ import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -31,9 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 class MosaicStatisticsTest {
   @TempDir static Path dir;
   private DistributedQueryRunner runner;
-
-  /** One column's row of SHOW STATS. */
-  record Stats(Double dataSize, Double distinct, Double nullsFraction, String low, String high) {}
 
   @BeforeAll
   void createTables() throws Exception {
@@ -56,21 +52,8 @@ class MosaicStatisticsTest {
     }
   }
 
-  private Map<String, Stats> showStats(String table) {
-    Map<String, Stats> stats = new LinkedHashMap<>();
-    for (MaterializedRow row : runner.execute("SHOW STATS FOR " + table).getMaterializedRows()) {
-      if (row.getField(0) != null) {
-        stats.put(
-            (String) row.getField(0),
-            new Stats(
-                (Double) row.getField(1),
-                (Double) row.getField(2),
-                (Double) row.getField(3),
-                (String) row.getField(5),
-                (String) row.getField(6)));
-      }
-    }
-    return stats;
+  private Map<String, ShowStats> showStats(String table) {
+    return ShowStats.of(runner, table);
   }
 
   private long scalar(String sql) {
@@ -79,12 +62,12 @@ class MosaicStatisticsTest {
 
   /** Every column's NDV within 5 % of the exact count over {@code source}; data sizes exact. */
   private void assertStatsMatch(String table, String source) {
-    Map<String, Stats> stats = showStats(table);
+    Map<String, ShowStats> stats = showStats(table);
     MaterializedResult types = runner.execute("DESCRIBE " + table);
     for (MaterializedRow row : types.getMaterializedRows()) {
       String c = (String) row.getField(0);
       String type = (String) row.getField(1);
-      Stats s = stats.get(c);
+      ShowStats s = stats.get(c);
       long exact = scalar("SELECT count(DISTINCT " + c + ") FROM " + source);
       assertThat(s.distinct()).as("%s.%s NDV", table, c).isNotNull();
       assertThat(s.distinct()).as("%s.%s NDV", table, c).isCloseTo(exact, within(exact * 0.05));
@@ -102,7 +85,7 @@ class MosaicStatisticsTest {
   void everyColumnOfLineitemAndOrdersHasItsDistinctCountNullsAndSize() {
     assertStatsMatch("mosaic.tiny.lineitem", "tpch.tiny.lineitem");
     assertStatsMatch("mosaic.tiny.orders", "tpch.tiny.orders");
-    Stats quantity = showStats("mosaic.tiny.lineitem").get("l_quantity");
+    ShowStats quantity = showStats("mosaic.tiny.lineitem").get("l_quantity");
     assertThat(quantity.low()).isEqualTo("1.0");
     assertThat(quantity.high()).isEqualTo("50.0");
   }
@@ -120,7 +103,7 @@ class MosaicStatisticsTest {
         .isGreaterThan(scalar("SELECT count(*) FROM tpch.tiny.orders"));
     assertStatsMatch("mosaic.tiny.orders_more", "mosaic.tiny.orders_more");
 
-    Map<String, Stats> before = showStats("mosaic.tiny.orders_more");
+    Map<String, ShowStats> before = showStats("mosaic.tiny.orders_more");
     // Re-encoded for the other device's codec: the same values, so the same statistics.
     runner.execute(
         "CALL mosaic.system.move_columns('tiny', 'orders_more', 'o_comment=slow,o_orderkey=slow')");
@@ -135,7 +118,7 @@ class MosaicStatisticsTest {
     runner.execute(
         "CREATE TABLE mosaic.tiny.orders_old WITH (row_group_rows = 4096) AS"
             + " SELECT * FROM tpch.tiny.orders");
-    Map<String, Stats> written = showStats("mosaic.tiny.orders_old");
+    Map<String, ShowStats> written = showStats("mosaic.tiny.orders_old");
     MosaicTable table = MosaicTable.open(dir.resolve("metadata/tiny/orders_old"), pool());
     // The manifest as a writer before this change left it: no sketches, no data sizes.
     table.commit(
@@ -146,7 +129,7 @@ class MosaicStatisticsTest {
                 base.rowGroups(),
                 base.segments().stream().map(MosaicStatisticsTest::withoutValueStats).toList()));
 
-    Map<String, Stats> old = showStats("mosaic.tiny.orders_old");
+    Map<String, ShowStats> old = showStats("mosaic.tiny.orders_old");
     assertThat(old.get("o_orderkey").distinct()).isNull();
     assertThat(old.get("o_comment").dataSize()).isNotNull(); // the encoded size, as before
     assertThat(old.get("o_orderkey").nullsFraction()).isEqualTo(0.0);

@@ -8,7 +8,6 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import io.mosaic.trino.workload.TraceGenerator;
 import io.trino.Session;
@@ -62,10 +61,7 @@ class MosaicTpchQueriesTest {
 
   /** The trace records of lineitem's current epoch with the query's id. */
   private static List<TraceRecord> lineitemRecords(MaterializedResultWithPlan result) {
-    TraceLog log = new TraceLog(dir.resolve("metadata/tiny/lineitem"));
-    return log.read(log.epoch()).stream()
-        .filter(r -> r.queryId().equals(result.queryId().toString()))
-        .toList();
+    return MosaicQueryRunner.traceRecords(dir.resolve("metadata/tiny/lineitem"), result);
   }
 
   @Test

@@ -2,8 +2,8 @@ package io.mosaic.trino.bench;
 
 import io.airlift.log.Level;
 import io.airlift.log.Logging;
+import io.mosaic.trino.ShowStats;
 import io.mosaic.trino.workload.TraceGenerator;
-import io.trino.testing.MaterializedRow;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +29,6 @@ public final class TpchStatsComparison {
   private static final PrintStream ERR = System.err;
 
   private TpchStatsComparison() {}
-
-  /** One column's row of SHOW STATS: data size, NDV, nulls fraction, low, high. */
-  record Stats(Double size, Double ndv, Double nulls, String low, String high) {}
 
   public static void main(String[] args) throws Exception {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1;
@@ -75,9 +72,9 @@ public final class TpchStatsComparison {
           TpchCatalogs.format(sf),
           before != null ? " vs Mosaic before issue 20 (" + before + ")" : "");
       for (String table : List.of("lineitem", "orders")) {
-        Map<String, Map<String, Stats>> stats = new LinkedHashMap<>();
+        Map<String, Map<String, ShowStats>> stats = new LinkedHashMap<>();
         for (String catalog : compared) {
-          stats.put(catalog, showStats(runner, catalog + ".tpch." + table));
+          stats.put(catalog, ShowStats.of(runner, catalog + ".tpch." + table));
         }
         OUT.printf(Locale.ROOT, "%n%s (%s rows)%n", table, rows(runner, "mosaic.tpch." + table));
         OUT.printf(
@@ -91,9 +88,9 @@ public final class TpchStatsComparison {
                 + (before != null ? "---:|---:|" : "")
                 + "---:|---:|---:|---:|---|---|");
         for (String column : stats.get("mosaic").keySet()) {
-          Stats m = stats.get("mosaic").get(column);
-          Stats h = stats.get("hive").get(column);
-          Stats b = before != null ? stats.get("before").get(column) : null;
+          ShowStats m = stats.get("mosaic").get(column);
+          ShowStats h = stats.get("hive").get(column);
+          ShowStats b = before != null ? stats.get("before").get(column) : null;
           long exact =
               rows(runner, "(SELECT DISTINCT " + column + " FROM mosaic.tpch." + table + ")");
           OUT.printf(
@@ -101,16 +98,16 @@ public final class TpchStatsComparison {
               "| %s | %d | %s (%s) | %s (%s) |%s %s | %s |%s %s | %s | %s to %s | %s to %s |%n",
               column,
               exact,
-              num(m.ndv()),
-              error(m.ndv(), exact),
-              num(h == null ? null : h.ndv()),
-              error(h == null ? null : h.ndv(), exact),
-              b != null ? " " + num(b.ndv()) + " |" : "",
-              num(m.size()),
-              num(h == null ? null : h.size()),
-              b != null ? " " + num(b.size()) + " |" : "",
-              m.nulls(),
-              h == null ? null : h.nulls(),
+              num(m.distinct()),
+              error(m.distinct(), exact),
+              num(h == null ? null : h.distinct()),
+              error(h == null ? null : h.distinct(), exact),
+              b != null ? " " + num(b.distinct()) + " |" : "",
+              num(m.dataSize()),
+              num(h == null ? null : h.dataSize()),
+              b != null ? " " + num(b.dataSize()) + " |" : "",
+              m.nullsFraction(),
+              h == null ? null : h.nullsFraction(),
               m.low(),
               m.high(),
               h == null ? null : h.low(),
@@ -144,24 +141,6 @@ public final class TpchStatsComparison {
       OUT.println("\nplans written to " + plans);
     }
     System.exit(0);
-  }
-
-  private static Map<String, Stats> showStats(
-      io.trino.testing.DistributedQueryRunner runner, String table) {
-    Map<String, Stats> stats = new LinkedHashMap<>();
-    for (MaterializedRow row : runner.execute("SHOW STATS FOR " + table).getMaterializedRows()) {
-      if (row.getField(0) != null) {
-        stats.put(
-            (String) row.getField(0),
-            new Stats(
-                (Double) row.getField(1),
-                (Double) row.getField(2),
-                (Double) row.getField(3),
-                (String) row.getField(5),
-                (String) row.getField(6)));
-      }
-    }
-    return stats;
   }
 
   private static long rows(io.trino.testing.DistributedQueryRunner runner, String from) {
