@@ -161,8 +161,9 @@ public record CostModel(
 
   /**
    * Eq. 3: a scan's time is the slowest device's sum of column times, since columns on different
-   * devices are read in parallel. With a CPU model, Mosaic's extension: {@code max(max_d sum_{c on
-   * d} t(d,c), sum_c cpu(d(c),c)) + fixed} (docs/cost-model.md).
+   * devices are read in parallel. With a CPU model, Mosaic's extension ({@link #scanSeconds}): the
+   * slowest device's I/O and the decoding of every column as a two-stage pipeline, plus the fixed
+   * cost (docs/cost-model.md).
    */
   public double scanTime(DistinctScan scan, Placement placement) {
     return scanTime(scan, column -> deviceOf(placement, column));
@@ -182,7 +183,18 @@ public record CostModel(
       decoding += cpuTime(device, column);
     }
     double io = perDevice.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-    return Math.max(io, decoding) + scanFixedTime();
+    return scanSeconds(io, decoding, scan.columns().size(), scanFixedTime());
+  }
+
+  /**
+   * Mosaic's Eq. 3 from its parts (docs/cost-model.md): the read-decode pipeline of a scan whose
+   * data arrives in {@code chunks} pieces takes {@code max(io + cpu / n, cpu + io / n) + f}. The
+   * slower stage bounds it, and the faster one is exposed for one piece: the first read before any
+   * decoding, or the last decoding after every read. One piece per column read (a row group per
+   * column at most 1M rows); without a CPU model ({@code cpu = f = 0}) it is the paper's Eq. 3.
+   */
+  public static double scanSeconds(double io, double cpu, int chunks, double fixed) {
+    return Math.max(io + cpu / chunks, cpu + io / chunks) + fixed;
   }
 
   /** Eq. 4, weighted: {@code sum over distinct scans T of weight(T) * t(T)}. */

@@ -22,7 +22,7 @@ import java.util.Map;
  *   <li>decoding per core, per codec: a retriever with one decoding thread, uncompressed bytes of
  *       the sample's columns per second of scanning;
  *   <li>cores: the same scans with every decoding thread, divided by the rate of one;
- *   <li>fixed cost per scan: the median time of scanning one value of a one-row table.
+ *   <li>fixed cost per scan: the mean time of scanning one column of a tiny table.
  * </ul>
  */
 public final class ScanCalibrator {
@@ -31,13 +31,17 @@ public final class ScanCalibrator {
     void measured(String what, String result);
   }
 
+  /** Rounds per throughput figure; the figure is their median. */
+  static final int ROUNDS = 3;
+
   private final DevicePool pool;
   private final long minNanos;
   private final Listener listener;
 
   /**
    * @param pool the pool the sample tables live in (devices without throttles)
-   * @param minSecondsPerFigure how long each throughput figure scans, at least (repeating scans)
+   * @param minSecondsPerFigure how long each throughput figure scans, at least (repeating scans, in
+   *     {@value #ROUNDS} rounds)
    */
   public ScanCalibrator(DevicePool pool, double minSecondsPerFigure, Listener listener) {
     this.pool = pool;
@@ -95,25 +99,34 @@ public final class ScanCalibrator {
     return new CpuModel(cores, fixed, perCore);
   }
 
-  /** Uncompressed bytes of every column of {@code table} decoded per second, scans repeated. */
+  /**
+   * Uncompressed bytes of every column of {@code table} decoded per second: the median of {@value
+   * #ROUNDS} rounds of repeated scans, so one round slowed by a neighbour on a shared machine does
+   * not become the model's rate (single rounds of one second differed by up to 20 %).
+   */
   private Bandwidth rate(Retriever retriever, MosaicTable table) {
     Manifest m = table.latest();
     long bytes = m.segments().stream().mapToLong(SegmentEntry::uncompressedBytes).sum();
     ScanRequest request = ScanRequest.of(m.schema().names()).recorded(false);
     scanAll(retriever, table, request); // warm: JIT, page cache, pooled vectors
-    long start = System.nanoTime();
-    long scans = 0;
-    do {
-      scanAll(retriever, table, request);
-      scans++;
-    } while (System.nanoTime() - start < minNanos);
-    double seconds = (System.nanoTime() - start) / 1e9;
-    return new Bandwidth(bytes * scans / seconds);
+    double[] rates = new double[ROUNDS];
+    for (int round = 0; round < ROUNDS; round++) {
+      long start = System.nanoTime();
+      long scans = 0;
+      do {
+        scanAll(retriever, table, request);
+        scans++;
+      } while (System.nanoTime() - start < minNanos / ROUNDS);
+      rates[round] = bytes * scans / ((System.nanoTime() - start) / 1e9);
+    }
+    Arrays.sort(rates);
+    return new Bandwidth(rates[ROUNDS / 2]);
   }
 
   /**
-   * The median time of a scan of the one-row table's first column, recorded in the trace like any
-   * scan, since an engine's scans are.
+   * The mean time of a scan of the one-row table's first column, recorded in the trace like any
+   * scan, since an engine's scans are. The mean, not the median: a workload's time is a sum of
+   * scans, so occasional slow ones (a collection, a late thread) count in it.
    */
   private static Latency fixedCost(Retriever retriever, MosaicTable tiny) {
     ScanRequest request = ScanRequest.of(tiny.latest().schema().names().subList(0, 1));
@@ -126,8 +139,7 @@ public final class ScanCalibrator {
       scanAll(retriever, tiny, request);
       nanos[i] = System.nanoTime() - start;
     }
-    Arrays.sort(nanos);
-    return new Latency(nanos[nanos.length / 2]);
+    return new Latency(Arrays.stream(nanos).sum() / nanos.length);
   }
 
   private static void scanAll(Retriever retriever, MosaicTable table, ScanRequest request) {

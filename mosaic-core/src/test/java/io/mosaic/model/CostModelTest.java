@@ -177,7 +177,7 @@ class CostModelTest {
               Codec.NONE, Bandwidth.ofMegabytesPerSecond(1000)));
 
   @Test
-  void withACpuModelAScanTakesTheSlowerOfItsDevicesAndItsCoresPlusTheFixedCost() {
+  void withACpuModelAScanIsAReadDecodePipelinePlusTheFixedCost() {
     CostModel model = MODEL.withCpu(java.util.Optional.of(CPU));
 
     // Devices count their I/O alone: decompression is the cores' work.
@@ -188,10 +188,16 @@ class CostModelTest {
     assertThat(model.scanFixedTime()).isCloseTo(0.002, EPS);
 
     // {A, B} on the SSD: I/O 0.001 + 0.8 + 0.001 + 0.8 = 1.602 s; decoding (1 + 2 GB) / 0.25 / 2
-    // = 6 s: CPU-bound.
-    assertThat(model.scanTime(DistinctScan.of(1, A, B), PLACEMENT)).isCloseTo(6.0 + 0.002, EPS);
-    // {A, C}: SSD 0.801 s, HDD 2.51 s, decoding 2 + 0.25 s: the HDD binds.
-    assertThat(model.scanTime(DistinctScan.of(1, A, C), PLACEMENT)).isCloseTo(2.51 + 0.002, EPS);
+    // = 6 s: CPU-bound, and the first of the two pieces is read before decoding starts.
+    assertThat(model.scanTime(DistinctScan.of(1, A, B), PLACEMENT))
+        .isCloseTo(6.0 + 1.602 / 2 + 0.002, EPS);
+    // {A, C}: SSD 0.801 s, HDD 2.51 s, decoding 2 + 0.25 s: the HDD binds, and the last piece is
+    // decoded after it.
+    assertThat(model.scanTime(DistinctScan.of(1, A, C), PLACEMENT))
+        .isCloseTo(2.51 + 2.25 / 2 + 0.002, EPS);
+    // One column: nothing overlaps, reading then decoding.
+    assertThat(model.scanTime(DistinctScan.of(1, C), PLACEMENT))
+        .isCloseTo(2.51 + 0.25 + 0.002, EPS);
     // Without a CPU model, the paper's Eq. 3 as before.
     assertThat(MODEL.scanTime(DistinctScan.of(1, A, C), PLACEMENT))
         .isCloseTo(Math.max(MODEL.columnTime(SSD, A), MODEL.columnTime(HDD, C)), EPS);

@@ -28,10 +28,11 @@ import java.util.Set;
  *
  * <pre>
  * minimise   sum_T w_T z_T                                   (Eq. 4, weighted)
- * subject to z_T >= sum_{c in T} I[d][c] t(d,c) + f   for all T, d (Eq. 3 as a linear max)
- *            z_T >= sum_{c in T} sum_d I[d][c] cpu(d,c) + f  for all T (with a CPU model:
- *                   decoding on the cores every device shares, docs/cost-model.md; f the fixed
- *                   cost per scan, 0 without one)
+ * subject to z_T >= io_d(T) + cpu(T) / n_T + f          for all T, d (Eq. 3 as a linear max)
+ *            z_T >= cpu(T) + io_d(T) / n_T + f          for all T, d (with a CPU model)
+ *              where io_d(T) = sum_{c in T} I[d][c] t(d,c), cpu(T) = sum_{c in T} sum_d I[d][c]
+ *              cpu(d,c) is decoding on the cores every device shares, n_T the columns of T and f
+ *              the fixed cost per scan (docs/cost-model.md; cpu = f = 0 without a CPU model)
  *            sum_d I[d][c] = 1                    for all c    (Eq. 6a)
  *            I[d][c] in {0,1}                                  (Eq. 6b; [0,1] when relaxed)
  *            capacity: sum_c I[d][c] stored(d,c) <= cap(d)     (Eq. 7, in GB)
@@ -114,27 +115,36 @@ public final class LoptFormulation {
                   Double.POSITIVE_INFINITY,
                   unique("z_" + t)));
       objective.addTerm(scanTime[t], list.get(t).weight());
+      // Mosaic's Eq. 3 (CostModel.scanSeconds) as a linear max: each device's I/O with the
+      // decoding of one of the scan's n pieces, and the decoding with one piece of each device's
+      // I/O.
+      int n = scanned.size();
+      boolean withCpu = model.cpu().isPresent();
       for (int d = 0; d < nd; d++) {
         LinearExprBuilder device = LinearExpr.newBuilder();
+        LinearExprBuilder decoding = LinearExpr.newBuilder();
         for (int c = 0; c < scanned.size(); c++) {
-          device.addTerm(place[d][index.get(scanned.get(c))], times[c][d]);
+          int column = index.get(scanned.get(c));
+          for (int e = 0; e < nd; e++) {
+            // One term per variable: I[e][c] in d's I/O if e = d, and in the decoding.
+            double cpu = withCpu ? model.cpuTime(devices.get(e), scanned.get(c)) : 0;
+            double io = e == d ? times[c][d] : 0;
+            if (io + cpu > 0) {
+              device.addTerm(place[e][column], io + cpu / n);
+              decoding.addTerm(place[e][column], io / n + cpu);
+            }
+          }
         }
         device.addTerm(scanTime[t], -1);
         builder
             .addLessOrEqual(device, -fixed)
             .withName(unique("scan_" + t + "_" + devices.get(d).id()));
-      }
-      if (model.cpu().isPresent()) {
-        // Decoding: one more constraint per scan keeps the max of Eq. 3 linear.
-        LinearExprBuilder decoding = LinearExpr.newBuilder();
-        for (int c = 0; c < scanned.size(); c++) {
-          for (int d = 0; d < nd; d++) {
-            decoding.addTerm(
-                place[d][index.get(scanned.get(c))], model.cpuTime(devices.get(d), scanned.get(c)));
-          }
+        if (withCpu) {
+          decoding.addTerm(scanTime[t], -1);
+          builder
+              .addLessOrEqual(decoding, -fixed)
+              .withName(unique("cpu_" + t + "_" + devices.get(d).id()));
         }
-        decoding.addTerm(scanTime[t], -1);
-        builder.addLessOrEqual(decoding, -fixed).withName(unique("cpu_" + t));
       }
       // Valid cuts, one per column c of the scan: z_T >= sum_d I[d][c] b(T, c, d), where b is the
       // least time of the scan alone with c on d (ScanLowerBound), at least c's own time there.

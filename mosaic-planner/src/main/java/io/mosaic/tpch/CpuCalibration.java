@@ -81,7 +81,7 @@ public final class CpuCalibration {
       ScanCalibrator calibrator =
           new ScanCalibrator(
               samplePool,
-              1.0,
+              3.0,
               (what, result) -> {
                 err.printf(Locale.ROOT, "  %-22s %s%n", what, result);
                 err.flush();

@@ -55,6 +55,15 @@ public final class ExperimentPool implements AutoCloseable {
   /** The paper's devices in pool order (fastest first), as the built-in catalogue lists them. */
   public static final List<String> DEVICES = List.of("nvme", "ssd", "raid5", "hdd");
 
+  /**
+   * The name of an output file: {@code base}, or {@code base-TAG} when the environment sets {@code
+   * EXPERIMENT_TAG}, so one figure run in two regimes (docs/experiments) keeps both results.
+   */
+  public static String outputName(String base, String extension) {
+    String tag = System.getenv().getOrDefault("EXPERIMENT_TAG", "").trim();
+    return (tag.isEmpty() ? base : base + "-" + tag) + "." + extension;
+  }
+
   private final Path work;
   private final double sf;
   private final DevicePool pool;
@@ -170,10 +179,16 @@ public final class ExperimentPool implements AutoCloseable {
   /**
    * Calibrates the host's processors as {@code mosaic calibrate} does (docs/cost-model.md):
    * decoding of zstd and uncompressed TPC-H lineitem per core, cores per scan, fixed cost per scan.
+   * The sample is lineitem at the experiment's own scale, so its column chunks are as large as the
+   * ones the workload decodes: a chunk's fixed work is amortised over its size, and at SF 0.2 a
+   * sample of SF 0.02 measured 1.5-2x below the rate the workload's scans reached.
    */
   public CpuModel cpu() throws IOException {
     return CpuCalibration.measure(
-        pool, 0.02, List.of(Codec.NONE, Codec.ZSTD), new java.io.PrintWriter(System.out, true));
+        pool,
+        Math.min(sf, 1),
+        List.of(Codec.NONE, Codec.ZSTD),
+        new java.io.PrintWriter(System.out, true));
   }
 
   /**
@@ -286,6 +301,19 @@ public final class ExperimentPool implements AutoCloseable {
    * (other builders share these 2 cores).
    */
   public record Measurement(double seconds, double cpuSeconds, double load) {}
+
+  /**
+   * The run of median wall time among {@code runs} runs of {@code workload}: on a shared machine
+   * one run slowed by a collection or a neighbour does not move the figure.
+   */
+  public Measurement median(Workload workload, int runs) {
+    List<Measurement> all = new ArrayList<>();
+    for (int r = 0; r < runs; r++) {
+      all.add(run(workload));
+    }
+    all.sort(Comparator.comparingDouble(Measurement::seconds));
+    return all.get(runs / 2);
+  }
 
   @Override
   public void close() {

@@ -30,7 +30,8 @@ import java.util.Map;
  *
  * <p>Usage: {@code benchmarks/bench experiments.Figure11BudgetVsCapacity [SIZES] [SOLVE_SECONDS]}
  * (default {@code tpch-sf30}, LOPT time limit 10 s per solve). Writes {@code
- * docs/experiments/figure11-budget-vs-capacity.{csv,svg}}.
+ * docs/experiments/figure11-budget-vs-capacity.{csv,svg}} ({@code -TAG} with {@code
+ * EXPERIMENT_TAG}).
  */
 public final class Figure11BudgetVsCapacity {
   private Figure11BudgetVsCapacity() {}
@@ -126,7 +127,7 @@ public final class Figure11BudgetVsCapacity {
         56,
         front.size(),
         100 * sum / Math.max(1, n));
-    csv.write(out.resolve("figure11-budget-vs-capacity.csv"));
+    csv.write(out.resolve(ExperimentPool.outputName("figure11-budget-vs-capacity", "csv")));
 
     List<SvgChart.Point> all = new ArrayList<>();
     List<SvgChart.Point> pareto = new ArrayList<>();
@@ -135,7 +136,7 @@ public final class Figure11BudgetVsCapacity {
     List<SvgChart.Point> curve = new ArrayList<>();
     sweep.points().forEach(p -> curve.add(new SvgChart.Point(p.costCents(), p.predictedSeconds())));
     Files.writeString(
-        out.resolve("figure11-budget-vs-capacity.svg"),
+        out.resolve(ExperimentPool.outputName("figure11-budget-vs-capacity", "svg")),
         new SvgChart(
                 "Figure 11: capacity mode (56 configurations) vs budget mode (TPC-H "
                     + sizes

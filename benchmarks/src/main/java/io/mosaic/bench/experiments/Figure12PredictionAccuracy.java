@@ -26,7 +26,9 @@ import java.util.Optional;
  * intercept is the per-run work Eq. 2-4 do not model.
  *
  * <p>Usage: {@code benchmarks/bench experiments.Figure12PredictionAccuracy [SF] [DIVISOR] [STEPS]
- * [RUNS]} (defaults 0.05, 50, 6, 2). Writes {@code docs/experiments/figure12-prediction.{csv,svg}}.
+ * [RUNS]} (defaults 0.05, 50, 6, 3; the measured time is the median of RUNS runs). Writes {@code
+ * docs/experiments/figure12-prediction.{csv,svg}} ({@code figure12-prediction-TAG} with the
+ * environment variable {@code EXPERIMENT_TAG}).
  */
 public final class Figure12PredictionAccuracy {
   private Figure12PredictionAccuracy() {}
@@ -35,7 +37,7 @@ public final class Figure12PredictionAccuracy {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.05;
     double divisor = args.length > 1 ? Double.parseDouble(args[1]) : 50;
     int steps = args.length > 2 ? Integer.parseInt(args[2]) : 6;
-    int runs = args.length > 3 ? Integer.parseInt(args[3]) : 2;
+    int runs = args.length > 3 ? Integer.parseInt(args[3]) : 3;
     Path out = Path.of("docs/experiments");
     long start = System.nanoTime();
     System.out.printf(
@@ -81,15 +83,10 @@ public final class Figure12PredictionAccuracy {
       List<double[]> rows = new ArrayList<>(); // {cost, predicted, measured, calibrated}
       for (BudgetSweep.Point p : sweep.points()) {
         pool.migrate(p.placement());
-        double wall = 0;
-        double cpu = 0;
-        double load = 0;
-        for (int r = 0; r < runs; r++) {
-          ExperimentPool.Measurement m = pool.run(trace);
-          wall += m.seconds() / runs;
-          cpu += m.cpuSeconds() / runs;
-          load += m.load() / runs;
-        }
+        ExperimentPool.Measurement m = pool.median(trace, runs);
+        double wall = m.seconds();
+        double cpu = m.cpuSeconds();
+        double load = m.load();
         double predicted = p.predictedSeconds();
         double io = calibrated.totalTime(trace, p.placement());
         double eq4 = paper.totalTime(trace, p.placement());
@@ -108,7 +105,7 @@ public final class Figure12PredictionAccuracy {
             cpu,
             load);
       }
-      csv.write(out.resolve("figure12-prediction.csv"));
+      csv.write(out.resolve(ExperimentPool.outputName("figure12-prediction", "csv")));
       double mae = 0;
       double maePaper = 0;
       for (double[] r : rows) {
@@ -152,7 +149,7 @@ public final class Figure12PredictionAccuracy {
         io.add(new SvgChart.Point(r[0], r[3]));
       }
       Files.writeString(
-          out.resolve("figure12-prediction.svg"),
+          out.resolve(ExperimentPool.outputName("figure12-prediction", "svg")),
           new SvgChart(
                   String.format(
                       Locale.ROOT,

@@ -34,7 +34,8 @@ import java.util.Optional;
  * <p>Usage: {@code benchmarks/bench experiments.Figure7Strategies [SF] [DIVISOR] [CONFIGS] [paper]}
  * (default SF 0.05, Table 1 read rates divided by 50, all 56 configurations; CONFIGS n takes every
  * (56/n)-th one for a quick look; {@code paper} plans with Eq. 2-4 alone, without the host's CPU).
- * Writes {@code docs/experiments/figure7-strategies.{csv,svg}}.
+ * Writes {@code docs/experiments/figure7-strategies.{csv,svg}} ({@code figure7-strategies-TAG} with
+ * the environment variable {@code EXPERIMENT_TAG}).
  */
 public final class Figure7Strategies {
   private Figure7Strategies() {}
@@ -162,7 +163,7 @@ public final class Figure7Strategies {
             CapacityConfigurations.label(config),
             line);
       }
-      csv.write(out.resolve("figure7-strategies.csv"));
+      csv.write(out.resolve(ExperimentPool.outputName("figure7-strategies", "csv")));
       double base = sums.get("HOT table")[0];
       double basePred = sums.get("HOT table")[1];
       List<String> labels = new ArrayList<>();
@@ -201,7 +202,7 @@ public final class Figure7Strategies {
           hc / lopt,
           (System.nanoTime() - start) / 1e9);
       Files.writeString(
-          out.resolve("figure7-strategies.svg"),
+          out.resolve(ExperimentPool.outputName("figure7-strategies", "svg")),
           SvgChart.bars(
               String.format(
                   Locale.ROOT,

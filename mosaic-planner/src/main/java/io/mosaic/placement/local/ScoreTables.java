@@ -90,7 +90,7 @@ public final class ScoreTables {
         max = Math.max(max, perDevice[at[c]]);
         decoding += cpu[at[c]][c];
       }
-      total += weights[t] * (Math.max(max, decoding) + fixed);
+      total += weights[t] * CostModel.scanSeconds(max, decoding, scans[t].length, fixed);
     }
     return total;
   }
