@@ -102,7 +102,7 @@ public final class ScanCalibrator {
   /**
    * Uncompressed bytes of every column of {@code table} decoded per second: the median of {@value
    * #ROUNDS} rounds of repeated scans, so one round slowed by a neighbour on a shared machine does
-   * not become the model's rate (single rounds of one second differed by up to 20 %).
+   * not become the model's rate (one-second calibrations differed by 20 % and more between runs).
    */
   private Bandwidth rate(Retriever retriever, MosaicTable table) {
     Manifest m = table.latest();

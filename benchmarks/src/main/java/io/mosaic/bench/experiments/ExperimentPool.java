@@ -180,8 +180,7 @@ public final class ExperimentPool implements AutoCloseable {
    * Calibrates the host's processors as {@code mosaic calibrate} does (docs/cost-model.md):
    * decoding of zstd and uncompressed TPC-H lineitem per core, cores per scan, fixed cost per scan.
    * The sample is lineitem at the experiment's own scale, so its column chunks are as large as the
-   * ones the workload decodes: a chunk's fixed work is amortised over its size, and at SF 0.2 a
-   * sample of SF 0.02 measured 1.5-2x below the rate the workload's scans reached.
+   * ones the workload decodes (a chunk's fixed work is amortised over its size).
    */
   public CpuModel cpu() throws IOException {
     return CpuCalibration.measure(

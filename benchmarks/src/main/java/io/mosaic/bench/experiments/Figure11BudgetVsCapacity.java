@@ -1,6 +1,8 @@
 package io.mosaic.bench.experiments;
 
 import io.mosaic.bench.PlannerBenchmark;
+import io.mosaic.device.CpuModel;
+import io.mosaic.device.DeviceModelFile;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.Workload;
@@ -19,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Paper Figure 11 (Section 5.6), predicted by the cost model at the paper's scale: LOPT in capacity
@@ -43,7 +46,14 @@ public final class Figure11BudgetVsCapacity {
     // with (docs/experiments/README.md, Figure 11).
     double headroom = args.length > 2 ? Double.parseDouble(args[2]) : Figure7Strategies.SLACK;
     Path out = Path.of("docs/experiments");
-    CostModel budgetModel = PlannerBenchmark.model(sizes);
+    // A device model file's [cpu] table (mosaic calibrate, docs/cost-model.md) puts that host's
+    // processors into every prediction: the setting where the CPU binds.
+    Optional<CpuModel> cpu =
+        args.length > 3 ? DeviceModelFile.readCpu(Path.of(args[3])) : Optional.empty();
+    if (args.length > 3 && cpu.isEmpty()) {
+      throw new IllegalArgumentException(args[3] + " has no [cpu] table; run mosaic calibrate");
+    }
+    CostModel budgetModel = PlannerBenchmark.model(sizes).withCpu(cpu);
     Workload trace = TraceFile.load("tpch");
     LoptStrategy lopt =
         new LoptStrategy(Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 60));
@@ -63,7 +73,9 @@ public final class Figure11BudgetVsCapacity {
       }
       CostModel model =
           new CostModel(
-              ExperimentPool.withCapacities(budgetModel.devices(), planned), budgetModel.sizes());
+              ExperimentPool.withCapacities(budgetModel.devices(), planned),
+              budgetModel.sizes(),
+              cpu);
       double time;
       try {
         time = lopt.place(PlacementProblem.capacity(model, trace)).prediction().totalSeconds();
