@@ -37,7 +37,11 @@ public final class Device {
   Device(DeviceSpec spec, Path configFile) {
     this.spec = spec;
     this.configFile = configFile;
-    this.throttle = spec.emulation().map(DeviceThrottle::new).orElse(null);
+    this.throttle =
+        spec.cold()
+            .map(DeviceThrottle::cold)
+            .or(() -> spec.emulation().map(DeviceThrottle::new))
+            .orElse(null);
   }
 
   void setIdentity(DeviceMarker.Identity identity) {
@@ -116,6 +120,40 @@ public final class Device {
     return throttle != null;
   }
 
+  /** Whether this is a cold storage device (disk groups, one spun up at a time). */
+  public boolean cold() {
+    return spec.cold().isPresent();
+  }
+
+  /**
+   * The disk group of a file of this cold device ({@link ColdSpec#groupOf}: by its path relative to
+   * the device's directory).
+   */
+  public int groupOf(Path file) {
+    ColdSpec cold =
+        spec.cold()
+            .orElseThrow(
+                () ->
+                    MosaicException.invalid(
+                        "device '" + spec.id() + "' is not cold: it has no disk groups"));
+    Path normal = file.toAbsolutePath().normalize();
+    Path root = spec.path().toAbsolutePath().normalize();
+    Path relative = normal.startsWith(root) ? root.relativize(normal) : normal;
+    StringBuilder name = new StringBuilder();
+    for (Path part : relative) {
+      name.append(name.isEmpty() ? "" : "/").append(part);
+    }
+    return cold.groupOf(name.toString());
+  }
+
+  /**
+   * Group switches of this cold device since the pool was loaded, the first spin-up included (0
+   * unless cold); for tests and metrics.
+   */
+  public long groupSwitches() {
+    return throttle == null ? 0 : throttle.switches();
+  }
+
   /** Resolves a path relative to the device root, refusing paths that would leave it. */
   public Path resolve(String relative) {
     Path resolved = spec.path().resolve(relative).normalize();
@@ -134,7 +172,7 @@ public final class Device {
           null,
           "directory of device '" + spec.id() + "' is gone; remount it or fix devices.toml");
     }
-    return new DeviceReadChannel(file, throttle);
+    return new DeviceReadChannel(file, throttle, cold() ? groupOf(file) : -1);
   }
 
   /** Creates a new file on this device; writes count against its capacity. */

@@ -38,7 +38,8 @@ public final class DeviceConfigParser {
           "cost_per_gb",
           "seek",
           "metadata",
-          "emulate");
+          "emulate",
+          "cold");
   static final Set<String> CATALOG_FIELDS =
       Set.of("id", "name", "read", "seek", "threads", "codec", "cost_per_gb", "source");
   static final Map<String, String> EXAMPLES =
@@ -52,6 +53,8 @@ public final class DeviceConfigParser {
           "read", "read = \"1.2 GB/s\"",
           "source", "source = \"vendor data sheet, 2026\"");
   static final Set<String> EMULATE_FIELDS = Set.of("read", "seek");
+  static final Set<String> COLD_FIELDS = Set.of("groups", "switch", "read");
+  static final String COLD_EXAMPLE = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\" }";
   static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]+");
 
   private final Path file;
@@ -163,6 +166,7 @@ public final class DeviceConfigParser {
     List<Usable> usable = new ArrayList<>();
     String metadataId = null;
     int metadataLine = 0;
+    DeviceEntry first = null;
     for (int i = 0; i < devices.size(); i++) {
       DeviceEntry e =
           new DeviceEntry(
@@ -171,9 +175,19 @@ public final class DeviceConfigParser {
       uniqueId(e, id, idLines);
       String name = e.optional("name", DeviceEntry::string).orElse(id);
       Optional<Emulation> emulation = e.optional("emulate", e::emulation);
+      boolean isCold = e.table.contains("cold");
+      Optional<ColdSpec> cold = e.cold();
+      if (isCold && e.table.contains("emulate")) {
+        e.problem(
+            "emulate",
+            "bad value "
+                + literal(e.table.get("emulate"))
+                + ": a cold device is emulated by its cold table (read: the active group's rate,"
+                + " switch: the group switch); remove emulate");
+      }
       Path path = e.required("path", v -> DeviceEntry.path(base, v)).orElse(null);
-      // A broken emulate table is reported on its own; the directory is still an emulated one.
-      if (path != null && e.checkDirectory(path, e.table.contains("emulate"))) {
+      // A broken emulate or cold table is reported on its own; the directory is still emulated.
+      if (path != null && e.checkDirectory(path, e.table.contains("emulate") || isCold)) {
         String owner = pathOwners.putIfAbsent(path, id);
         if (owner != null) {
           e.problem("path", "same directory as device '" + owner + "'; give each device its own");
@@ -194,7 +208,13 @@ public final class DeviceConfigParser {
       Cost cost = e.required("cost_per_gb", DeviceEntry::cost).orElse(Cost.ofCents(0));
       Latency seek = e.optional("seek", DeviceEntry::latency).orElse(Latency.ZERO);
       boolean metadata = e.optional("metadata", DeviceEntry::bool).orElse(false);
-      if (metadata) {
+      if (metadata && isCold) {
+        e.problem(
+            "metadata",
+            "bad value true: a cold device cannot hold table metadata (manifests, traces and the"
+                + " device model are read by every query, each read could wait for a group"
+                + " switch); mark a warm device (one without cold) metadata = true");
+      } else if (metadata) {
         if (metadataId != null) {
           e.problem(
               "metadata",
@@ -208,9 +228,19 @@ public final class DeviceConfigParser {
           metadataLine = e.line("metadata");
         }
       }
+      if (first == null) {
+        first = e;
+      }
       specs.add(
           new DeviceSpec(
-              id, name, path, capacity, threads, codec, cost, seek, metadata, emulation));
+              id, name, path, capacity, threads, codec, cost, seek, metadata, emulation, cold));
+    }
+    if (metadataId == null && first != null && first.table.contains("cold")) {
+      first.problem(
+          "metadata",
+          "no device sets metadata = true, so the first device listed would hold table metadata,"
+              + " but it is cold (a group switch could stall every query); mark a warm device"
+              + " (one without cold) metadata = true, adding one if the pool has none");
     }
     checkIdentities(usable);
     return specs;

@@ -1,5 +1,7 @@
 package io.mosaic.device;
 
+import static io.mosaic.device.DeviceConfigParser.COLD_EXAMPLE;
+import static io.mosaic.device.DeviceConfigParser.COLD_FIELDS;
 import static io.mosaic.device.DeviceConfigParser.EMULATE_FIELDS;
 import static io.mosaic.device.DeviceConfigParser.EXAMPLES;
 import static io.mosaic.device.DeviceConfigParser.ID;
@@ -137,6 +139,85 @@ final class DeviceEntry {
       throw MosaicException.invalid("seek " + literal(t.get("seek")) + ": " + ex.getMessage());
     }
     return new Emulation(read, seek);
+  }
+
+  /**
+   * The {@code cold} table, if any (Skipper's cold storage device). Each bad key is reported on its
+   * own, as field {@code cold.KEY}; the result is empty if anything is wrong.
+   */
+  Optional<ColdSpec> cold() {
+    Object value = table.get("cold");
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!(value instanceof TomlTable t)) {
+      problem("cold", "bad value " + literal(value) + ": expected a table like " + COLD_EXAMPLE);
+      return Optional.empty();
+    }
+    boolean complete = true;
+    for (String key : t.keySet()) {
+      if (!COLD_FIELDS.contains(key)) {
+        problem(
+            "cold",
+            "unknown field '"
+                + escape(key)
+                + "'; allowed: "
+                + String.join(", ", sorted(COLD_FIELDS)));
+        complete = false;
+      }
+    }
+    for (String key : List.of("groups", "switch", "read")) {
+      if (!t.contains(key)) {
+        problem(
+            "cold",
+            "missing '"
+                + key
+                + "'; a cold device needs groups, switch and read, e.g. cold = "
+                + COLD_EXAMPLE);
+        complete = false;
+      }
+    }
+    Optional<Integer> groups = optional("cold.groups", DeviceEntry::groups);
+    Optional<Latency> groupSwitch = optional("cold.switch", DeviceEntry::groupSwitch);
+    Optional<Bandwidth> read = optional("cold.read", DeviceEntry::bandwidth);
+    if (!complete || groups.isEmpty() || groupSwitch.isEmpty() || read.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new ColdSpec(groups.get(), groupSwitch.get(), read.get()));
+  }
+
+  static int groups(Object value) {
+    if (!(value instanceof Long l)) {
+      throw MosaicException.invalid("expected a whole number of disk groups, like groups = 4");
+    }
+    if (l < ColdSpec.MIN_GROUPS) {
+      throw MosaicException.invalid(
+          "a cold device needs at least "
+              + ColdSpec.MIN_GROUPS
+              + " disk groups (with one it never switches): give its number of groups, or drop"
+              + " cold and describe it as a warm device");
+    }
+    if (l > ColdSpec.MAX_GROUPS) {
+      throw MosaicException.invalid(
+          "at most " + ColdSpec.MAX_GROUPS + " disk groups; give the device's number of groups");
+    }
+    return l.intValue();
+  }
+
+  static Latency groupSwitch(Object value) {
+    Latency latency = latency(value);
+    if (latency.nanos() == 0) {
+      throw MosaicException.invalid(
+          "must be above zero (a device whose groups switch for free is not cold): give the"
+              + " switch time, like \"10 s\", or drop cold");
+    }
+    if (latency.compareTo(ColdSpec.MAX_SWITCH) > 0) {
+      throw MosaicException.invalid(
+          "too long; a group switch spins disks down and up in seconds (Pelican: 8 s), at most "
+              + ColdSpec.MAX_SWITCH
+              + ": check the unit, like \"10 s\"");
+    }
+    return latency;
   }
 
   /** Returns whether {@code path} is a usable directory; emulated devices' are created. */

@@ -17,11 +17,14 @@ public final class DeviceReadChannel implements SeekableByteChannel {
   private final FileChannel file;
   private final DeviceThrottle throttle;
   private final Path path;
+  private final int group;
 
-  DeviceReadChannel(Path path, DeviceThrottle throttle) throws IOException {
+  /** {@code group}: the file's disk group on a cold device, else -1. */
+  DeviceReadChannel(Path path, DeviceThrottle throttle, int group) throws IOException {
     this.file = FileChannel.open(path, StandardOpenOption.READ);
     this.throttle = throttle;
     this.path = path;
+    this.group = group;
   }
 
   @Override
@@ -56,7 +59,7 @@ public final class DeviceReadChannel implements SeekableByteChannel {
 
   private void account(long start, long position, int n) throws IOException {
     if (throttle != null && n > 0) {
-      throttle.pace(path, position, start, n);
+      throttle.pace(path, group, position, start, n);
     }
   }
 

@@ -50,6 +50,106 @@ class DeviceConfigParserTest {
     return sb.append("threads = 2\ncost_per_gb = \"60 ct\"\n").toString();
   }
 
+  /** A device with {@code cold = value} instead of emulate. */
+  private static String coldDevice(String id, String value, String... extra) {
+    return device(id, extra)
+        .replace(
+            "emulate = { read = \"100 MB/s\" }\n", value == null ? "" : "cold = " + value + "\n");
+  }
+
+  @Test
+  void readsAColdDeviceAndCreatesItsDirectory() throws IOException {
+    Path file =
+        write(
+            device("warm", "metadata = true")
+                + coldDevice(
+                    "csd",
+                    "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
+                    "seek = \"8 ms\""));
+    List<DeviceSpec> specs = DeviceConfigParser.parsePool(file);
+    assertThat(specs.get(0).cold()).isEmpty();
+    DeviceSpec csd = specs.get(1);
+    assertThat(csd.cold())
+        .contains(new ColdSpec(4, Latency.ofMillis(10_000), Bandwidth.parse("100 MB/s")));
+    assertThat(csd.emulation()).isEmpty();
+    assertThat(csd.seek()).isEqualTo(Latency.ofMillis(8));
+    assertThat(csd.costPerGb()).isEqualTo(Cost.ofCents(60));
+    assertThat(dir.resolve("csd")).as("a cold device's directory is emulated").isDirectory();
+    // The same table written as a sub-table of the [[device]].
+    Path again =
+        write(
+            device("warm", "metadata = true")
+                + coldDevice("csd", null, "seek = \"8 ms\"")
+                + "[device.cold]\ngroups = 4\nswitch = \"10 s\"\nread = \"100 MB/s\"\n");
+    assertThat(DeviceConfigParser.parsePool(again)).isEqualTo(specs);
+  }
+
+  @Test
+  void badColdTablesNameTheKeyTheProblemAndTheFix() throws IOException {
+    assertThat(
+            problems(
+                device("warm", "metadata = true")
+                    + coldDevice("a", "{ groups = 1, switch = \"-2 s\", read = \"100 MB\" }")
+                    + coldDevice("b", "{ groups = 2000, switch = \"0 s\", read = \"1 GB/s\" }")
+                    + coldDevice("c", "{ groups = \"4\", switch = \"900 s\", read = \"1 GB/s\" }")
+                    + coldDevice("d", "{ groups = 4, swich = \"10 s\" }")
+                    + coldDevice("e", "\"10 s\"")))
+        .containsExactly(
+            "F:13: device 'a' field 'cold.groups': bad value 1: a cold device needs at least 2 disk"
+                + " groups (with one it never switches): give its number of groups, or drop cold"
+                + " and describe it as a warm device",
+            "F:13: device 'a' field 'cold.switch': bad value \"-2 s\": must not be negative",
+            "F:13: device 'a' field 'cold.read': bad value \"100 MB\": unknown unit 'MB'; allowed:"
+                + " B/s, kB/s, KiB/s, MB/s, MiB/s, GB/s, GiB/s, TB/s, TiB/s, PB/s (e.g. \"1.2 GB/s\")",
+            "F:21: device 'b' field 'cold.groups': bad value 2000: at most 1024 disk groups; give"
+                + " the device's number of groups",
+            "F:21: device 'b' field 'cold.switch': bad value \"0 s\": must be above zero (a device"
+                + " whose groups switch for free is not cold): give the switch time, like \"10 s\","
+                + " or drop cold",
+            "F:29: device 'c' field 'cold.groups': bad value \"4\": expected a whole number of disk"
+                + " groups, like groups = 4",
+            "F:29: device 'c' field 'cold.switch': bad value \"900 s\": too long; a group switch"
+                + " spins disks down and up in seconds (Pelican: 8 s), at most 600 s: check the"
+                + " unit, like \"10 s\"",
+            "F:37: device 'd' field 'cold': unknown field 'swich'; allowed: groups, read, switch",
+            "F:37: device 'd' field 'cold': missing 'switch'; a cold device needs groups, switch"
+                + " and read, e.g. cold = { groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
+            "F:37: device 'd' field 'cold': missing 'read'; a cold device needs groups, switch"
+                + " and read, e.g. cold = { groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
+            "F:45: device 'e' field 'cold': bad value \"10 s\": expected a table like { groups ="
+                + " 4, switch = \"10 s\", read = \"100 MB/s\" }");
+  }
+
+  @Test
+  void aColdDeviceIsNotEmulatedTwiceAndHoldsNoMetadata() throws IOException {
+    String cold = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\" }";
+    assertThat(
+            problems(
+                device("warm")
+                    + coldDevice("a", cold, "emulate = { read = \"1 GB/s\" }")
+                    + coldDevice("b", cold, "metadata = true")))
+        .containsExactly(
+            "F:13: device 'a' field 'emulate': bad value { read = \"1 GB/s\" }: a cold device is"
+                + " emulated by its cold table (read: the active group's rate, switch: the group"
+                + " switch); remove emulate",
+            "F:22: device 'b' field 'metadata': bad value true: a cold device cannot hold table"
+                + " metadata (manifests, traces and the device model are read by every query, each"
+                + " read could wait for a group switch); mark a warm device (one without cold)"
+                + " metadata = true");
+    // Without metadata = true anywhere, the first device would hold the metadata.
+    assertThat(problems(coldDevice("a", cold) + device("warm")))
+        .containsExactly(
+            "F:1: device 'a' field 'metadata': no device sets metadata = true, so the first device"
+                + " listed would hold table metadata, but it is cold (a group switch could stall"
+                + " every query); mark a warm device (one without cold) metadata = true, adding"
+                + " one if the pool has none");
+    assertThat(
+            DeviceConfigParser.parsePool(
+                write(coldDevice("a", cold) + device("warm", "metadata = true"))))
+        .extracting(DeviceSpec::metadata)
+        .containsExactly(false, true);
+  }
+
   @Test
   void readsAFullEntryWithUnitsAndResolvesPathsNextToTheFile() throws IOException {
     Files.createDirectories(dir.resolve("mnt/nvme"));
@@ -427,8 +527,8 @@ class DeviceConfigParserTest {
   void unknownFieldAndBadThreads() throws IOException {
     assertThat(problems(device("a", "capcity = \"1 GB\"").replace("threads = 2", "threads = 0")))
         .containsExactly(
-            "F:5: device 'a' field 'capcity': unknown field; allowed: capacity, codec, cost_per_gb,"
-                + " emulate, id, metadata, name, path, seek, threads",
+            "F:5: device 'a' field 'capcity': unknown field; allowed: capacity, codec, cold,"
+                + " cost_per_gb, emulate, id, metadata, name, path, seek, threads",
             "F:8: device 'a' field 'threads': bad value 0: expected a whole number of reader"
                 + " threads from 1 to 1024, like 8 (1 for an HDD)");
   }

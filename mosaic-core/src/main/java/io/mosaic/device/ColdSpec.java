@@ -1,0 +1,60 @@
+package io.mosaic.device;
+
+import io.mosaic.MosaicException;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
+/**
+ * A cold storage device (Skipper, VLDB 2016, Section 2.2: Pelican, OpenVault Knox): its disks form
+ * {@code groups} disk groups of which one is spun up at a time. Reading the active group runs at
+ * {@code groupRead}; reading another group first costs a group switch of {@code switchLatency}
+ * (Pelican: 8 s), during which the device serves nothing.
+ *
+ * @param groups disk groups, numbered 0 to {@code groups - 1}; at least 2
+ * @param switchLatency spinning the active group down and another one up; above zero
+ * @param groupRead throughput of the active group
+ */
+public record ColdSpec(int groups, Latency switchLatency, Bandwidth groupRead) {
+  public static final int MIN_GROUPS = 2;
+  public static final int MAX_GROUPS = 1024;
+
+  /** The longest switch accepted: a group spins up in seconds, so minutes are surely a typo. */
+  public static final Latency MAX_SWITCH = Latency.ofMillis(600_000);
+
+  public ColdSpec {
+    if (groups < MIN_GROUPS || groups > MAX_GROUPS) {
+      throw MosaicException.invalid(
+          "a cold device needs "
+              + MIN_GROUPS
+              + " to "
+              + MAX_GROUPS
+              + " disk groups, not "
+              + groups);
+    }
+    if (switchLatency.nanos() == 0 || switchLatency.compareTo(MAX_SWITCH) > 0) {
+      throw MosaicException.invalid(
+          "a cold device's group switch must be above 0 and at most "
+              + MAX_SWITCH
+              + ", not "
+              + switchLatency);
+    }
+  }
+
+  /**
+   * The disk group of a file on this device: the CRC-32 of its path relative to the device's
+   * directory (UTF-8, '/' between names: a segment's {@code segments[].path} in the manifest),
+   * modulo {@link #groups}. Deterministic across JVMs and runs, so the scheduler, the planner and
+   * the emulation agree on it without storing it; segment names are random (their writer's id), so
+   * a table's columns spread over the groups.
+   */
+  public int groupOf(String relativePath) {
+    CRC32 crc = new CRC32();
+    crc.update(relativePath.getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % groups);
+  }
+
+  /** How the active group's reads are paced: at {@link #groupRead}, without seeks. */
+  Emulation activeGroup() {
+    return new Emulation(groupRead, Latency.ZERO);
+  }
+}
