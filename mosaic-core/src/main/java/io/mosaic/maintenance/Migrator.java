@@ -30,9 +30,67 @@ import org.apache.arrow.memory.RootAllocator;
  * keep reading the version they pinned.
  */
 public final class Migrator {
-  /** One segment to move. {@code estimatedBytes} is its expected size on the target device. */
+  /**
+   * One segment, or row groups {@code [firstRowGroup, firstRowGroup + rowGroupCount)} of it (a
+   * range move, issue 26), to write to {@code toDevice}. {@code estimatedBytes} is its expected
+   * size there.
+   */
   public record Move(
-      String column, SegmentEntry from, String toDevice, Codec toCodec, long estimatedBytes) {}
+      String column,
+      SegmentEntry from,
+      String toDevice,
+      Codec toCodec,
+      long estimatedBytes,
+      int firstRowGroup,
+      int rowGroupCount) {
+    public Move {
+      if (firstRowGroup < from.firstRowGroup()
+          || rowGroupCount < 1
+          || firstRowGroup + rowGroupCount > from.firstRowGroup() + from.rowGroupCount()) {
+        throw new IllegalArgumentException(
+            "row groups ["
+                + firstRowGroup
+                + ","
+                + (firstRowGroup + rowGroupCount)
+                + ") are not in segment "
+                + from.path());
+      }
+    }
+
+    /** The whole segment. */
+    public Move(
+        String column, SegmentEntry from, String toDevice, Codec toCodec, long estimatedBytes) {
+      this(
+          column,
+          from,
+          toDevice,
+          toCodec,
+          estimatedBytes,
+          from.firstRowGroup(),
+          from.rowGroupCount());
+    }
+
+    /** Whether the move writes the whole source segment (else the segment is split). */
+    public boolean wholeSegment() {
+      return rowGroupCount == from.rowGroupCount();
+    }
+
+    /** The source's bytes this move reads: its share of the segment's file, by row groups. */
+    public long sourceBytes() {
+      return from.fileBytes() * rowGroupCount / from.rowGroupCount();
+    }
+
+    /** {@code [first:end]} of the moved row groups, as placements name ranges. */
+    public String range() {
+      return "[" + firstRowGroup + ":" + (firstRowGroup + rowGroupCount) + "]";
+    }
+  }
+
+  /**
+   * Row groups {@code fromRowGroup} to {@code toRowGroup - 1} of a column placed on a device: a
+   * unit of a range-aware placement (issue 26, docs/row-ranges.md).
+   */
+  public record RangeTarget(String column, int fromRowGroup, int toRowGroup, String device) {}
 
   /** The moves that turn the base version into the placement, with their byte counts. */
   public record Plan(String table, long baseVersion, List<Move> moves) {
@@ -41,7 +99,7 @@ public final class Migrator {
     }
 
     public long bytesToRead() {
-      return moves.stream().mapToLong(m -> m.from().fileBytes()).sum();
+      return moves.stream().mapToLong(Move::sourceBytes).sum();
     }
 
     /** Estimated bytes written to each device. */
@@ -54,7 +112,7 @@ public final class Migrator {
     /** Bytes freed on each device once the old segments are retired. */
     public Map<String, Long> bytesOut() {
       Map<String, Long> out = new LinkedHashMap<>();
-      moves.forEach(m -> out.merge(m.from().device(), m.from().fileBytes(), Long::sum));
+      moves.forEach(m -> out.merge(m.from().device(), m.sourceBytes(), Long::sum));
       return out;
     }
 
@@ -72,12 +130,12 @@ public final class Migrator {
             String.format(
                 Locale.ROOT,
                 "  %-24s %s (%s) -> %s (%s)  %s -> ~%s%n",
-                m.column(),
+                m.wholeSegment() ? m.column() : m.column() + m.range(),
                 m.from().device(),
                 m.from().codec().configName(),
                 m.toDevice(),
                 m.toCodec().configName(),
-                ByteSize.ofBytes(m.from().fileBytes()),
+                ByteSize.ofBytes(m.sourceBytes()),
                 ByteSize.ofBytes(m.estimatedBytes())));
       }
       bytesIn()
@@ -147,8 +205,34 @@ public final class Migrator {
     return placement;
   }
 
-  /** Plans moving every column named in {@code placement} (column -> device id). */
+  // A row range of a column as placements write it: column[from:to], row groups from to to - 1 as
+  // in a slice (docs/row-ranges.md); no comma, so it fits comma-separated lists and CSV.
+  private static final java.util.regex.Pattern RANGE =
+      java.util.regex.Pattern.compile("(.+)\\[(\\d{1,9}):(\\d{1,9})\\]");
+
+  /**
+   * Plans moving every column named in {@code placement} (column -> device id). A key may name a
+   * row range of a column, {@code column[from:to]} (row groups from to to - 1, as a range-aware
+   * placement writes them, issue 26); the placement is then planned by {@link #planRanges}.
+   */
   public Plan plan(Map<String, String> placement) {
+    if (placement.keySet().stream().anyMatch(k -> RANGE.matcher(k).matches())) {
+      int groups = table.latest().rowGroups().size();
+      List<RangeTarget> targets = new ArrayList<>();
+      placement.forEach(
+          (key, device) -> {
+            var m = RANGE.matcher(key);
+            targets.add(
+                m.matches()
+                    ? new RangeTarget(
+                        m.group(1).strip(),
+                        Integer.parseInt(m.group(2)),
+                        Integer.parseInt(m.group(3)),
+                        device)
+                    : new RangeTarget(key, 0, groups, device));
+          });
+      return planRanges(targets);
+    }
     Manifest base = table.latest();
     List<Move> moves = new ArrayList<>();
     for (Map.Entry<String, String> e : placement.entrySet()) {
@@ -162,6 +246,71 @@ public final class Migrator {
       }
     }
     return new Plan(table.name(), base.version(), moves);
+  }
+
+  /**
+   * Plans a range-aware placement (issue 26): each target's row groups go to its device; row groups
+   * no target names stay where they are. A segment whose row groups all stay is not touched; one
+   * that a boundary crosses is split, each piece (those that stay too) written as a segment of its
+   * own, so that one commit per column replaces the old segment by its pieces.
+   */
+  public Plan planRanges(List<RangeTarget> targets) {
+    Manifest base = table.latest();
+    int groups = base.rowGroups().size();
+    Map<String, String[]> deviceOf = new LinkedHashMap<>();
+    for (RangeTarget t : targets) {
+      String column = base.schema().column(t.column()).name();
+      Device target = table.pool().device(t.device());
+      if (t.fromRowGroup() < 0 || t.toRowGroup() > groups || t.fromRowGroup() >= t.toRowGroup()) {
+        throw MosaicException.invalid(
+            "range ["
+                + t.fromRowGroup()
+                + ":"
+                + t.toRowGroup()
+                + "] of column "
+                + column
+                + " is not within the "
+                + groups
+                + " row groups of table "
+                + table.name()
+                + " v"
+                + base.version()
+                + "; plan the placement again on the table's latest version");
+      }
+      String[] devices = deviceOf.computeIfAbsent(column, c -> new String[groups]);
+      for (int g = t.fromRowGroup(); g < t.toRowGroup(); g++) {
+        devices[g] = target.id();
+      }
+    }
+    List<Move> moves = new ArrayList<>();
+    deviceOf.forEach(
+        (column, devices) -> {
+          for (SegmentEntry s : base.segmentsOf(column)) {
+            moves.addAll(pieces(column, s, devices));
+          }
+        });
+    return new Plan(table.name(), base.version(), moves);
+  }
+
+  // The moves of one segment: none when every row group stays, else one per run of row groups
+  // with the same target (row groups without a target stay on the segment's device).
+  private List<Move> pieces(String column, SegmentEntry s, String[] devices) {
+    List<Move> pieces = new ArrayList<>();
+    boolean changes = false;
+    int end = s.firstRowGroup() + s.rowGroupCount();
+    int from = s.firstRowGroup();
+    for (int g = s.firstRowGroup() + 1; g <= end; g++) {
+      String device = devices[from] == null ? s.device() : devices[from];
+      if (g < end && device.equals(devices[g] == null ? s.device() : devices[g])) {
+        continue;
+      }
+      Codec codec = table.pool().device(device).spec().codec();
+      changes |= !device.equals(s.device()) || codec != s.codec();
+      long estimate = estimate(s, codec) * (g - from) / s.rowGroupCount();
+      pieces.add(new Move(column, s, device, codec, estimate, from, g - from));
+      from = g;
+    }
+    return changes ? pieces : List.of();
   }
 
   /**
@@ -237,7 +386,7 @@ public final class Migrator {
           throw failure(e, column.getKey());
         }
         CrashPoints.reached("column-committed");
-        gc.retire(column.getValue().stream().map(Move::from).toList());
+        gc.retire(column.getValue().stream().map(Move::from).distinct().toList());
         listener.committed(column.getKey(), latest.version());
       }
     }
@@ -267,9 +416,17 @@ public final class Migrator {
     return table.commit(
         "migrate",
         base -> {
-          List<SegmentEntry> segments = new ArrayList<>(base.segments());
+          // Each old segment is replaced by what its moves wrote: one segment, or the pieces of a
+          // split in row group order (moves are planned in that order).
+          Map<SegmentEntry, List<SegmentEntry>> replaced = new LinkedHashMap<>();
           for (int i = 0; i < moves.size(); i++) {
-            SegmentEntry old = moves.get(i).from();
+            replaced
+                .computeIfAbsent(moves.get(i).from(), k -> new ArrayList<>())
+                .add(created.get(i));
+          }
+          List<SegmentEntry> segments = new ArrayList<>(base.segments());
+          for (Map.Entry<SegmentEntry, List<SegmentEntry>> r : replaced.entrySet()) {
+            SegmentEntry old = r.getKey();
             int at = segments.indexOf(old);
             if (at < 0) {
               throw new TableConflictException(
@@ -283,7 +440,8 @@ public final class Migrator {
                       + base.version()
                       + "; plan the migration again");
             }
-            segments.set(at, created.get(i));
+            segments.remove(at);
+            segments.addAll(at, r.getValue());
           }
           return base.next("migrate", base.rowGroups(), segments);
         });

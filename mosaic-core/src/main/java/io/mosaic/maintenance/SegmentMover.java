@@ -46,12 +46,12 @@ final class SegmentMover {
     Device target = table.pool().device(move.toDevice());
     try {
       SegmentEntry written =
-          move.toCodec() == move.from().codec()
+          move.toCodec() == move.from().codec() && move.wholeSegment()
               ? copyBytes(
                   table.name(), source, move.from(), target, path, n -> listener.copied(move, n))
               : reencode(base, target, move, path, alloc, listener);
       verify(target, written);
-      return written.startingAt(move.from().firstRowGroup());
+      return written.startingAt(move.firstRowGroup());
     } catch (IOException | RuntimeException e) {
       Path partial = TableFolders.deletable(target, base.tableId(), path);
       if (partial != null && Files.exists(partial)) {
@@ -154,7 +154,8 @@ final class SegmentMover {
   }
 
   /**
-   * Re-encodes with the target's codec: parquet-java decodes and encodes, row group by row group.
+   * Re-encodes the move's row groups with the target's codec: parquet-java decodes and encodes, row
+   * group by row group (also a piece of a split segment, whose codec may stay).
    */
   private SegmentEntry reencode(
       Manifest base,
@@ -168,8 +169,8 @@ final class SegmentMover {
     SegmentEntry from = move.from();
     try (SegmentReader reader = new SegmentReader(table, column, from);
         SegmentWriter writer = new SegmentWriter(column, target, path, move.toCodec())) {
-      for (int g = 0; g < from.rowGroupCount(); g++) {
-        int rowGroup = from.firstRowGroup() + g;
+      for (int g = 0; g < move.rowGroupCount(); g++) {
+        int rowGroup = move.firstRowGroup() + g;
         try (FieldVector vector = reader.read(rowGroup, alloc)) {
           writer.write(vector, 0, vector.getValueCount());
           writer.endRowGroup(vector.getValueCount());

@@ -34,9 +34,9 @@ class ManifestTest {
                 segment("b", "slow", Codec.LZ4, 0, 1, 100, 1000)));
     assertThat(m.storedColumns())
         .containsExactly(
-            new StoredColumn("a", "slow", Codec.LZ4, 1, 1000, 4000),
-            new StoredColumn("b", "slow", Codec.LZ4, 2, 500, 1900),
-            new StoredColumn("b", "fast", Codec.ZSTD, 1, 300, 2000));
+            new StoredColumn("a", "slow", Codec.LZ4, 1, 1000, 4000, "0:4"),
+            new StoredColumn("b", "slow", Codec.LZ4, 2, 500, 1900, "0:1,3:4"),
+            new StoredColumn("b", "fast", Codec.ZSTD, 1, 300, 2000, "1:3"));
   }
 
   private static SegmentEntry segment(

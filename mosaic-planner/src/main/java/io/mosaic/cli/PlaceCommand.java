@@ -94,6 +94,13 @@ final class PlaceCommand implements Callable<Integer> {
       description = "What --no-regression compares against: current (the placement now, default).")
   String noRegressionReference;
 
+  @Option(
+      names = "--ranges",
+      description =
+          "Place row ranges of columns that the recorded scans read alike (a column's hot rows"
+              + " apart from the rest; docs/row-ranges.md), not only whole columns.")
+  boolean ranges;
+
   @Option(names = "--plan", paramLabel = "FILE", description = "Write the placement (CSV).")
   Path planFile;
 
@@ -112,6 +119,7 @@ final class PlaceCommand implements Callable<Integer> {
                 timeLimit == null ? null : MaintenanceSyntax.duration(timeLimit, "--time-limit"))
             .apply(apply)
             .noRegression(noRegression, noRegressionReference)
+            .ranges(ranges)
             .build();
     PlaceResult result =
         new MaintenanceExecutor(pool, t -> MosaicTable.open(Path.of(t), pool)).place(request);

@@ -7,6 +7,7 @@ import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -50,10 +51,18 @@ final class TableCommand implements Callable<Integer> {
         stored += s.fileBytes();
         raw += s.uncompressedBytes();
       }
+      // A column whose row ranges live apart (docs/row-ranges.md) shows each device's row groups.
+      List<String> parts =
+          m.storedColumns().stream()
+              .filter(p -> p.column().equals(c.name()))
+              .map(p -> p.device() + " " + p.rowGroups())
+              .toList();
       placement.row(
           c.name(),
           c.type() + (c.nullable() ? "" : " not null"),
-          devices.isEmpty() ? "-" : String.join(",", devices),
+          devices.isEmpty()
+              ? "-"
+              : devices.size() == 1 ? devices.iterator().next() : String.join(", ", parts),
           codecs.isEmpty() ? "-" : String.join(",", codecs),
           Integer.toString(m.segmentsOf(c.name()).size()),
           ByteSize.ofBytes(stored).toString(),

@@ -49,14 +49,22 @@ public final class MaintenanceExecutor {
             pool,
             tables,
             InstalledPlan.strategy(request.strategy(), request.timeLimit()),
-            (columns, current) -> request.options(columns, current));
+            (columns, current) -> request.options(columns, current),
+            request.ranges());
     var pins = request.options(plan.current().deviceOf().keySet(), plan.current()).pinned();
 
     Set<String> moved = new HashSet<>();
     Map<String, Integer> epochs = new HashMap<>();
     if (request.apply()) {
       for (MosaicTable table : tables) {
-        Applied a = migrate(table, plan.placementOf(table.name()), listener);
+        Migrator migrator = new Migrator(table);
+        Applied a =
+            migrate(
+                table,
+                plan.rangeAware()
+                    ? migrator.planRanges(plan.rangesOf(table.name()))
+                    : migrator.plan(plan.placementOf(table.name())),
+                listener);
         a.plan().moves().forEach(m -> moved.add(table.name() + "." + m.column()));
         if (a.epoch() != null) {
           epochs.put(table.name(), a.epoch());
@@ -73,7 +81,11 @@ public final class MaintenanceExecutor {
               c.to(),
               pins.containsKey(c.column()),
               c.storedBytes(),
-              moved.contains(c.column().toString()),
+              // A unit of a range-aware plan (column[from:to]) moved when its table's migration
+              // committed and it was to change device.
+              plan.rangeAware()
+                  ? c.moves() && epochs.containsKey(c.column().table())
+                  : moved.contains(c.column().toString()),
               epochs.get(c.column().table())));
     }
     int devicesUsed =
@@ -101,29 +113,36 @@ public final class MaintenanceExecutor {
     MosaicTable table = open.apply(request.table());
     Applied a;
     if (request.apply()) {
-      a = migrate(table, request.placement(), listener);
+      a = migrate(table, new Migrator(table).plan(request.placement()), listener);
     } else {
       Migrator.Plan p = new Migrator(table).plan(request.placement());
       a = new Applied(p, null, null);
     }
-    Map<String, List<Migrator.Move>> byColumn = new LinkedHashMap<>();
+    // One row per column and target device: a column whose row ranges (issue 26) go to several
+    // devices has a row for each.
+    Map<List<String>, List<Migrator.Move>> byTarget = new LinkedHashMap<>();
     a.plan()
         .moves()
-        .forEach(m -> byColumn.computeIfAbsent(m.column(), c -> new ArrayList<>()).add(m));
+        .forEach(
+            m ->
+                byTarget
+                    .computeIfAbsent(List.of(m.column(), m.toDevice()), c -> new ArrayList<>())
+                    .add(m));
     List<MoveResult.ColumnRow> rows = new ArrayList<>();
-    byColumn.forEach(
-        (column, moves) ->
+    byTarget.forEach(
+        (key, moves) ->
             rows.add(
                 new MoveResult.ColumnRow(
-                    column,
+                    key.get(0),
                     String.join(
                         ",", moves.stream().map(m -> m.from().device()).distinct().toList()),
-                    moves.get(0).toDevice(),
+                    key.get(1),
                     moves.size(),
-                    moves.stream().mapToLong(m -> m.from().fileBytes()).sum(),
+                    moves.stream().mapToLong(Migrator.Move::sourceBytes).sum(),
                     a.after() == null
                         ? moves.stream().mapToLong(Migrator.Move::estimatedBytes).sum()
-                        : a.after().segmentsOf(column).stream()
+                        : a.after().segmentsOf(key.get(0)).stream()
+                            .filter(seg -> seg.device().equals(key.get(1)))
                             .mapToLong(SegmentEntry::fileBytes)
                             .sum(),
                     a.after() != null,
@@ -155,11 +174,9 @@ public final class MaintenanceExecutor {
   /** A migration's plan, the version it committed and the epoch it started (nulls if none). */
   private record Applied(Migrator.Plan plan, Manifest after, Integer epoch) {}
 
-  private static Applied migrate(
-      MosaicTable table, Map<String, String> placement, Migrator.Listener listener)
+  private static Applied migrate(MosaicTable table, Migrator.Plan plan, Migrator.Listener listener)
       throws IOException {
     Migrator migrator = new Migrator(table);
-    Migrator.Plan plan = migrator.plan(placement);
     if (plan.moves().isEmpty()) {
       return new Applied(plan, null, null); // nothing committed: the trace still describes the data
     }

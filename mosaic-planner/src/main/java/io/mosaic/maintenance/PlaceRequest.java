@@ -31,6 +31,8 @@ import java.util.Objects;
  * @param noRegression the per-scan bound of Section 5.4; null for none
  * @param sampleFraction fraction of the distinct scans solved on (Section 5.5), in (0, 1]
  * @param seed the sample's seed
+ * @param ranges place row ranges of columns that the recorded scans read alike, not only whole
+ *     columns (issue 26, docs/row-ranges.md)
  */
 public record PlaceRequest(
     List<String> tables,
@@ -43,7 +45,8 @@ public record PlaceRequest(
     Integer maxDevices,
     NoRegressionBound noRegression,
     double sampleFraction,
-    long seed) {
+    long seed,
+    boolean ranges) {
 
   public static final String DEFAULT_STRATEGY = "lopt";
 
@@ -114,6 +117,11 @@ public record PlaceRequest(
           "sample fraction must be in (0, 1] (0.6 solves on 60 % of the distinct scans), not "
               + sampleFraction);
     }
+    if (ranges && !pins.isEmpty()) {
+      throw MosaicException.invalid(
+          "pins name whole columns, and a placement of row ranges (ranges) splits them: place"
+              + " without ranges to pin columns, or drop the pins");
+    }
   }
 
   public static Builder builder(String table) {
@@ -160,6 +168,7 @@ public record PlaceRequest(
     private NoRegressionBound noRegression;
     private double sampleFraction = 1.0;
     private long seed;
+    private boolean ranges;
 
     private Builder(List<String> tables) {
       this.tables = tables;
@@ -231,6 +240,14 @@ public record PlaceRequest(
       return this;
     }
 
+    /** Row ranges as placement units (issue 26); null keeps whole columns. */
+    public Builder ranges(Boolean ranges) {
+      if (ranges != null) {
+        this.ranges = ranges;
+      }
+      return this;
+    }
+
     public PlaceRequest build() {
       return new PlaceRequest(
           tables,
@@ -243,7 +260,8 @@ public record PlaceRequest(
           maxDevices,
           noRegression,
           sampleFraction,
-          seed);
+          seed,
+          ranges);
     }
   }
 }

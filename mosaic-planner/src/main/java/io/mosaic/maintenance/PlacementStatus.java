@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * {@code placement}: where each column of a table's latest version lives now, one row per column,
- * device and codec (Spark's {@code CALL placement}, Trino's {@code "t$placement"}).
+ * device and codec (Spark's {@code CALL placement}, Trino's {@code "t$placement"}), with the row
+ * groups each holds ({@code 0:6,8:10}; docs/row-ranges.md).
  */
 public record PlacementStatus(String table, long version, List<StoredColumn> columns) {
   public static final List<ResultColumn> COLUMNS =
@@ -19,7 +20,8 @@ public record PlacementStatus(String table, long version, List<StoredColumn> col
           ResultColumn.of("codec", STRING),
           ResultColumn.of("segments", INT),
           ResultColumn.of("compressed_bytes", LONG),
-          ResultColumn.of("uncompressed_bytes", LONG));
+          ResultColumn.of("uncompressed_bytes", LONG),
+          ResultColumn.of("row_groups", STRING));
 
   public PlacementStatus {
     columns = List.copyOf(columns);
@@ -35,7 +37,8 @@ public record PlacementStatus(String table, long version, List<StoredColumn> col
                     c.codec().configName(),
                     c.segments(),
                     c.compressedBytes(),
-                    c.uncompressedBytes()))
+                    c.uncompressedBytes(),
+                    c.rowGroups()))
         .toList();
   }
 }

@@ -1,7 +1,9 @@
 package io.mosaic.placement;
 
 import io.mosaic.MosaicException;
+import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
+import io.mosaic.maintenance.Migrator;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DistinctScan;
@@ -9,9 +11,11 @@ import io.mosaic.model.Placement;
 import io.mosaic.model.Prediction;
 import io.mosaic.model.Workload;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.workload.RangeUnits;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +33,8 @@ import java.util.Map;
  * @param scansPlanned the distinct scans the strategy solved on (fewer when sampled, Section 5.5)
  * @param worstScanRatio the largest planned/current time of a recorded scan (Section 5.4's
  *     measure), NaN when no recorded scan takes time now
+ * @param units for a range-aware plan (issue 26), the row-range unit behind each planned "column"
+ *     ({@code column[from:to]}); empty when whole columns are placed
  */
 public record InstalledPlan(
     PlacementResult result,
@@ -37,7 +43,8 @@ public record InstalledPlan(
     List<ColumnPlan> columns,
     int scans,
     int scansPlanned,
-    double worstScanRatio) {
+    double worstScanRatio,
+    Map<ColumnRef, RangeUnits.Unit> units) {
 
   /** One column: where it is, where it goes and how many bytes it would take there. */
   public record ColumnPlan(ColumnRef column, String from, String to, long storedBytes) {
@@ -48,6 +55,7 @@ public record InstalledPlan(
 
   public InstalledPlan {
     columns = List.copyOf(columns);
+    units = Collections.unmodifiableMap(new LinkedHashMap<>(units));
   }
 
   /** The strategies a user can name: the paper's LOPT and its two baselines. */
@@ -86,9 +94,38 @@ public record InstalledPlan(
   public static InstalledPlan compute(
       DevicePool pool, List<MosaicTable> tables, PlacementStrategy strategy, OptionsFor options)
       throws IOException {
-    CostModel model = InstalledPool.model(pool, tables);
-    Workload workload = InstalledPool.workload(tables);
-    Placement current = InstalledPool.currentPlacement(pool, tables);
+    return compute(pool, tables, strategy, options, false);
+  }
+
+  /**
+   * As {@link #compute(DevicePool, List, PlacementStrategy, OptionsFor)}; with {@code ranges}, the
+   * units placed are row ranges of the columns that the recorded scans read alike (issue 26,
+   * docs/row-ranges.md), so a column's hot range can live apart from the rest of it.
+   */
+  public static InstalledPlan compute(
+      DevicePool pool,
+      List<MosaicTable> tables,
+      PlacementStrategy strategy,
+      OptionsFor options,
+      boolean ranges)
+      throws IOException {
+    CostModel model;
+    Workload workload;
+    Placement current;
+    Map<ColumnRef, RangeUnits.Unit> units = Map.of();
+    if (ranges) {
+      InstalledPool.Ranges r = InstalledPool.ranges(tables);
+      model =
+          CostModel.of(
+              InstalledPool.profiles(pool), r.sizes(), DeviceModelFile.readCpu(pool.modelFile()));
+      workload = r.workload();
+      current = r.current();
+      units = r.units();
+    } else {
+      model = InstalledPool.model(pool, tables);
+      workload = InstalledPool.workload(tables);
+      current = InstalledPool.currentPlacement(pool, tables);
+    }
     PlacementProblem problem =
         new PlacementProblem(
             model, workload, PlacementMode.CAPACITY, options.options(model.columns(), current));
@@ -117,7 +154,8 @@ public record InstalledPlan(
         columns,
         workload.scans().size(),
         problem.solveWorkload().scans().size(),
-        worst);
+        worst,
+        units);
   }
 
   /** Bytes that would be written to other devices (stored size on the target device). */
@@ -127,6 +165,9 @@ public record InstalledPlan(
 
   /** The column {@code ->} device map of one table, for core's {@code Migrator.plan}. */
   public Map<String, String> placementOf(String table) {
+    if (!units.isEmpty()) {
+      throw new IllegalStateException("a range-aware plan is applied by rangesOf, not placementOf");
+    }
     Map<String, String> placement = new LinkedHashMap<>();
     for (ColumnPlan c : columns) {
       if (c.column().table().equals(table)) {
@@ -134,5 +175,22 @@ public record InstalledPlan(
       }
     }
     return placement;
+  }
+
+  /** Whether the plan places row ranges (issue 26) rather than whole columns. */
+  public boolean rangeAware() {
+    return !units.isEmpty();
+  }
+
+  /** The row ranges of one table and their devices, for core's {@code Migrator.planRanges}. */
+  public List<Migrator.RangeTarget> rangesOf(String table) {
+    List<Migrator.RangeTarget> targets = new ArrayList<>();
+    for (ColumnPlan c : columns) {
+      RangeUnits.Unit u = units.get(c.column());
+      if (u != null && u.column().table().equals(table)) {
+        targets.add(new Migrator.RangeTarget(u.column().column(), u.from(), u.to(), c.to()));
+      }
+    }
+    return targets;
   }
 }

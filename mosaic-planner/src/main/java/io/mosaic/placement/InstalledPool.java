@@ -20,9 +20,11 @@ import io.mosaic.model.Workload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
+import io.mosaic.workload.RangeUnits;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -140,5 +142,84 @@ public final class InstalledPool {
       }
     }
     return new Placement(now);
+  }
+
+  /**
+   * The tables as placement units below their columns (issue 26, docs/row-ranges.md): units from
+   * the row groups the current epoch's scans read, the units' sizes, the workload over them, and
+   * where each unit lives now.
+   *
+   * @param units each unit by the cost model's name for it ({@code column[from:to]})
+   */
+  public record Ranges(
+      Map<ColumnRef, RangeUnits.Unit> units,
+      List<ColumnSize> sizes,
+      Workload workload,
+      Placement current) {}
+
+  /**
+   * Splits the tables' columns into units. A unit's bytes are its segments' bytes shared among the
+   * segments' row groups by their rows (segments record bytes per segment, not per row group); a
+   * unit lives now where the segment holding its first row group lives.
+   */
+  public static Ranges ranges(List<MosaicTable> tables) {
+    Map<ColumnRef, RangeUnits.Unit> units = new LinkedHashMap<>();
+    List<ColumnSize> sizes = new ArrayList<>();
+    List<DistinctScan> scans = new ArrayList<>();
+    Map<ColumnRef, String> current = new LinkedHashMap<>();
+    for (MosaicTable table : tables) {
+      Manifest m = table.latest();
+      int groups = m.rowGroups().size();
+      Map<String, RangeUnits.RowGroupSizes> bytes = new LinkedHashMap<>();
+      for (ColumnSpec c : m.schema().columns()) {
+        bytes.put(c.name(), rowGroupSizes(m, c.name(), groups));
+      }
+      TraceLog log = new TraceLog(table.root());
+      List<RangeUnits.RangeScan> recorded = new ArrayList<>();
+      for (TraceRecord r : log.read(log.epoch())) {
+        Set<Integer> read = new HashSet<>();
+        // Row groups appended after the scan, or of a version it did not read, are not its reads.
+        r.rowGroups().stream().filter(g -> g >= 0 && g < groups).forEach(read::add);
+        if (!r.columns().isEmpty() && !read.isEmpty()) {
+          recorded.add(new RangeUnits.RangeScan(table.name(), new HashSet<>(r.columns()), read, 1));
+        }
+      }
+      RangeUnits.Split split = RangeUnits.split(table.name(), bytes, recorded);
+      for (RangeUnits.Unit u : split.units()) {
+        units.put(u.ref(), u);
+        current.put(u.ref(), m.segmentFor(u.column().column(), u.from()).device());
+      }
+      sizes.addAll(split.sizes());
+      scans.addAll(split.workload().scans());
+    }
+    if (scans.isEmpty()) {
+      throw MosaicException.invalid(
+          "no scans with row groups recorded in the current trace epoch of "
+              + tables.stream().map(MosaicTable::name).toList()
+              + "; run the workload first (every scan is recorded), then place");
+    }
+    return new Ranges(units, sizes, Workload.merging(scans), new Placement(current));
+  }
+
+  private static RangeUnits.RowGroupSizes rowGroupSizes(Manifest m, String column, int groups) {
+    long[] raw = new long[groups];
+    Set<Codec> codecs = new LinkedHashSet<>();
+    long[] stored = new long[groups];
+    for (SegmentEntry s : m.segmentsOf(column)) {
+      codecs.add(s.codec());
+      long rows = 0;
+      for (int g = s.firstRowGroup(); g < s.firstRowGroup() + s.rowGroupCount(); g++) {
+        rows += m.rowGroups().get(g);
+      }
+      for (int g = s.firstRowGroup(); g < s.firstRowGroup() + s.rowGroupCount(); g++) {
+        double share = rows == 0 ? 1.0 / s.rowGroupCount() : (double) m.rowGroups().get(g) / rows;
+        raw[g] = Math.max(1, Math.round(s.uncompressedBytes() * share));
+        stored[g] = Math.round(s.compressedBytes() * share);
+      }
+    }
+    // As for whole columns: a stored size only when all segments share one codec.
+    Map<Codec, long[]> byCodec =
+        codecs.size() == 1 ? Map.of(codecs.iterator().next(), stored) : Map.of();
+    return new RangeUnits.RowGroupSizes(raw, byCodec);
   }
 }

@@ -20,8 +20,9 @@ import java.util.TreeSet;
  * recorded scans read alike. Adjacent row groups of a column that exactly the same scans read are
  * one unit, so a table read evenly stays one unit per column and the model grows with the distinct
  * access patterns, not with the row groups. Each unit is a column of the cost model, named {@code
- * column[from,to)} in its table, with its own size, and a scan reads the units of the row groups it
- * read: Eq. 2-5, the CPU term, LOPT and the budget sweep apply to units unchanged.
+ * column[from:to]} (row groups from to to - 1, as a slice) in its table, with its own size, and a
+ * scan reads the units of the row groups it read: Eq. 2-5, the CPU term, LOPT and the budget sweep
+ * apply to units unchanged.
  */
 public final class RangeUnits {
   private RangeUnits() {}
@@ -30,7 +31,7 @@ public final class RangeUnits {
   public record Unit(ColumnRef column, int from, int to) {
     /** The unit as a column of the cost model. */
     public ColumnRef ref() {
-      return new ColumnRef(column.table(), column.column() + "[" + from + "," + to + ")");
+      return new ColumnRef(column.table(), column.column() + "[" + from + ":" + to + "]");
     }
   }
 

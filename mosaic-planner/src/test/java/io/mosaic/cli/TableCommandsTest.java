@@ -244,6 +244,99 @@ class TableCommandsTest {
     assertThat(run(concat(new String[] {"place", "--strategy", "fastest"}, pool))).isOne();
   }
 
+  @Test
+  void placeRowRangesWhereTheScansReadTheRecentRows() throws IOException {
+    // The orders in row groups of ~1500 rows, so that ranges have row groups to be made of.
+    Path parquet = dir.resolve("orders-small-groups.parquet");
+    MessageType schema =
+        MessageTypeParser.parseMessageType(
+            "message spark_schema { required int64 o_orderkey; required int32 o_orderdate (DATE);"
+                + " }");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    try (ParquetWriter<Group> writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(parquet))
+            .withType(schema)
+            .withCompressionCodec(CompressionCodecName.ZSTD)
+            .withRowGroupSize(16 * 1024L)
+            .build()) {
+      for (Order o : new OrderGenerator(0.01, 1, 1)) {
+        writer.write(
+            groups
+                .newGroup()
+                .append("o_orderkey", o.getOrderKey())
+                .append("o_orderdate", o.getOrderDate()));
+      }
+    }
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(run(concat(new String[] {"import", "--create"}, pool, parquet.toString())))
+        .as(err.toString())
+        .isZero();
+    DevicePool devicePool = DevicePool.load(devices);
+    MosaicTable t = MosaicTable.open(table, devicePool);
+    int rowGroups = t.latest().rowGroups().size();
+    assertThat(rowGroups).isGreaterThanOrEqualTo(4);
+    List<List<Object>> before = values(devicePool, t);
+    // The recent quarter of both columns is read ten times, the whole table once.
+    try (Retriever retriever = new Retriever(devicePool)) {
+      for (int i = 0; i <= 10; i++) {
+        ScanRequest request = ScanRequest.of(List.of("o_orderkey", "o_orderdate"));
+        try (Scan scan =
+            retriever.scan(t, i == 0 ? request : request.rowGroups(rowGroups * 3 / 4, -1))) {
+          while (scan.hasNext()) {
+            scan.next();
+          }
+        }
+      }
+    }
+    writeTestModel(devicePool);
+    long total = t.latest().segments().stream().mapToLong(s -> s.compressedBytes()).sum();
+    // nvme holds the recent quarter of both columns (their rows are alike) but neither whole
+    // column: only ranges can use it well.
+    String[] args =
+        concat(
+            new String[] {
+              "place", "--ranges", "--apply", "--max-bytes", "nvme=" + (total * 3 / 10) + " B"
+            },
+            pool);
+    assertThat(run(args)).as(err.toString()).isZero();
+    String cold = "[0:" + (rowGroups * 3 / 4) + "]";
+    String recent = "[" + (rowGroups * 3 / 4) + ":" + rowGroups + "]";
+    assertThat(out.toString())
+        .containsPattern("orders\\.o_orderdate\\Q" + cold + "\\E\\s+nvme\\s+hdd")
+        .containsPattern("orders\\.o_orderdate\\Q" + recent + "\\E\\s+nvme\\s+nvme")
+        .contains("applied: migrated orders");
+    MosaicTable after = MosaicTable.open(table, devicePool);
+    for (String c : List.of("o_orderkey", "o_orderdate")) {
+      assertThat(after.latest().segmentFor(c, 0).device()).isEqualTo("hdd");
+      assertThat(after.latest().segmentFor(c, rowGroups - 1).device()).isEqualTo("nvme");
+    }
+    assertThat(values(devicePool, after)).isEqualTo(before);
+    // Pins name whole columns: with ranges they are refused, saying what to do.
+    assertThat(run(concat(new String[] {"place", "--ranges", "--pin", "o_orderkey=hdd"}, pool)))
+        .isOne();
+    assertThat(err.toString()).contains("pins name whole columns", "place without ranges");
+  }
+
+  private static List<List<Object>> values(DevicePool pool, MosaicTable t) {
+    List<List<Object>> rows = new java.util.ArrayList<>();
+    try (Retriever retriever = new Retriever(pool);
+        Scan scan =
+            retriever.scan(
+                t, ScanRequest.of(List.of("o_orderkey", "o_orderdate")).recorded(false))) {
+      while (scan.hasNext()) {
+        var batch = scan.next();
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          rows.add(
+              List.of(
+                  batch.getVector(0).getObject(i).toString(),
+                  batch.getVector(1).getObject(i).toString()));
+        }
+      }
+    }
+    rows.sort(java.util.Comparator.comparing(Object::toString)); // delivery order may vary
+    return rows;
+  }
+
   /**
    * Imports the orders, records two distinct scans (three of one) and writes the device model
    * `mosaic calibrate` would for an NVMe-like nvme and an HDD-like hdd (measured, the emulated
@@ -273,6 +366,11 @@ class TableCommandsTest {
         }
       }
     }
+    writeTestModel(devicePool);
+    return pool;
+  }
+
+  private static void writeTestModel(DevicePool devicePool) throws IOException {
     DeviceModelFile.write(
         devicePool.modelFile(),
         List.of(
@@ -293,7 +391,6 @@ class TableCommandsTest {
                     Codec.LZ4,
                     new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(80), 2.0)))),
         "test model: nvme is 40x faster than hdd");
-    return pool;
   }
 
   @Test

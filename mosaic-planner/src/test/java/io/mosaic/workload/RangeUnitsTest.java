@@ -87,13 +87,13 @@ class RangeUnitsTest {
     assertThat(split.units())
         .extracting(Unit::ref)
         .extracting(ColumnRef::column)
-        .containsExactly("a[0,8)", "a[8,10)", "b[0,8)", "b[8,10)");
+        .containsExactly("a[0:8]", "a[8:10]", "b[0:8]", "b[8:10]");
     assertThat(split.workload().scans())
         .containsExactlyInAnyOrder(
             new DistinctScan(
-                Set.of(new ColumnRef("t", "a[8,10)"), new ColumnRef("t", "b[8,10)")), 15),
+                Set.of(new ColumnRef("t", "a[8:10]"), new ColumnRef("t", "b[8:10]")), 15),
             new DistinctScan(
-                Set.of(new ColumnRef("t", "a[0,8)"), new ColumnRef("t", "a[8,10)")), 1));
+                Set.of(new ColumnRef("t", "a[0:8]"), new ColumnRef("t", "a[8:10]")), 1));
     assertThat(split.sizes())
         .extracting(ColumnSize::bytes)
         .containsExactly(8 * MB, 2 * MB, 8 * MB, 2 * MB);

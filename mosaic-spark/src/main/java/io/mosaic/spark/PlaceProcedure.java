@@ -55,7 +55,8 @@ final class PlaceProcedure extends MosaicProcedure {
           .defaultValue("NULL")
           .build(),
       ProcedureParameter.in("sample_fraction", DataTypes.DoubleType).defaultValue("NULL").build(),
-      ProcedureParameter.in("seed", DataTypes.LongType).defaultValue("NULL").build()
+      ProcedureParameter.in("seed", DataTypes.LongType).defaultValue("NULL").build(),
+      ProcedureParameter.in("ranges", DataTypes.BooleanType).defaultValue("NULL").build()
     };
   }
 
@@ -81,6 +82,7 @@ final class PlaceProcedure extends MosaicProcedure {
             .sample(
                 args.isNullAt(10) ? null : args.getDouble(10),
                 args.isNullAt(11) ? null : args.getLong(11))
+            .ranges(args.isNullAt(12) ? null : args.getBoolean(12))
             .build();
     return rows(executor().place(request).rows());
   }

@@ -57,7 +57,8 @@ final class PlaceProcedure implements Provider<Procedure> {
                       Double.class,
                       String.class,
                       Double.class,
-                      Long.class));
+                      Long.class,
+                      Boolean.class));
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }
@@ -89,7 +90,8 @@ final class PlaceProcedure implements Provider<Procedure> {
             new Procedure.Argument("NO_REGRESSION", DOUBLE, false, null),
             new Procedure.Argument("NO_REGRESSION_REFERENCE", VARCHAR, false, null),
             new Procedure.Argument("SAMPLE_FRACTION", DOUBLE, false, null),
-            new Procedure.Argument("SEED", BIGINT, false, null)),
+            new Procedure.Argument("SEED", BIGINT, false, null),
+            new Procedure.Argument("RANGES", BOOLEAN, false, null)),
         PLACE.bindTo(this));
   }
 
@@ -106,7 +108,8 @@ final class PlaceProcedure implements Provider<Procedure> {
       Double noRegression,
       String noRegressionReference,
       Double sampleFraction,
-      Long seed) {
+      Long seed,
+      Boolean ranges) {
     SchemaTableName name = new SchemaTableName(schema, table);
     PlaceRequest request;
     try {
@@ -121,6 +124,7 @@ final class PlaceProcedure implements Provider<Procedure> {
               .maxDevices(maxDevices == null ? null : (int) Math.min(maxDevices, Integer.MAX_VALUE))
               .noRegression(noRegression, noRegressionReference)
               .sample(sampleFraction, seed)
+              .ranges(ranges)
               .build();
     } catch (MosaicException e) {
       throw MosaicErrors.toTrino(e);
