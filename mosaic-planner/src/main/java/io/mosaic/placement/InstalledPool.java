@@ -201,7 +201,11 @@ public final class InstalledPool {
     return new Ranges(units, sizes, Workload.merging(scans), new Placement(current));
   }
 
-  private static RangeUnits.RowGroupSizes rowGroupSizes(Manifest m, String column, int groups) {
+  /**
+   * A column's bytes per row group as {@link #ranges} counts them: its segments' bytes shared among
+   * their row groups by rows.
+   */
+  public static RangeUnits.RowGroupSizes rowGroupSizes(Manifest m, String column, int groups) {
     long[] raw = new long[groups];
     Set<Codec> codecs = new LinkedHashSet<>();
     long[] stored = new long[groups];

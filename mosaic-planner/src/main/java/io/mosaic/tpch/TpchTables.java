@@ -85,6 +85,38 @@ public final class TpchTables {
         progress);
   }
 
+  /**
+   * As {@link #load(TpchTable, double, Path, DevicePool, Map, LongConsumer)}, with the rows written
+   * in {@code order} (e.g. by date, as a table that grows by appends over time is laid out); the
+   * generated rows are held in memory to be sorted.
+   */
+  public static <E extends TpchEntity> MosaicTable load(
+      TpchTable<E> table,
+      double sf,
+      Path root,
+      DevicePool pool,
+      Map<String, String> properties,
+      LongConsumer progress,
+      java.util.Comparator<? super E> order)
+      throws IOException {
+    List<E> rows = new java.util.ArrayList<>();
+    table.createGenerator(sf, 1, 1).forEach(rows::add);
+    rows.sort(order);
+    List<TpchColumn<E>> columns = table.getColumns();
+    return GeneratedTableLoader.load(
+        schema(table),
+        rows.iterator(),
+        (batch, n, row) -> {
+          for (int c = 0; c < columns.size(); c++) {
+            set(batch, c, n, columns.get(c), row);
+          }
+        },
+        root,
+        pool,
+        properties,
+        progress);
+  }
+
   private static <E extends TpchEntity> void set(
       VectorSchemaRoot batch, int c, int n, TpchColumn<E> column, E row) {
     switch (column.getType().getBase()) {

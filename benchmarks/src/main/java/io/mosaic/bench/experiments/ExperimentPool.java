@@ -26,6 +26,7 @@ import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.tpch.CpuCalibration;
 import io.mosaic.tpch.TpchTables;
+import io.mosaic.workload.RangeUnits;
 import io.mosaic.workload.TraceFile;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
@@ -84,6 +85,27 @@ public final class ExperimentPool implements AutoCloseable {
    * column on the HDD.
    */
   public static ExperimentPool create(Path work, double sf, double divisor) throws IOException {
+    return create(
+        work,
+        sf,
+        divisor,
+        TpchTable.getTables(),
+        (t, root, pool, properties) -> TpchTables.load(t, sf, root, pool, properties, rows -> {}));
+  }
+
+  /** Loads one TPC-H table into a new Mosaic table at {@code root}, with {@code properties}. */
+  public interface Loader {
+    MosaicTable load(TpchTable<?> table, Path root, DevicePool pool, Map<String, String> properties)
+        throws IOException;
+  }
+
+  /**
+   * Creates the pool under {@code work} (replaced), and loads {@code tables} by {@code loader} with
+   * every column on the HDD.
+   */
+  public static ExperimentPool create(
+      Path work, double sf, double divisor, List<TpchTable<?>> tpch, Loader loader)
+      throws IOException {
     deleteTree(work);
     Files.createDirectories(work);
     StringBuilder toml =
@@ -113,15 +135,13 @@ public final class ExperimentPool implements AutoCloseable {
     Path config = work.resolve("devices.toml");
     Files.writeString(config, toml);
     ExperimentPool p = new ExperimentPool(work, sf, DevicePool.load(config));
-    for (TpchTable<?> t : TpchTable.getTables()) {
+    for (TpchTable<?> t : tpch) {
       MosaicTable table =
-          TpchTables.load(
+          loader.load(
               t,
-              sf,
               work.resolve("tables").resolve(t.getTableName()),
               p.pool,
-              Map.of(MosaicTable.DEFAULT_DEVICE, "hdd"),
-              rows -> {});
+              Map.of(MosaicTable.DEFAULT_DEVICE, "hdd"));
       p.tables.add(table);
       p.byName.put(table.name(), table);
     }
@@ -282,6 +302,43 @@ public final class ExperimentPool implements AutoCloseable {
       }
       for (long i = 0; i < scan.weight(); i++) {
         try (Scan s = retriever.scan(byName.get(table), ScanRequest.of(columns).recorded(false))) {
+          while (s.hasNext()) {
+            s.next();
+          }
+        }
+      }
+    }
+    return new Measurement(
+        (System.nanoTime() - start) / 1e9,
+        (os.getProcessCpuTime() - cpu) / 1e9,
+        os.getSystemLoadAverage());
+  }
+
+  /** The loaded tables, in load order. */
+  public List<MosaicTable> tables() {
+    return List.copyOf(tables);
+  }
+
+  /**
+   * Runs scans that read only some row groups (as min/max skipping leaves them; issue 26's
+   * recency-skewed workload), weights included, unrecorded; each reads its row groups from the
+   * first to the last it names.
+   */
+  public Measurement runRanges(List<RangeUnits.RangeScan> scans) {
+    var os =
+        (com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpu = os.getProcessCpuTime();
+    long start = System.nanoTime();
+    for (RangeUnits.RangeScan scan : scans) {
+      int from = scan.rowGroups().stream().mapToInt(Integer::intValue).min().orElseThrow();
+      int to = scan.rowGroups().stream().mapToInt(Integer::intValue).max().orElseThrow() + 1;
+      ScanRequest request =
+          ScanRequest.of(scan.columns().stream().sorted().toList())
+              .rowGroups(from, to)
+              .recorded(false);
+      for (long i = 0; i < scan.weight(); i++) {
+        try (Scan s = retriever.scan(byName.get(scan.table()), request)) {
           while (s.hasNext()) {
             s.next();
           }
