@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
       PredictCommand.class,
       ExportMipCommand.class,
       ImportSolutionCommand.class,
+      MaintainCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class MosaicCli {

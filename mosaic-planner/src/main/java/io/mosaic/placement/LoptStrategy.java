@@ -218,9 +218,16 @@ public final class LoptStrategy implements PlacementStrategy {
   private static void verify(PlacementProblem problem, Placement placement) {
     List<String> broken = broken(problem, placement);
     if (!broken.isEmpty()) {
-      throw new IllegalStateException(
-          "the solver's placement breaks a constraint (numerical trouble?): "
-              + String.join("; ", broken));
+      // Seen with capacities exactly the data's size (Figure 11 without headroom): SCIP's
+      // tolerance, beyond what PlacementRepair can undo. An error of Mosaic's vocabulary, with
+      // the fix, not a bug report.
+      throw new MosaicException(
+          MosaicException.Kind.INFEASIBLE,
+          "the solver's placement breaks a constraint by more than rounding (numerical trouble"
+              + " when devices are filled to the byte): "
+              + String.join("; ", broken)
+              + "; leave the devices some headroom (capacities or budgets a little above what the"
+              + " data needs) or export the model and solve it with another solver");
     }
   }
 

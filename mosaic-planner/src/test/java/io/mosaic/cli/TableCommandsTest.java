@@ -2,6 +2,7 @@ package io.mosaic.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mosaic.design.MoveQueue;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.Codec;
 import io.mosaic.device.DeviceModel;
@@ -315,6 +316,114 @@ class TableCommandsTest {
     assertThat(run(concat(new String[] {"place", "--ranges", "--pin", "o_orderkey=hdd"}, pool)))
         .isOne();
     assertThat(err.toString()).contains("pins name whole columns", "place without ranges");
+  }
+
+  @Test
+  void maintainRunsTheStepsByItsScheduleAndCanBePausedAndResumed() throws Exception {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(
+            run(
+                concat(
+                    new String[] {"import", "--create", "--device", "hdd"},
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .as(err.toString())
+        .isZero();
+    DevicePool devicePool = DevicePool.load(devices);
+    MosaicTable t = MosaicTable.open(table, devicePool);
+    List<String> read = List.of("o_orderkey", "o_orderdate", "o_custkey");
+    try (Retriever retriever = new Retriever(devicePool)) {
+      for (int i = 0; i < 3; i++) {
+        try (Scan scan = retriever.scan(t, ScanRequest.of(read))) {
+          while (scan.hasNext()) {
+            scan.next();
+          }
+        }
+      }
+    }
+    writeTestModel(devicePool);
+    List<List<Object>> before = allValues(devicePool, t);
+
+    assertThat(run(concat(new String[] {"maintain", "--dry-run"}, pool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString())
+        .contains("o_orderkey", "hdd", "nvme", "dry run: nothing moved")
+        .containsPattern("(worth it|not worth it)");
+    assertThat(MoveQueue.read(t)).isEmpty();
+
+    // A step per scanned column, tens of kB each at 20 kB/s: a pause from another thread lands
+    // after the first.
+    java.util.concurrent.atomic.AtomicInteger status =
+        new java.util.concurrent.atomic.AtomicInteger(-1);
+    Thread background =
+        new Thread(
+            () ->
+                status.set(
+                    MosaicCli.run(
+                        concat(
+                            new String[] {
+                              "maintain", "--force", "--shape", "constant", "--rate", "20 kB/s"
+                            },
+                            pool),
+                        new PrintWriter(new StringWriter(), true),
+                        new PrintWriter(new StringWriter(), true))));
+    background.start();
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (MoveQueue.read(t).map(q -> q.bytesDone() == 0).orElse(true)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(run(concat(new String[] {"maintain", "--pause"}, pool))).as(err.toString()).isZero();
+    background.join(60_000);
+    assertThat(status.get()).isZero();
+    MoveQueue paused = MoveQueue.read(t).orElseThrow();
+    assertThat(paused.state()).isEqualTo(MoveQueue.State.PAUSED);
+    assertThat(paused.steps()).extracting(MoveQueue.Step::column).containsAll(read);
+    long done = paused.steps().stream().filter(s -> s.state() == MoveQueue.StepState.DONE).count();
+    assertThat(done).isBetween(1L, paused.steps().size() - 1L);
+    // Each step committed on its own: the columns done are on nvme, the others still on hdd.
+    MosaicTable reopened = MosaicTable.open(table, devicePool);
+    for (MoveQueue.Step s : paused.steps()) {
+      assertThat(reopened.latest().segmentsOf(s.column()).get(0).device())
+          .as(s.column())
+          .isEqualTo(s.state() == MoveQueue.StepState.DONE ? "nvme" : "hdd");
+    }
+    assertThat(allValues(devicePool, reopened)).isEqualTo(before);
+    assertThat(run(concat(new String[] {"maintain"}, pool))).isOne();
+    assertThat(err.toString()).contains("has a transformation paused", "--resume or --cancel");
+
+    assertThat(run(concat(new String[] {"maintain", "--resume", "--rate", "1 GB/s"}, pool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString()).containsPattern("done, (\\d) of \\1 steps done");
+    MosaicTable finished = MosaicTable.open(table, devicePool);
+    for (String c : read) {
+      assertThat(finished.latest().segmentsOf(c).get(0).device()).as(c).isEqualTo("nvme");
+    }
+    assertThat(allValues(devicePool, finished)).isEqualTo(before);
+    assertThat(run(concat(new String[] {"maintain", "--status"}, pool))).isZero();
+    assertThat(out.toString()).contains("transformation of orders: done");
+  }
+
+  private static List<List<Object>> allValues(DevicePool pool, MosaicTable t) {
+    List<List<Object>> rows = new java.util.ArrayList<>();
+    List<String> columns = t.latest().schema().names();
+    try (Retriever retriever = new Retriever(pool);
+        Scan scan = retriever.scan(t, ScanRequest.of(columns).recorded(false))) {
+      while (scan.hasNext()) {
+        var batch = scan.next();
+        for (int i = 0; i < batch.getRowCount(); i++) {
+          List<Object> row = new java.util.ArrayList<>();
+          for (int c = 0; c < columns.size(); c++) {
+            row.add(String.valueOf(batch.getVector(c).getObject(i)));
+          }
+          rows.add(row);
+        }
+      }
+    }
+    rows.sort(java.util.Comparator.comparing(Object::toString));
+    return rows;
   }
 
   private static List<List<Object>> values(DevicePool pool, MosaicTable t) {

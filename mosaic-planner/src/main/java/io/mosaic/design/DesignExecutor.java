@@ -1,0 +1,162 @@
+package io.mosaic.design;
+
+import io.mosaic.MosaicException;
+import io.mosaic.format.Manifest;
+import io.mosaic.maintenance.Migrator;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.trace.TraceLog;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Runs a table's {@link MoveQueue} in the background by its schedule (Physical Design Management in
+ * Ceph, Section IV; docs/physical-design.md): one step at a time, each a column move through core's
+ * {@link Migrator} that commits on its own, so queries read the old or the new segments and gain as
+ * each step lands. Copies are paced to the schedule's rate; the queue file is read again between
+ * chunks, so a pause or cancel from another process stops the step in flight (its column stays
+ * where it was, its partial files deleted) and the queue keeps every step already committed.
+ */
+public final class DesignExecutor {
+  /** Progress, for a person at a terminal or a log. */
+  public interface Listener {
+    default void stepStarted(int index, MoveQueue.Step step) {}
+
+    default void copied(long bytesDone, long bytesTotal, double rate) {}
+
+    default void stepCommitted(int index, MoveQueue.Step step, long version) {}
+  }
+
+  /** Thrown from the copy to stop the step in flight when the queue is paused or cancelled. */
+  private static final class Stopped extends RuntimeException {
+    Stopped() {
+      super(null, null, false, false);
+    }
+  }
+
+  private final MosaicTable table;
+  private final LongSupplier nanoTime;
+
+  public DesignExecutor(MosaicTable table) {
+    this(table, System::nanoTime);
+  }
+
+  DesignExecutor(MosaicTable table, LongSupplier nanoTime) {
+    this.table = table;
+    this.nanoTime = nanoTime;
+  }
+
+  /**
+   * Runs the queue's pending steps until it is done, paused, cancelled or a step fails; returns the
+   * queue as it was left. Starts a new trace epoch once every step is done (paper Section 3.4: the
+   * scans recorded so far were timed on the old design).
+   */
+  public MoveQueue run(Listener listener) {
+    MoveQueue queue = current();
+    if (queue.state() != MoveQueue.State.RUNNING) {
+      return queue;
+    }
+    long[] done = {queue.bytesDone()};
+    long total = queue.bytesTotal();
+    for (int i = 0; i < queue.steps().size(); i++) {
+      MoveQueue.Step step = queue.steps().get(i);
+      if (step.state() == MoveQueue.StepState.DONE) {
+        continue;
+      }
+      listener.stepStarted(i, step);
+      MoveSchedule schedule = queue.schedule();
+      long stepStart = nanoTime.getAsLong();
+      long[] stepBytes = {0};
+      long[] lastCheck = {stepStart};
+      Migrator migrator = new Migrator(table);
+      Migrator.Plan plan = migrator.plan(Map.of(step.column(), step.to()));
+      Manifest after;
+      try {
+        after =
+            plan.moves().isEmpty()
+                ? table.latest()
+                : migrator.apply(
+                    plan,
+                    new Migrator.Listener() {
+                      @Override
+                      public void copied(Migrator.Move move, long bytes) {
+                        stepBytes[0] += bytes;
+                        double rate =
+                            schedule.rate(
+                                done[0] + stepBytes[0], !table.pinnedVersions().isEmpty());
+                        listener.copied(done[0] + stepBytes[0], total, rate);
+                        pace(stepStart, stepBytes[0], rate);
+                        // The queue file is read at most every 200 ms: a pause lands quickly
+                        // without a file read per buffer.
+                        if (nanoTime.getAsLong() - lastCheck[0] > 200_000_000L) {
+                          lastCheck[0] = nanoTime.getAsLong();
+                          if (current().state() != MoveQueue.State.RUNNING) {
+                            throw new Stopped();
+                          }
+                        }
+                      }
+                    });
+      } catch (RuntimeException | IOException e) {
+        // The migrator wraps what stops a copy with where the table was left.
+        if (e instanceof Stopped || e.getCause() instanceof Stopped) {
+          return current();
+        }
+        return fail(i, e);
+      }
+      done[0] += step.writeBytes();
+      // Re-read: a person may have paused meanwhile; the step's commit is recorded either way.
+      queue = current().withStepDone(i, after.version());
+      queue.write(table);
+      listener.stepCommitted(i, step, after.version());
+      if (queue.state() != MoveQueue.State.RUNNING) {
+        return queue;
+      }
+    }
+    queue = queue.withState(MoveQueue.State.DONE, null);
+    queue.write(table);
+    new TraceLog(table.root()).newEpoch();
+    return queue;
+  }
+
+  private MoveQueue current() {
+    return MoveQueue.read(table)
+        .orElseThrow(
+            () ->
+                MosaicException.notFound(
+                    "table "
+                        + table.name()
+                        + " has no transformation in progress ("
+                        + MoveQueue.FILE
+                        + " is gone); identify one with `mosaic maintain`"));
+  }
+
+  private MoveQueue fail(int index, Exception e) {
+    MoveQueue failed =
+        current()
+            .withState(
+                MoveQueue.State.FAILED,
+                "step "
+                    + (index + 1)
+                    + " ("
+                    + current().steps().get(index).column()
+                    + "): "
+                    + e.getMessage());
+    failed.write(table);
+    return failed;
+  }
+
+  // Sleeps until `bytes` at `rate` from `start` would be done (a token bucket with no burst).
+  private void pace(long start, long bytes, double rate) {
+    long due = start + (long) (bytes / rate * 1e9);
+    long wait = due - nanoTime.getAsLong();
+    if (wait > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new Stopped();
+      }
+    }
+  }
+}

@@ -1,0 +1,251 @@
+package io.mosaic.design;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mosaic.MosaicException;
+import io.mosaic.table.MosaicTable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A table's transformation in progress (issue 25, docs/physical-design.md): the steps a {@link
+ * DesignProposal} identified, how far each got, the schedule, and whether a person paused or
+ * cancelled it. Kept in the table's root ({@value #FILE}), written atomically after every change,
+ * so a service that stops (or is killed) resumes where it was, and a person in another process can
+ * pause, resume or cancel it.
+ *
+ * @param table the table's name
+ * @param state what the service should do next
+ * @param shape the schedule's shape
+ * @param rate the configured rate in bytes per second
+ * @param fullRate the rate when nothing holds the moves back
+ * @param workingSetBytes the bytes {@code fast-start} writes at full rate
+ * @param steps in the order they run
+ * @param reason the identification's reason, in numbers
+ * @param error the failure that stopped it, if any
+ */
+public record MoveQueue(
+    String table,
+    State state,
+    ScheduleShape shape,
+    double rate,
+    double fullRate,
+    long workingSetBytes,
+    List<Step> steps,
+    String reason,
+    String error) {
+
+  /** The file in the table's root. */
+  public static final String FILE = "_design-moves.json";
+
+  /** What the service does with the queue. */
+  public enum State {
+    /** Steps are (or should be) running. */
+    RUNNING,
+    /** A person paused it: the step in flight stops (its column stays where it was). */
+    PAUSED,
+    /** A person cancelled it: steps done stay done, the rest are dropped. */
+    CANCELLED,
+    /** Every step committed. */
+    DONE,
+    /** A step failed; {@code error} says why. Resuming retries it. */
+    FAILED;
+
+    public String spelling() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Where one step is. */
+  public enum StepState {
+    PENDING,
+    DONE;
+
+    public String spelling() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * One step of the queue: a column to move, its planned bytes, and the version its move committed.
+   */
+  public record Step(
+      String column,
+      String from,
+      String to,
+      long writeBytes,
+      double gainSeconds,
+      StepState state,
+      long committedVersion) {
+    Step done(long version) {
+      return new Step(column, from, to, writeBytes, gainSeconds, StepState.DONE, version);
+    }
+  }
+
+  public MoveQueue {
+    steps = List.copyOf(steps);
+  }
+
+  /** A new queue for {@code proposal}'s steps of {@code table}, running. */
+  public static MoveQueue of(String table, DesignProposal proposal, MoveSchedule schedule) {
+    List<Step> steps = new ArrayList<>();
+    for (MoveStep s : proposal.steps()) {
+      steps.add(
+          new Step(
+              s.column().column(),
+              s.from(),
+              s.to(),
+              s.writeBytes(),
+              s.gainSeconds(),
+              StepState.PENDING,
+              0));
+    }
+    return new MoveQueue(
+        table,
+        State.RUNNING,
+        schedule.shape(),
+        schedule.rate(),
+        schedule.fullRate(),
+        schedule.workingSetBytes(),
+        steps,
+        proposal.reason(),
+        null);
+  }
+
+  public MoveSchedule schedule() {
+    return new MoveSchedule(shape, rate, fullRate, workingSetBytes);
+  }
+
+  public MoveQueue withState(State next, String why) {
+    return new MoveQueue(table, next, shape, rate, fullRate, workingSetBytes, steps, reason, why);
+  }
+
+  MoveQueue withStepDone(int index, long version) {
+    List<Step> next = new ArrayList<>(steps);
+    next.set(index, steps.get(index).done(version));
+    return new MoveQueue(table, state, shape, rate, fullRate, workingSetBytes, next, reason, error);
+  }
+
+  /** Bytes of the steps done. */
+  public long bytesDone() {
+    return steps.stream()
+        .filter(s -> s.state() == StepState.DONE)
+        .mapToLong(Step::writeBytes)
+        .sum();
+  }
+
+  public long bytesTotal() {
+    return steps.stream().mapToLong(Step::writeBytes).sum();
+  }
+
+  // ---- persistence
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  public static Path file(MosaicTable table) {
+    return table.root().resolve(FILE);
+  }
+
+  /** The table's queue, if a transformation was ever started. */
+  public static Optional<MoveQueue> read(MosaicTable table) {
+    Path file = file(table);
+    JsonNode root;
+    try {
+      root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new MosaicException(
+          MosaicException.Kind.CORRUPT,
+          "the move queue "
+              + file
+              + " cannot be read ("
+              + e.getMessage()
+              + "); delete it to drop the transformation (moves already committed stay)",
+          e);
+    }
+    try {
+      List<Step> steps = new ArrayList<>();
+      for (JsonNode s : root.required("steps")) {
+        steps.add(
+            new Step(
+                s.required("column").asText(),
+                s.required("from").asText(),
+                s.required("to").asText(),
+                s.required("writeBytes").asLong(),
+                s.required("gainSeconds").asDouble(),
+                StepState.valueOf(s.required("state").asText().toUpperCase(Locale.ROOT)),
+                s.required("committedVersion").asLong()));
+      }
+      return Optional.of(
+          new MoveQueue(
+              root.required("table").asText(),
+              State.valueOf(root.required("state").asText().toUpperCase(Locale.ROOT)),
+              ScheduleShape.parse(root.required("shape").asText()),
+              root.required("rate").asDouble(),
+              root.required("fullRate").asDouble(),
+              root.required("workingSetBytes").asLong(),
+              steps,
+              root.path("reason").asText(""),
+              root.hasNonNull("error") ? root.get("error").asText() : null));
+    } catch (IllegalArgumentException e) {
+      throw new MosaicException(
+          MosaicException.Kind.CORRUPT,
+          "the move queue "
+              + file
+              + " is not one Mosaic wrote ("
+              + e.getMessage()
+              + "); delete it to drop the transformation (moves already committed stay)",
+          e);
+    }
+  }
+
+  /** Writes the queue to the table's root atomically (a reader sees the old or the new one). */
+  public void write(MosaicTable table) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("table", this.table);
+    root.put("state", state.spelling());
+    root.put("shape", shape.configName());
+    root.put("rate", rate);
+    root.put("fullRate", fullRate);
+    root.put("workingSetBytes", workingSetBytes);
+    root.put("reason", reason);
+    root.put("error", error);
+    ArrayNode array = root.putArray("steps");
+    for (Step s : steps) {
+      ObjectNode o = array.addObject();
+      o.put("column", s.column());
+      o.put("from", s.from());
+      o.put("to", s.to());
+      o.put("writeBytes", s.writeBytes());
+      o.put("gainSeconds", s.gainSeconds());
+      o.put("state", s.state().spelling());
+      o.put("committedVersion", s.committedVersion());
+    }
+    Path file = file(table);
+    Path tmp = file.resolveSibling(FILE + ".tmp");
+    try {
+      Files.writeString(tmp, JSON.writeValueAsString(root), StandardCharsets.UTF_8);
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      throw MosaicException.io("cannot write the move queue " + file, e);
+    }
+  }
+}
