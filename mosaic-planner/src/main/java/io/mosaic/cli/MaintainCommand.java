@@ -1,33 +1,17 @@
 package io.mosaic.cli;
 
-import io.mosaic.MosaicException;
-import io.mosaic.design.DesignAdvisor;
 import io.mosaic.design.DesignExecutor;
-import io.mosaic.design.DesignOptions;
-import io.mosaic.design.DesignProposal;
 import io.mosaic.design.MoveQueue;
-import io.mosaic.design.MoveSchedule;
-import io.mosaic.design.MoveStep;
-import io.mosaic.design.ScheduleShape;
-import io.mosaic.device.Bandwidth;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.DevicePool;
-import io.mosaic.model.CostModel;
-import io.mosaic.model.Placement;
-import io.mosaic.model.Workload;
-import io.mosaic.placement.InstalledPool;
-import io.mosaic.placement.LoptStrategy;
-import io.mosaic.placement.PlacementMode;
-import io.mosaic.placement.PlacementOptions;
-import io.mosaic.placement.PlacementProblem;
+import io.mosaic.maintenance.MaintainRequest;
+import io.mosaic.maintenance.MaintainResult;
+import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -93,7 +77,7 @@ final class MaintainCommand implements Callable<Integer> {
 
   @Option(
       names = "--rate",
-      defaultValue = "50 MB/s",
+      defaultValue = MaintainRequest.DEFAULT_RATE,
       paramLabel = "RATE",
       description = "The gentle rate of the moves (default: 50 MB/s).")
   String rate;
@@ -125,92 +109,55 @@ final class MaintainCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     DevicePool pool = poolOption.load();
-    MosaicTable t = MosaicTable.open(table, pool);
-    Optional<MoveQueue> existing = MoveQueue.read(t);
-    if (control.status || control.pause || control.cancel || control.resume) {
-      MoveQueue queue =
-          existing.orElseThrow(
-              () ->
-                  MosaicException.notFound(
-                      "table "
-                          + t.name()
-                          + " has no transformation; identify one with `mosaic maintain`"));
-      if (control.pause || control.cancel) {
-        queue =
-            queue.withState(
-                control.pause ? MoveQueue.State.PAUSED : MoveQueue.State.CANCELLED, null);
-        queue.write(t);
-      } else if (control.resume) {
-        queue = queue.withState(MoveQueue.State.RUNNING, null);
-        queue.write(t);
-        queue = new DesignExecutor(t).run(progress(out));
-      }
-      print(out, queue);
-      return 0;
-    }
-    if (existing.isPresent()
-        && (existing.get().state() == MoveQueue.State.RUNNING
-            || existing.get().state() == MoveQueue.State.PAUSED)) {
-      throw MosaicException.invalid(
-          "table "
-              + t.name()
-              + " has a transformation "
-              + existing.get().state().spelling()
-              + " ("
-              + existing.get().bytesDone()
-              + " of "
-              + existing.get().bytesTotal()
-              + " bytes done); --resume or --cancel it first");
-    }
-    List<MosaicTable> tables = List.of(t);
-    CostModel model = InstalledPool.model(pool, tables);
-    Workload workload = InstalledPool.workload(tables);
-    Placement current = InstalledPool.currentPlacement(pool, tables);
-    Placement target =
-        new LoptStrategy(Duration.ofSeconds(60))
-            .place(
-                new PlacementProblem(
-                    model, workload, PlacementMode.CAPACITY, PlacementOptions.defaults()))
-            .placement();
-    DesignProposal proposal =
-        DesignAdvisor.propose(model, workload, current, target, new DesignOptions(horizon, payoff));
+    String action =
+        control.status
+            ? "status"
+            : control.pause
+                ? "pause"
+                : control.resume ? "resume" : control.cancel ? "cancel" : "start";
+    MaintainRequest request =
+        MaintainRequest.parse(
+            table.toString(),
+            action,
+            shape,
+            rate,
+            fullRate,
+            horizon,
+            payoff,
+            force,
+            control.dryRun);
+    MaintainResult result =
+        new MaintenanceExecutor(pool, t -> MosaicTable.open(Path.of(t), pool))
+            .maintain(request, progress(out), false);
     TextTable steps =
-        new TextTable(
-            "step", "column", "from", "to", "bytes", "saves per run", "after", "after steps");
-    for (int i = 0; i < proposal.steps().size(); i++) {
-      MoveStep s = proposal.steps().get(i);
+        new TextTable("step", "column", "from", "to", "bytes", "saves per run", "state");
+    for (MaintainResult.StepRow s : result.steps()) {
       steps.row(
-          Integer.toString(i + 1),
-          s.column().column(),
-          s.from(),
-          s.to(),
-          ByteSize.ofBytes(s.writeBytes()).toString(),
-          String.format(Locale.ROOT, "%.3f s", s.gainSeconds()),
-          String.format(Locale.ROOT, "%.3f s", s.secondsAfter()),
-          s.dependsOn().stream()
-              .map(d -> Integer.toString(d + 1))
-              .reduce((a, b) -> a + "," + b)
-              .orElse(""));
+          Integer.toString(s.step()),
+          s.column(),
+          s.fromDevice(),
+          s.toDevice(),
+          ByteSize.ofBytes(s.bytes()).toString(),
+          String.format(Locale.ROOT, "%.3f s", s.savesSeconds()),
+          s.stepState());
     }
     out.print(steps.render());
-    out.println(proposal.reason());
-    if (proposal.steps().isEmpty()) {
-      return 0;
-    }
-    if (control.dryRun || !(proposal.worthIt() || force)) {
+    out.println(result.reason());
+    if (result.state().equals("proposed")) {
       out.println(
-          control.dryRun ? "dry run: nothing moved" : "not started (--force runs it anyway)");
+          control.dryRun || result.steps().isEmpty()
+              ? "dry run: nothing moved"
+              : "not started: it does not pay off (--force runs it anyway)");
       return 0;
     }
-    double gentle = Bandwidth.parse(rate).bytesPerSecond();
-    double full =
-        fullRate == null ? Math.max(gentle, 1e15) : Bandwidth.parse(fullRate).bytesPerSecond();
-    MoveSchedule schedule =
-        new MoveSchedule(
-            ScheduleShape.parse(shape), gentle, full, MoveSchedule.workingSet(proposal, 0.9));
-    MoveQueue queue = MoveQueue.of(t.name(), proposal, schedule);
-    queue.write(t);
-    print(out, new DesignExecutor(t).run(progress(out)));
+    long done = result.steps().stream().filter(s -> s.stepState().equals("done")).count();
+    out.printf(
+        Locale.ROOT,
+        "transformation of %s: %s, %d of %d steps done%n",
+        result.table(),
+        result.state(),
+        done,
+        result.steps().size());
     return 0;
   }
 
@@ -233,21 +180,5 @@ final class MaintainCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "step %d: committed v%d%n", index + 1, version);
       }
     };
-  }
-
-  private static void print(PrintWriter out, MoveQueue queue) {
-    long done = queue.steps().stream().filter(s -> s.state() == MoveQueue.StepState.DONE).count();
-    out.printf(
-        Locale.ROOT,
-        "transformation of %s: %s, %d of %d steps done (%s of %s), %s at %s/s%s%n",
-        queue.table(),
-        queue.state().spelling(),
-        done,
-        queue.steps().size(),
-        ByteSize.ofBytes(queue.bytesDone()),
-        ByteSize.ofBytes(queue.bytesTotal()),
-        queue.shape().configName(),
-        ByteSize.ofBytes((long) queue.rate()),
-        queue.error() == null ? "" : "; " + queue.error());
   }
 }

@@ -1,9 +1,24 @@
 package io.mosaic.maintenance;
 
+import io.mosaic.MosaicException;
+import io.mosaic.design.DesignAdvisor;
+import io.mosaic.design.DesignExecutor;
+import io.mosaic.design.DesignProposal;
+import io.mosaic.design.MoveQueue;
+import io.mosaic.design.MoveSchedule;
+import io.mosaic.design.MoveStep;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.Placement;
+import io.mosaic.model.Workload;
 import io.mosaic.placement.InstalledPlan;
+import io.mosaic.placement.InstalledPool;
+import io.mosaic.placement.LoptStrategy;
+import io.mosaic.placement.PlacementMode;
+import io.mosaic.placement.PlacementOptions;
+import io.mosaic.placement.PlacementProblem;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import java.io.IOException;
@@ -14,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -163,6 +179,180 @@ public final class MaintenanceExecutor {
         r.segmentsRead(),
         r.rowGroupsAnalyzed(),
         r.version() == 0 ? null : r.version());
+  }
+
+  /**
+   * Identifies a table's transformation and runs it, or shows and steers one in progress (issue 25,
+   * docs/physical-design.md). With {@code background}, the steps run on a daemon thread of this JVM
+   * (one per table: a Trino coordinator, a Spark driver) and this returns at once; else they run
+   * here. The queue is kept with the table, so any front end and any process sees and steers the
+   * same transformation.
+   */
+  public MaintainResult maintain(
+      MaintainRequest request, DesignExecutor.Listener listener, boolean background)
+      throws IOException {
+    MosaicTable table = open.apply(request.table());
+    Optional<MoveQueue> existing = MoveQueue.read(table);
+    switch (request.action()) {
+      case STATUS, PAUSE, CANCEL, RESUME -> {
+        MoveQueue queue =
+            existing.orElseThrow(
+                () ->
+                    MosaicException.notFound(
+                        "table "
+                            + table.name()
+                            + " has no transformation; start one with maintain (action start)"));
+        if (request.action() == MaintainRequest.Action.STATUS) {
+          return result(queue);
+        }
+        if (request.action() == MaintainRequest.Action.RESUME) {
+          if (queue.state() == MoveQueue.State.DONE) {
+            return result(queue);
+          }
+          queue.withState(MoveQueue.State.RUNNING, null).write(table);
+          return result(execute(table, listener, background));
+        }
+        MoveQueue steered =
+            queue.withState(
+                request.action() == MaintainRequest.Action.PAUSE
+                    ? MoveQueue.State.PAUSED
+                    : MoveQueue.State.CANCELLED,
+                null);
+        if (queue.state() == MoveQueue.State.DONE) {
+          return result(queue); // nothing left to pause or cancel
+        }
+        steered.write(table);
+        return result(steered);
+      }
+      case START -> {}
+    }
+    if (existing.isPresent()
+        && (existing.get().state() == MoveQueue.State.RUNNING
+            || existing.get().state() == MoveQueue.State.PAUSED)) {
+      throw MosaicException.invalid(
+          "table "
+              + table.name()
+              + " has a transformation "
+              + existing.get().state().spelling()
+              + " ("
+              + existing.get().bytesDone()
+              + " of "
+              + existing.get().bytesTotal()
+              + " bytes done); resume or cancel it first");
+    }
+    List<MosaicTable> tables = List.of(table);
+    CostModel model = InstalledPool.model(pool, tables);
+    Workload workload = InstalledPool.workload(tables);
+    Placement current = InstalledPool.currentPlacement(pool, tables);
+    Placement target =
+        new LoptStrategy(PlaceRequest.DEFAULT_TIME_LIMIT)
+            .place(
+                new PlacementProblem(
+                    model, workload, PlacementMode.CAPACITY, PlacementOptions.defaults()))
+            .placement();
+    DesignProposal proposal =
+        DesignAdvisor.propose(
+            model,
+            workload,
+            current,
+            keepUnread(model, workload, current, target),
+            request.options());
+    if (proposal.steps().isEmpty()
+        || request.dryRun()
+        || !(proposal.worthIt() || request.force())) {
+      List<MaintainResult.StepRow> rows = new ArrayList<>();
+      for (int i = 0; i < proposal.steps().size(); i++) {
+        MoveStep s = proposal.steps().get(i);
+        rows.add(
+            new MaintainResult.StepRow(
+                i + 1,
+                s.column().column(),
+                s.from(),
+                s.to(),
+                s.writeBytes(),
+                s.gainSeconds(),
+                "proposed"));
+      }
+      return new MaintainResult(table.name(), "proposed", proposal.reason(), rows);
+    }
+    MoveSchedule schedule =
+        new MoveSchedule(
+            request.shape(),
+            request.rate(),
+            request.fullRate(),
+            MoveSchedule.workingSet(proposal, 0.9));
+    MoveQueue.of(table.name(), proposal, schedule).write(table);
+    return result(execute(table, listener, background));
+  }
+
+  /**
+   * The target with every column no recorded scan reads left where it is, when the devices still
+   * hold it: LOPT is indifferent to where those go, and moving them costs I/O for no gain. When
+   * they had to make room (a full device), the target stays as LOPT gave it.
+   */
+  private static Placement keepUnread(
+      CostModel model, Workload workload, Placement current, Placement target) {
+    java.util.Set<io.mosaic.model.ColumnRef> read = new java.util.HashSet<>();
+    workload.scans().forEach(s -> read.addAll(s.columns()));
+    java.util.Map<io.mosaic.model.ColumnRef, String> kept =
+        new java.util.LinkedHashMap<>(target.deviceOf());
+    kept.replaceAll((c, d) -> read.contains(c) ? d : current.deviceOf().getOrDefault(c, d));
+    Placement candidate = new Placement(kept);
+    boolean fits =
+        model.usedBytes(candidate).entrySet().stream()
+            .allMatch(e -> e.getValue() <= model.device(e.getKey()).capacityBytes());
+    return fits ? candidate : target;
+  }
+
+  // One background run per table root at a time, on daemon threads (they must not keep a JVM up).
+  private static final java.util.concurrent.ConcurrentHashMap<java.nio.file.Path, Thread> RUNNING =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static MoveQueue execute(
+      MosaicTable table, DesignExecutor.Listener listener, boolean background) {
+    if (!background) {
+      return new DesignExecutor(table).run(listener);
+    }
+    RUNNING.compute(
+        table.root(),
+        (root, running) -> {
+          if (running != null && running.isAlive()) {
+            return running; // it reads the queue again between chunks: it picks up the change
+          }
+          Thread t =
+              new Thread(
+                  () -> {
+                    try {
+                      new DesignExecutor(table).run(listener);
+                    } finally {
+                      RUNNING.remove(root, Thread.currentThread());
+                    }
+                  },
+                  "mosaic-maintain-" + table.name());
+          t.setDaemon(true);
+          t.start();
+          return t;
+        });
+    return MoveQueue.read(table).orElseThrow();
+  }
+
+  private static MaintainResult result(MoveQueue queue) {
+    List<MaintainResult.StepRow> rows = new ArrayList<>();
+    for (int i = 0; i < queue.steps().size(); i++) {
+      MoveQueue.Step s = queue.steps().get(i);
+      rows.add(
+          new MaintainResult.StepRow(
+              i + 1,
+              s.column(),
+              s.from(),
+              s.to(),
+              s.writeBytes(),
+              s.gainSeconds(),
+              s.state().spelling()));
+    }
+    String reason =
+        queue.error() == null ? queue.reason() : queue.reason() + "; stopped: " + queue.error();
+    return new MaintainResult(queue.table(), queue.state().spelling(), reason, rows);
   }
 
   /** Where each column of the table's latest version lives now. */

@@ -391,7 +391,7 @@ class TableCommandsTest {
     }
     assertThat(allValues(devicePool, reopened)).isEqualTo(before);
     assertThat(run(concat(new String[] {"maintain"}, pool))).isOne();
-    assertThat(err.toString()).contains("has a transformation paused", "--resume or --cancel");
+    assertThat(err.toString()).contains("has a transformation paused", "resume or cancel it first");
 
     assertThat(run(concat(new String[] {"maintain", "--resume", "--rate", "1 GB/s"}, pool)))
         .as(err.toString())

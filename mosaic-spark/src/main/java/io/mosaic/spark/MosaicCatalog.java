@@ -188,6 +188,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
           return new MoveColumnsProcedure(this);
         case AnalyzeProcedure.NAME:
           return new AnalyzeProcedure(this);
+        case MaintainProcedure.NAME:
+          return new MaintainProcedure(this);
         default:
           break;
       }
@@ -203,9 +205,11 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
             + name
             + ".system.place, "
             + name
-            + ".system.move_columns and "
+            + ".system.move_columns, "
             + name
-            + ".system.analyze (docs/spark.md)");
+            + ".system.analyze and "
+            + name
+            + ".system.maintain (docs/spark.md)");
   }
 
   @Override
@@ -215,7 +219,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
         Identifier.of(namespace, PlacementProcedure.NAME),
         Identifier.of(namespace, PlaceProcedure.NAME),
         Identifier.of(namespace, MoveColumnsProcedure.NAME),
-        Identifier.of(namespace, AnalyzeProcedure.NAME)
+        Identifier.of(namespace, AnalyzeProcedure.NAME),
+        Identifier.of(namespace, MaintainProcedure.NAME)
       };
     }
     return new Identifier[0];

@@ -232,6 +232,41 @@ class MosaicProceduresTest {
   }
 
   @Test
+  void maintainRunsInTheBackgroundAndReportsItsSteps() throws InterruptedException {
+    spark.sql(
+        "CREATE TABLE mosaic.tpch.kept TBLPROPERTIES ('default_device' = 'hdd') AS"
+            + " SELECT o_orderkey, o_totalprice, o_comment FROM orders_src");
+    spark.sql("SELECT sum(o_totalprice) FROM mosaic.tpch.kept WHERE o_orderkey > 100").collect();
+    String call = "CALL mosaic.system.maintain(table => 'tpch.kept'";
+    List<Row> proposed = call(call + ", dry_run => true)");
+    assertThat(proposed)
+        .extracting(r -> r.getString(2))
+        .containsExactlyInAnyOrder("o_orderkey", "o_totalprice");
+    assertThat(proposed)
+        .allMatch(r -> r.getString(8).equals("proposed") && r.getString(4).equals("nvme"));
+    assertThat(proposed.get(0).getString(9)).containsPattern("(worth it|not worth it)");
+    assertThatThrownBy(() -> call(call + ", action => 'status')"))
+        .hasMessageContaining("has no transformation");
+
+    call(call + ", force => true, rate => '1GB/s')");
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    List<Row> status = call(call + ", action => 'status')");
+    while (!status.get(0).getString(8).equals("done") && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      status = call(call + ", action => 'status')");
+    }
+    assertThat(status)
+        .allMatch(r -> r.getString(7).equals("done") && r.getString(8).equals("done"));
+    assertThat(placement("tpch.kept"))
+        .containsEntry("o_orderkey", "nvme")
+        .containsEntry("o_totalprice", "nvme")
+        .containsEntry("o_comment", "hdd");
+    assertSameRows(
+        spark.table("mosaic.tpch.kept"),
+        spark.table("orders_src").select("o_orderkey", "o_totalprice", "o_comment"));
+  }
+
+  @Test
   void moveColumnsMovesByHand() {
     assertThat(placement("tpch.orders")).containsEntry("o_comment", "nvme");
     // A dry run lists the moves and changes nothing.

@@ -28,5 +28,9 @@ final class MosaicModule implements Module {
         .addBinding()
         .toProvider(PlaceProcedure.class)
         .in(Scopes.SINGLETON);
+    Multibinder.newSetBinder(binder, Procedure.class)
+        .addBinding()
+        .toProvider(MaintainProcedure.class)
+        .in(Scopes.SINGLETON);
   }
 }

@@ -10,6 +10,9 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 import io.mosaic.MosaicException;
+import io.mosaic.design.DesignExecutor;
+import io.mosaic.maintenance.MaintainRequest;
+import io.mosaic.maintenance.MaintainResult;
 import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.maintenance.MoveRequest;
 import io.mosaic.maintenance.MoveResult;
@@ -73,6 +76,21 @@ final class MosaicPlanner {
     } catch (MosaicException e) {
       // An unknown column or device is NOT_FOUND, a full device DEVICE_FULL (MosaicErrors).
       throw MosaicErrors.toTrino(e);
+    }
+  }
+
+  /** {@code maintain}, its steps run in the background on this JVM (the coordinator). */
+  static MaintainResult maintain(
+      MosaicStorage storage,
+      SchemaTableName name,
+      MaintainRequest request,
+      DesignExecutor.Listener listener) {
+    try {
+      return executor(storage, name).maintain(request, listener, true);
+    } catch (IOException | UncheckedIOException e) {
+      throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e, "cannot maintain " + name);
     }
   }
 

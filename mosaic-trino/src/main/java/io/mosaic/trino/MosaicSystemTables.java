@@ -5,8 +5,12 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 import io.airlift.slice.Slices;
+import io.mosaic.design.DesignExecutor;
+import io.mosaic.design.MoveQueue;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.maintenance.MaintainRequest;
+import io.mosaic.maintenance.MaintainResult;
 import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.maintenance.PlaceRequest;
 import io.mosaic.maintenance.PlaceResult;
@@ -38,6 +42,7 @@ final class MosaicSystemTables {
   private static final String PLACEMENT = "placement";
   private static final String SEGMENTS = "segments";
   private static final String PLAN = "plan";
+  private static final String MOVES = "moves";
 
   private MosaicSystemTables() {}
 
@@ -53,7 +58,10 @@ final class MosaicSystemTables {
     }
     SchemaTableName base = new SchemaTableName(name.getSchemaName(), full.substring(0, dollar));
     String kind = full.substring(dollar + 1);
-    if (!(kind.equals(PLACEMENT) || kind.equals(SEGMENTS) || kind.equals(PLAN))
+    if (!(kind.equals(PLACEMENT)
+            || kind.equals(SEGMENTS)
+            || kind.equals(PLAN)
+            || kind.equals(MOVES))
         || !storage.schemaExists(base.getSchemaName())
         || !storage.tableExists(base)) {
       return Optional.empty();
@@ -62,6 +70,7 @@ final class MosaicSystemTables {
         switch (kind) {
           case PLACEMENT -> placement(storage, base, name);
           case SEGMENTS -> segments(storage, base, name);
+          case MOVES -> moves(storage, base, name);
           default -> plan(storage, base, name);
         });
   }
@@ -82,6 +91,43 @@ final class MosaicSystemTables {
                     new MaintenanceExecutor(storage.pool(), ignored -> storage.open(base))
                         .status(base.toString())
                         .rows()));
+  }
+
+  /**
+   * The table's transformation (issue 25): the library's {@code maintain} status, one row per step;
+   * no rows when none was ever started.
+   */
+  private static SystemTable moves(
+      MosaicStorage storage, SchemaTableName base, SchemaTableName name) {
+    return table(
+        name,
+        columns(MaintainResult.COLUMNS),
+        constraint ->
+            MosaicStorage.call(
+                () -> {
+                  if (MoveQueue.read(storage.open(base)).isEmpty()) {
+                    return List.of();
+                  }
+                  try {
+                    return new MaintenanceExecutor(storage.pool(), ignored -> storage.open(base))
+                        .maintain(
+                            MaintainRequest.parse(
+                                base.toString(),
+                                "status",
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null),
+                            new DesignExecutor.Listener() {},
+                            false)
+                        .rows();
+                  } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                }));
   }
 
   private static List<ColumnMetadata> columns(List<ResultColumn> columns) {

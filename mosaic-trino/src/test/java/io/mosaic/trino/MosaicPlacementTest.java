@@ -197,6 +197,49 @@ class MosaicPlacementTest {
   }
 
   @Test
+  void maintainRunsInTheBackgroundAndMovesShowsIt() throws Exception {
+    sql(
+        "CREATE TABLE kept WITH (default_device = 'slow') AS"
+            + " SELECT o_orderkey, o_totalprice, o_comment FROM tpch.tiny.orders");
+    String query = "SELECT count(*), sum(o_totalprice) FROM kept WHERE o_orderkey > 1000";
+    MaterializedResult expected = sql(query);
+    sql(query);
+    assertThat(sql("SELECT * FROM \"kept$moves\"").getRowCount()).isZero();
+
+    String call = "CALL mosaic.system.maintain(schema_name => 'tiny', table_name => 'kept'";
+    sql(call + ", dry_run => true)");
+    assertThat(sql("SELECT * FROM \"kept$moves\"").getRowCount())
+        .as("a dry run starts nothing")
+        .isZero();
+    // Slowly (10 kB/s), so that a pause lands between the steps.
+    sql(call + ", force => true, shape => 'constant', rate => '10kB/s')");
+    List<MaterializedRow> started =
+        sql("SELECT column_name, to_device, state FROM \"kept$moves\"").getMaterializedRows();
+    assertThat(started)
+        .extracting(r -> (String) r.getField(0))
+        .containsExactlyInAnyOrder("o_orderkey", "o_totalprice");
+    assertThat(started).allMatch(r -> r.getField(1).equals("fast"));
+    sql(call + ", action => 'pause')");
+    assertThat(sql("SELECT DISTINCT state FROM \"kept$moves\"").getOnlyValue()).isEqualTo("paused");
+    sql(call + ", action => 'resume', rate => '1GB/s')");
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!sql("SELECT DISTINCT state FROM \"kept$moves\"").getOnlyValue().equals("done")
+        && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(sql("SELECT DISTINCT step_state FROM \"kept$moves\"").getOnlyColumnAsSet())
+        .containsExactly("done");
+    assertThat(devices("kept"))
+        .containsEntry("o_orderkey", "fast")
+        .containsEntry("o_totalprice", "fast")
+        .containsEntry("o_comment", "slow");
+    assertThat(sql(query).getMaterializedRows())
+        .containsExactlyElementsOf(expected.getMaterializedRows());
+    assertThatThrownBy(() -> sql(call + ", action => 'later')"))
+        .hasMessageContaining("maintain action 'later' is unknown");
+  }
+
+  @Test
   void placeTakesPinsADeviceCapANoRegressionBoundAndASample() {
     sql("CREATE TABLE customer WITH (default_device = 'fast') AS SELECT * FROM tpch.tiny.customer");
     // Two distinct scans, so that sampling half of them solves on one.

@@ -1,0 +1,106 @@
+package io.mosaic.maintenance;
+
+import io.mosaic.MosaicException;
+import io.mosaic.design.DesignOptions;
+import io.mosaic.design.ScheduleShape;
+import io.mosaic.device.Bandwidth;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * {@code maintain}: identify a table's transformation from its recorded scans and run it in steps
+ * by a schedule, or show and steer one in progress (issue 25, docs/physical-design.md). Every front
+ * end builds this from its own syntax; nulls keep the defaults, the same everywhere: start,
+ * fast-start at 50 MB/s, full rate unpaced, 10 runs, payoff 2.
+ *
+ * @param table the table, as the front end names it
+ * @param action start (identify and run), status, pause, resume or cancel
+ * @param shape the schedule's shape
+ * @param rate the gentle rate, bytes per second
+ * @param fullRate the rate when nothing holds the moves back, bytes per second
+ * @param options the cost-benefit check
+ * @param force start even when the transformation does not pay off
+ * @param dryRun identify and show the steps only
+ */
+public record MaintainRequest(
+    String table,
+    Action action,
+    ScheduleShape shape,
+    double rate,
+    double fullRate,
+    DesignOptions options,
+    boolean force,
+    boolean dryRun) {
+
+  /** What to do. */
+  public enum Action {
+    START,
+    STATUS,
+    PAUSE,
+    RESUME,
+    CANCEL;
+
+    static Action parse(String text) {
+      if (text == null || text.isBlank()) {
+        return START;
+      }
+      for (Action a : values()) {
+        if (a.name().equalsIgnoreCase(text.strip())) {
+          return a;
+        }
+      }
+      throw MosaicException.invalid(
+          "maintain action '"
+              + text.strip()
+              + "' is unknown; use start, status, pause, resume or cancel");
+    }
+  }
+
+  /** 50 MB/s: a fraction of an HDD's rate, so queries keep most of the devices. */
+  public static final String DEFAULT_RATE = "50 MB/s";
+
+  /** "Unpaced": far above any device, so the pacing never waits. */
+  static final double UNPACED = 1e15;
+
+  public MaintainRequest {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(options, "options");
+  }
+
+  /** The request from text as users type it; nulls keep the defaults. */
+  public static MaintainRequest parse(
+      String table,
+      String action,
+      String shape,
+      String rate,
+      String fullRate,
+      Double horizon,
+      Double payoff,
+      Boolean force,
+      Boolean dryRun) {
+    double gentle = Bandwidth.parse(rate == null ? DEFAULT_RATE : rate).bytesPerSecond();
+    double full = fullRate == null ? UNPACED : Bandwidth.parse(fullRate).bytesPerSecond();
+    if (full < gentle) {
+      throw MosaicException.invalid(
+          String.format(
+              Locale.ROOT,
+              "full rate %s is below the rate %s: give a full rate at least as high",
+              fullRate,
+              rate));
+    }
+    DesignOptions d = DesignOptions.DEFAULTS;
+    return new MaintainRequest(
+        table,
+        Action.parse(action),
+        ScheduleShape.parse(shape == null ? "fast-start" : shape),
+        gentle,
+        full,
+        new DesignOptions(
+            horizon == null ? d.horizonRuns() : horizon,
+            payoff == null ? d.payoffFactor() : payoff),
+        force != null && force,
+        dryRun != null && dryRun);
+  }
+}

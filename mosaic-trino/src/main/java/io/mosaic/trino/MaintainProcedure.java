@@ -1,0 +1,124 @@
+package io.mosaic.trino;
+
+import static io.trino.spi.type.BooleanType.BOOLEAN;
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.lang.invoke.MethodType.methodType;
+
+import com.google.inject.Inject;
+import com.google.inject.Provider;
+import io.airlift.log.Logger;
+import io.mosaic.MosaicException;
+import io.mosaic.design.DesignExecutor;
+import io.mosaic.design.MoveQueue;
+import io.mosaic.maintenance.MaintainRequest;
+import io.mosaic.maintenance.MaintainResult;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.procedure.Procedure;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.util.List;
+
+/**
+ * {@code CALL mosaic.system.maintain(schema_name => 'ns', table_name => 't' [, action => 'start']
+ * [, shape, rate, full_rate, horizon, payoff, force, dry_run])}: the library's {@link
+ * MaintainRequest} (docs/physical-design.md). A started transformation runs in the background on
+ * the coordinator, step by step; {@code "t$moves"} shows its steps and state, and {@code action =>
+ * 'pause' | 'resume' | 'cancel'} steer it (the CLI's {@code mosaic maintain} sees the same queue).
+ */
+final class MaintainProcedure implements Provider<Procedure> {
+  private static final Logger log = Logger.get(MaintainProcedure.class);
+  private static final MethodHandle MAINTAIN;
+
+  static {
+    try {
+      MAINTAIN =
+          MethodHandles.lookup()
+              .findVirtual(
+                  MaintainProcedure.class,
+                  "maintain",
+                  methodType(
+                      void.class,
+                      String.class,
+                      String.class,
+                      String.class,
+                      String.class,
+                      String.class,
+                      String.class,
+                      Double.class,
+                      Double.class,
+                      Boolean.class,
+                      Boolean.class));
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private final MosaicStorage storage;
+
+  @Inject
+  MaintainProcedure(MosaicStorage storage) {
+    this.storage = storage;
+  }
+
+  @Override
+  public Procedure get() {
+    return new Procedure(
+        "system",
+        "maintain",
+        List.of(
+            new Procedure.Argument("SCHEMA_NAME", VARCHAR),
+            new Procedure.Argument("TABLE_NAME", VARCHAR),
+            new Procedure.Argument("ACTION", VARCHAR, false, null),
+            new Procedure.Argument("SHAPE", VARCHAR, false, null),
+            new Procedure.Argument("RATE", VARCHAR, false, null),
+            new Procedure.Argument("FULL_RATE", VARCHAR, false, null),
+            new Procedure.Argument("HORIZON", DOUBLE, false, null),
+            new Procedure.Argument("PAYOFF", DOUBLE, false, null),
+            new Procedure.Argument("FORCE", BOOLEAN, false, null),
+            new Procedure.Argument("DRY_RUN", BOOLEAN, false, null)),
+        MAINTAIN.bindTo(this));
+  }
+
+  public void maintain(
+      String schema,
+      String table,
+      String action,
+      String shape,
+      String rate,
+      String fullRate,
+      Double horizon,
+      Double payoff,
+      Boolean force,
+      Boolean dryRun) {
+    SchemaTableName name = new SchemaTableName(schema, table);
+    MaintainRequest request;
+    try {
+      request =
+          MaintainRequest.parse(
+              name.toString(), action, shape, rate, fullRate, horizon, payoff, force, dryRun);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e);
+    }
+    MaintainResult result =
+        MosaicPlanner.maintain(
+            storage,
+            name,
+            request,
+            new DesignExecutor.Listener() {
+              @Override
+              public void stepCommitted(int index, MoveQueue.Step step, long version) {
+                log.info(
+                    "maintain %s: step %d (%s %s -> %s) committed version %d",
+                    name, index + 1, step.column(), step.from(), step.to(), version);
+              }
+            });
+    log.info(
+        "maintain %s (%s): %s, %d steps; %s",
+        name,
+        request.action().name().toLowerCase(java.util.Locale.ROOT),
+        result.state(),
+        result.steps().size(),
+        result.reason());
+  }
+}
