@@ -174,15 +174,32 @@ public record CostModel(
    * without building a {@link Placement} per move tried.
    */
   public double scanTime(DistinctScan scan, Function<ColumnRef, DeviceProfile> deviceOf) {
-    Map<String, Double> perDevice = new LinkedHashMap<>();
+    List<ColumnRef> columns = new ArrayList<>(scan.sortedColumns());
+    double[][] shares = RowRange.shares(columns);
+    int ranges = shares == null ? 1 : shares[0].length;
+    List<Map<String, Double>> perDevice = new ArrayList<>();
+    for (int r = 0; r < ranges; r++) {
+      perDevice.add(new LinkedHashMap<>());
+    }
     double decoding = 0;
-    for (ColumnRef column : scan.sortedColumns()) {
+    for (int c = 0; c < columns.size(); c++) {
+      ColumnRef column = columns.get(c);
       size(column);
       DeviceProfile device = deviceOf.apply(column);
-      perDevice.merge(device.id(), columnTime(device, column), Double::sum);
+      double time = columnTime(device, column);
+      for (int r = 0; r < ranges; r++) {
+        double share = shares == null ? 1 : shares[c][r];
+        if (share > 0) {
+          perDevice.get(r).merge(device.id(), time * share, Double::sum);
+        }
+      }
       decoding += cpuTime(device, column);
     }
-    double io = perDevice.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    // Eq. 3 per range of rows; row ranges of units (RowRange) are read one after another.
+    double io = 0;
+    for (Map<String, Double> range : perDevice) {
+      io += range.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    }
     return scanSeconds(io, decoding, scan.columns().size(), scanFixedTime());
   }
 

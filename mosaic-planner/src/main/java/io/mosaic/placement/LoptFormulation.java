@@ -12,6 +12,7 @@ import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
+import io.mosaic.model.RowRange;
 import io.mosaic.model.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,7 +121,11 @@ public final class LoptFormulation {
       // I/O.
       int n = scanned.size();
       boolean withCpu = model.cpu().isPresent();
-      for (int d = 0; d < nd; d++) {
+      double[][] shares = RowRange.shares(scanned);
+      if (shares != null) {
+        rangedScan(model, index, t, scanned, times, shares, withCpu, fixed);
+      }
+      for (int d = 0; shares == null && d < nd; d++) {
         LinearExprBuilder device = LinearExpr.newBuilder();
         LinearExprBuilder decoding = LinearExpr.newBuilder();
         for (int c = 0; c < scanned.size(); c++) {
@@ -222,6 +227,68 @@ public final class LoptFormulation {
             .addLessOrEqual(scanTime[t], (1 + noRegression.slack()) * reference)
             .withName(unique("no_regression_" + t));
       }
+    }
+  }
+
+  /**
+   * Mosaic's Eq. 3 for a scan of row-range units that cut its rows into several ranges (RowRange,
+   * docs/cost-model.md): a variable {@code y_r} per range, at least each device's share of the
+   * range's I/O, and the scan's I/O their sum, in the same two pipeline constraints. The column
+   * cuts below stay valid: a sum of per-range maxima is at least the maximum of the sums.
+   */
+  private void rangedScan(
+      CostModel model,
+      Map<ColumnRef, Integer> index,
+      int t,
+      List<ColumnRef> scanned,
+      double[][] times,
+      double[][] shares,
+      boolean withCpu,
+      double fixed) {
+    int nd = devices.size();
+    int n = scanned.size();
+    int ranges = shares[0].length;
+    Variable[] io = new Variable[ranges];
+    for (int r = 0; r < ranges; r++) {
+      io[r] = variable(builder.newNumVar(0, Double.POSITIVE_INFINITY, unique("y_" + t + "_" + r)));
+      for (int d = 0; d < nd; d++) {
+        LinearExprBuilder range = LinearExpr.newBuilder();
+        boolean any = false;
+        for (int c = 0; c < scanned.size(); c++) {
+          double share = shares[c][r] * times[c][d];
+          if (share > 0) {
+            range.addTerm(place[d][index.get(scanned.get(c))], share);
+            any = true;
+          }
+        }
+        if (any) {
+          range.addTerm(io[r], -1);
+          builder
+              .addLessOrEqual(range, 0)
+              .withName(unique("range_" + t + "_" + r + "_" + devices.get(d).id()));
+        }
+      }
+    }
+    LinearExprBuilder reading = LinearExpr.newBuilder();
+    LinearExprBuilder decoding = LinearExpr.newBuilder();
+    for (int r = 0; r < ranges; r++) {
+      reading.addTerm(io[r], 1);
+      decoding.addTerm(io[r], 1.0 / n);
+    }
+    for (int c = 0; c < scanned.size() && withCpu; c++) {
+      for (int e = 0; e < nd; e++) {
+        double cpu = model.cpuTime(devices.get(e), scanned.get(c));
+        if (cpu > 0) {
+          reading.addTerm(place[e][index.get(scanned.get(c))], cpu / n);
+          decoding.addTerm(place[e][index.get(scanned.get(c))], cpu);
+        }
+      }
+    }
+    reading.addTerm(scanTime[t], -1);
+    builder.addLessOrEqual(reading, -fixed).withName(unique("scan_" + t + "_ranges"));
+    if (withCpu) {
+      decoding.addTerm(scanTime[t], -1);
+      builder.addLessOrEqual(decoding, -fixed).withName(unique("cpu_" + t + "_ranges"));
     }
   }
 

@@ -5,6 +5,7 @@ import io.mosaic.device.Codec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.DistinctScan;
+import io.mosaic.model.RowRange;
 import io.mosaic.model.Workload;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +32,7 @@ public final class RangeUnits {
   public record Unit(ColumnRef column, int from, int to) {
     /** The unit as a column of the cost model. */
     public ColumnRef ref() {
-      return new ColumnRef(column.table(), column.column() + "[" + from + ":" + to + "]");
+      return RowRange.unit(column, from, to);
     }
   }
 

@@ -8,6 +8,7 @@ import io.mosaic.device.Cost;
 import io.mosaic.device.Latency;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.RowRange;
 import io.mosaic.workload.RangeUnits;
 import io.mosaic.workload.RangeUnits.RangeScan;
 import io.mosaic.workload.RangeUnits.RowGroupSizes;
@@ -36,6 +37,7 @@ class RangeLoptBruteForceTest {
     LoptStrategy lopt = new LoptStrategy(LoptStrategy.DEFAULT_TIME_LIMIT, 0);
     int compared = 0;
     int split = 0;
+    int ranged = 0;
     for (int seed = 0; seed < 20; seed++) {
       Random r = new Random(2600 + seed);
       int groups = 6;
@@ -68,6 +70,10 @@ class RangeLoptBruteForceTest {
       if (units.units().size() > 2) {
         split++;
       }
+      if (units.workload().scans().stream()
+          .anyMatch(sc -> RowRange.shares(new ArrayList<>(sc.sortedColumns())) != null)) {
+        ranged++; // a scan whose units cut its rows into ranges read one after another
+      }
       List<DeviceProfile> devices =
           List.of(
               device("fast", 1000, 0.05, (long) (total * (0.2 + 0.3 * r.nextDouble()))),
@@ -93,6 +99,7 @@ class RangeLoptBruteForceTest {
     }
     assertThat(compared).isGreaterThanOrEqualTo(10);
     assertThat(split).as("instances whose columns split into ranges").isGreaterThanOrEqualTo(5);
+    assertThat(ranged).as("instances with scans over several row ranges").isGreaterThanOrEqualTo(3);
   }
 
   private static DeviceProfile device(String id, double mbPerSecond, double centsPerGb, long cap) {

@@ -4,6 +4,7 @@ import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
+import io.mosaic.model.RowRange;
 import io.mosaic.placement.PlacementMode;
 import io.mosaic.placement.PlacementProblem;
 import java.util.HashMap;
@@ -27,6 +28,7 @@ public final class ScoreTables {
   final long[][] bytes; // [device][column]
   final double[][] cents; // [device][column]
   final int[][] scans; // [scan] -> column indexes
+  final double[][][] shares; // [scan][k][range] of its k-th column (RowRange), null: one range
   final long[] weights; // [scan]
   final long[] limit; // [device] bytes, Long.MAX_VALUE if none
   final double budget; // cents, +inf if none
@@ -59,9 +61,11 @@ public final class ScoreTables {
     }
     List<DistinctScan> list = problem.solveWorkload().scans();
     scans = new int[list.size()][];
+    shares = new double[list.size()][][];
     weights = new long[list.size()];
     for (int t = 0; t < list.size(); t++) {
       scans[t] = list.get(t).sortedColumns().stream().mapToInt(index::get).toArray();
+      shares[t] = RowRange.shares(new java.util.ArrayList<>(list.get(t).sortedColumns()));
       weights[t] = list.get(t).weight();
     }
     budget =
@@ -79,18 +83,30 @@ public final class ScoreTables {
     double total = 0;
     double[] perDevice = new double[devices()];
     for (int t = 0; t < scans.length; t++) {
-      java.util.Arrays.fill(perDevice, 0);
-      double max = 0;
+      double io = 0;
       double decoding = 0;
-      for (int c : scans[t]) {
-        if (at[c] < 0) {
-          continue;
+      int ranges = shares[t] == null ? 1 : shares[t][0].length;
+      // Eq. 3 per range of rows, the ranges one after another (CostModel#scanTime).
+      for (int r = 0; r < ranges; r++) {
+        java.util.Arrays.fill(perDevice, 0);
+        double max = 0;
+        for (int k = 0; k < scans[t].length; k++) {
+          int c = scans[t][k];
+          double share = shares[t] == null ? 1 : shares[t][k][r];
+          if (at[c] < 0 || share == 0) {
+            continue;
+          }
+          perDevice[at[c]] += time[at[c]][c] * share;
+          max = Math.max(max, perDevice[at[c]]);
         }
-        perDevice[at[c]] += time[at[c]][c];
-        max = Math.max(max, perDevice[at[c]]);
-        decoding += cpu[at[c]][c];
+        io += max;
       }
-      total += weights[t] * CostModel.scanSeconds(max, decoding, scans[t].length, fixed);
+      for (int c : scans[t]) {
+        if (at[c] >= 0) {
+          decoding += cpu[at[c]][c];
+        }
+      }
+      total += weights[t] * CostModel.scanSeconds(io, decoding, scans[t].length, fixed);
     }
     return total;
   }
