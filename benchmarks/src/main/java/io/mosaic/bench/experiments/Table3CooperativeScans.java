@@ -159,7 +159,7 @@ public final class Table3CooperativeScans {
     List<String> csv = new ArrayList<>();
     csv.add(
         "policy,total_s,avg_stream_s,avg_norm_latency_fast,avg_norm_latency_slow,bytes_read,"
-            + "bytes_disk,bytes_ssd,reads,chunks_shared,slow_full_alone_s");
+            + "bytes_disk,bytes_ssd,reads,chunks_shared,slow_full_alone_s,load");
     for (SharingPolicy policy : policies) {
       System.out.printf(Locale.ROOT, "policy %s:%n", policy.configName());
       List<List<Run>> results = new ArrayList<>();
@@ -246,7 +246,7 @@ public final class Table3CooperativeScans {
       String line =
           String.format(
               Locale.ROOT,
-              "%s,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%d,%d,%.2f",
+              "%s,%.2f,%.2f,%.2f,%.2f,%d,%d,%d,%d,%d,%.2f,%s",
               policy.configName(),
               total,
               streamSum / streams,
@@ -257,7 +257,8 @@ public final class Table3CooperativeScans {
               perDevice.getOrDefault("ssd", 0L),
               requests,
               shared,
-              slowAlone);
+              slowAlone,
+              load());
       csv.add(line);
       System.out.println("  " + line);
     }
@@ -267,6 +268,15 @@ public final class Table3CooperativeScans {
     Files.write(out, csv);
     System.out.println(String.join("\n", csv));
     System.out.println("wrote " + out);
+  }
+
+  /** The 1-minute load average (this machine is shared: docs/experiments/README.md). */
+  private static String load() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException e) {
+      return "?";
+    }
   }
 
   private static DevicePool createPool(Path work, double rateMb) throws IOException {
