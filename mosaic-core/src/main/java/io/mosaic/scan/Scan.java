@@ -172,7 +172,7 @@ public final class Scan implements AutoCloseable {
       return false;
     }
     if (shared != null) {
-      boolean more = shared.hasNext();
+      boolean more = shared.hasNext(!chunkMode);
       if (!more) {
         record();
       }

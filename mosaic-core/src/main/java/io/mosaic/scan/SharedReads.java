@@ -103,8 +103,24 @@ final class SharedReads {
         retriever.allocator().newChildAllocator("shared-scan-" + table.name(), 0, Long.MAX_VALUE);
   }
 
+  /**
+   * Whether a row group is left. With a narrowing predicate the remaining ones may all be ruled out
+   * when they arrive: {@code mayWait} (vector mode) waits for the next usable one to know; chunk
+   * mode must not wait, and may answer true once more before {@link #ready} settles it.
+   */
+  synchronized boolean hasNext(boolean mayWait) {
+    if (closed) {
+      return false;
+    }
+    if (mayWait && pending == null && request.narrowing() != null) {
+      pending = takeUsable(true);
+      return pending != null;
+    }
+    return pending != null || delivered.size() + ruledOut < groups.size();
+  }
+
   synchronized boolean hasNext() {
-    return !closed && (pending != null || delivered.size() + ruledOut < groups.size());
+    return hasNext(false);
   }
 
   /**

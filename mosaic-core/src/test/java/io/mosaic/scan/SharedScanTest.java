@@ -286,6 +286,29 @@ class SharedScanTest {
   }
 
   @Test
+  void aNarrowingPredicateRulesOutRowGroupsAsTheyArrive() {
+    // Rows are in l_orderkey order: the predicate keeps the first four row groups.
+    long bound = (Long) rows.get(3 * GROUP_ROWS).get(0) + 1;
+    List<Integer> kept = new ArrayList<>();
+    try (Retriever retriever = new Retriever(pool, 2, 0, SharingPolicy.RELEVANCE, tableBytes)) {
+      try (Scan scan =
+          retriever.scan(
+              lineitem,
+              ScanRequest.of(columns(0, 4))
+                  .recorded(false)
+                  .narrowing(() -> Predicate.of(Predicate.lt("l_orderkey", bound))))) {
+        while (scan.hasNext()) {
+          VectorSchemaRoot batch = scan.next();
+          assertThat(values(batch)).isEqualTo(expected(scan.rowGroup(), new int[] {0, 4}));
+          kept.add(scan.rowGroup());
+        }
+        assertThat(scan.stats().rowGroupsSkipped()).isEqualTo(groups - kept.size());
+      }
+    }
+    assertThat(kept).containsExactlyInAnyOrder(0, 1, 2, 3);
+  }
+
+  @Test
   void orderedRequestsAndNormalKeepRowGroupOrder() {
     try (Retriever retriever = new Retriever(pool, 2, 0, SharingPolicy.RELEVANCE, tableBytes)) {
       List<Integer> seen = new ArrayList<>();
