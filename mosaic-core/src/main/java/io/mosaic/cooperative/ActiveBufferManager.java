@@ -116,6 +116,33 @@ public final class ActiveBufferManager {
     return policy;
   }
 
+  /** Scans registered and not closed. */
+  public synchronized int scans() {
+    return scans.size();
+  }
+
+  /** Chunks pinned by scans now (taken and not released). */
+  public synchronized int pinnedChunks() {
+    int n = 0;
+    for (Entry e : entries.values()) {
+      n += e.pins > 0 ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** Bytes of chunks reserved or being loaded (not yet in memory). */
+  public synchronized long inFlightBytes() {
+    long n = 0;
+    for (Entry e : entries.values()) {
+      n += e.state == State.READY ? 0 : e.reserved;
+    }
+    return n;
+  }
+
+  public long budgetBytes() {
+    return budgetBytes;
+  }
+
   /** Bytes of chunks loaded, being loaded or reserved now. */
   public synchronized long usedBytes() {
     return used;
@@ -223,6 +250,12 @@ public final class ActiveBufferManager {
       e.lastUse = ++sequence;
       chunksLoaded++;
       bytesLoaded += ref.bytes();
+      for (Scan s : scans) {
+        if (s.id.equals(e.loadedFor)) {
+          s.chunksRead++;
+          s.bytesRead.merge(ref.device(), ref.bytes(), Long::sum);
+        }
+      }
       notifyAll();
     }
     onWork.run();
@@ -585,6 +618,9 @@ public final class ActiveBufferManager {
     private boolean closed;
     private long chunksTaken;
     private long chunksShared;
+    // Loads decided for this scan (what it cost the devices, whoever else used them).
+    private long chunksRead;
+    private final Map<String, Long> bytesRead = new LinkedHashMap<>();
 
     private Scan(String id, List<GroupNeed> order) {
       this.id = id;
@@ -605,6 +641,20 @@ public final class ActiveBufferManager {
     public long[] chunkCounts() {
       synchronized (ActiveBufferManager.this) {
         return new long[] {chunksTaken, chunksShared};
+      }
+    }
+
+    /** Chunks loaded for this scan's decisions (read from a device on its behalf). */
+    public long chunksRead() {
+      synchronized (ActiveBufferManager.this) {
+        return chunksRead;
+      }
+    }
+
+    /** Bytes loaded for this scan's decisions, per device: what the devices read for it. */
+    public Map<String, Long> bytesRead() {
+      synchronized (ActiveBufferManager.this) {
+        return new LinkedHashMap<>(bytesRead);
       }
     }
 
@@ -738,6 +788,14 @@ public final class ActiveBufferManager {
         held.clear();
         remaining.clear();
         scans.remove(this);
+        // Reservations not started that no other scan needs are given back now (a cancelled
+        // query frees its part of the budget); loaded chunks stay as a cache, first to evict.
+        for (Entry e : List.copyOf(entries.values())) {
+          if (e.state == State.PENDING && scans.stream().noneMatch(s -> s.needs(e.ref))) {
+            entries.remove(e.ref);
+            used -= e.reserved;
+          }
+        }
         forget(order);
         ActiveBufferManager.this.notifyAll();
       }

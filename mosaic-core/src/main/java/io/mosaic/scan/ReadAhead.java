@@ -72,6 +72,7 @@ final class ReadAhead {
   private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
   private final Map<String, Long> bytesPerDevice = new LinkedHashMap<>();
   private final AtomicInteger running = new AtomicInteger();
+  private long chunksRead;
   // Completed exceptionally when scheduling fails on a reader thread (a segment's footer missing
   // or unreadable): the consumer may be waiting for a chunk that will now never be read.
   private final CompletableFuture<Void> failed = new CompletableFuture<>();
@@ -523,6 +524,7 @@ final class ReadAhead {
       }
       synchronized (this) {
         bytesPerDevice.merge(device.id(), read, Long::sum);
+        chunksRead++;
       }
     } catch (IOException | RuntimeException | Error e) {
       fail(slot, device, e, column, group, file);
@@ -647,7 +649,9 @@ final class ReadAhead {
         new LinkedHashMap<>(bytesPerDevice),
         budget.peak(),
         budget.limit(),
-        System.nanoTime() - start);
+        System.nanoTime() - start,
+        chunksRead,
+        0);
   }
 
   /** A read or decode task is over; the last one wakes {@link #close} (no polling: issue 21). */

@@ -1,10 +1,13 @@
 package io.mosaic.scan;
 
 import io.mosaic.MosaicException;
+import io.mosaic.cooperative.ActiveBufferManager;
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +22,9 @@ import org.apache.arrow.memory.RootAllocator;
  * device has its own reader pool of exactly its {@code threads} threads (an HDD gets one, so its
  * reads stay sequential), shared by all scans in FIFO order, and one decoding pool turns raw column
  * chunks into Arrow vectors. Scans read the columns of a row group from their devices in parallel
- * and deliver batches in row-group order.
+ * and deliver batches in row-group order; under a sharing policy other than {@code normal}
+ * concurrent scans share their reads through an Active Buffer Manager and take row groups in
+ * whatever order it loads them ({@link SharedBuffer}, docs/cooperative-scans.md).
  */
 public final class Retriever implements AutoCloseable {
   private final DevicePool pool;
@@ -35,17 +40,39 @@ public final class Retriever implements AutoCloseable {
    */
   public static final long DEFAULT_POOLED_VECTOR_BYTES = 256L << 20;
 
+  /**
+   * Default memory of the shared scan buffer (issue 23): raw column chunks loaded for concurrent
+   * scans under a sharing policy other than {@code normal}.
+   */
+  public static final long DEFAULT_SHARED_BUFFER_BYTES = 256L << 20;
+
   private final VectorPool vectors;
+  private final SharingPolicy sharing;
+  private final long sharedBufferBytes;
+  // One shared buffer per policy a scan asked for (a session may choose its own), made on demand.
+  private final Map<SharingPolicy, SharedBuffer> shared = new EnumMap<>(SharingPolicy.class);
 
   public Retriever(DevicePool pool) {
     this(pool, Runtime.getRuntime().availableProcessors(), DEFAULT_POOLED_VECTOR_BYTES);
   }
 
+  public Retriever(DevicePool pool, int decodeThreads, long pooledVectorBytes) {
+    this(pool, decodeThreads, pooledVectorBytes, SharingPolicy.NORMAL, DEFAULT_SHARED_BUFFER_BYTES);
+  }
+
   /**
    * @param decodeThreads threads decompressing and decoding chunks (at least 1)
    * @param pooledVectorBytes memory for decoded vectors kept for later scans; 0 keeps none
+   * @param sharing how scans that do not choose share their reads ({@link ScanRequest#sharing});
+   *     {@code normal}: each reads its own, in row-group order
+   * @param sharedBufferBytes memory of the shared scan buffer of each policy other than normal
    */
-  public Retriever(DevicePool pool, int decodeThreads, long pooledVectorBytes) {
+  public Retriever(
+      DevicePool pool,
+      int decodeThreads,
+      long pooledVectorBytes,
+      SharingPolicy sharing,
+      long sharedBufferBytes) {
     if (decodeThreads < 1) {
       throw MosaicException.invalid(
           "decode threads = " + decodeThreads + ": a retriever needs at least 1");
@@ -54,6 +81,14 @@ public final class Retriever implements AutoCloseable {
       throw MosaicException.invalid(
           "pooled vector memory = " + pooledVectorBytes + " bytes: give 0 or more");
     }
+    if (sharedBufferBytes <= 0) {
+      throw MosaicException.invalid(
+          "shared scan buffer = "
+              + sharedBufferBytes
+              + " bytes: give a size above 0 (it holds the chunks concurrent scans share)");
+    }
+    this.sharing = java.util.Objects.requireNonNull(sharing, "sharing");
+    this.sharedBufferBytes = sharedBufferBytes;
     this.pool = pool;
     this.vectors = new VectorPool(allocator, pooledVectorBytes);
     for (Device d : pool.devices()) {
@@ -97,6 +132,38 @@ public final class Retriever implements AutoCloseable {
     return new Scan(this, table, pin, false, request, true);
   }
 
+  /** How scans that do not choose share their reads. */
+  public SharingPolicy sharing() {
+    return sharing;
+  }
+
+  public long sharedBufferBytes() {
+    return sharedBufferBytes;
+  }
+
+  /** The shared buffer of {@code policy}, made on first use; null for normal (no sharing). */
+  synchronized SharedBuffer shared(SharingPolicy policy) {
+    if (policy == SharingPolicy.NORMAL) {
+      return null;
+    }
+    return shared.computeIfAbsent(policy, p -> new SharedBuffer(this, p, sharedBufferBytes));
+  }
+
+  /**
+   * What the shared buffer of {@code policy} did so far (loads, bytes, chunks shared, peak bytes),
+   * or null if no scan used it.
+   */
+  public synchronized ActiveBufferManager.Stats sharedStats(SharingPolicy policy) {
+    SharedBuffer b = shared.get(policy);
+    return b == null ? null : b.abm().stats();
+  }
+
+  /** The shared buffer of {@code policy}'s manager, or null if no scan used it (tests). */
+  public synchronized ActiveBufferManager sharedManager(SharingPolicy policy) {
+    SharedBuffer b = shared.get(policy);
+    return b == null ? null : b.abm();
+  }
+
   ExecutorService reader(String device) {
     return readers.get(device);
   }
@@ -128,6 +195,9 @@ public final class Retriever implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      shared.values().forEach(SharedBuffer::close);
+    }
     readers.values().forEach(ExecutorService::shutdownNow);
     decoders.shutdownNow();
     vectors.close();

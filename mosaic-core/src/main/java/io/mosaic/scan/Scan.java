@@ -1,6 +1,7 @@
 package io.mosaic.scan;
 
 import io.mosaic.MosaicException;
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
@@ -39,6 +40,11 @@ public final class Scan implements AutoCloseable {
   private final List<Integer> groups;
   private final int skipped;
   private final ReadAhead reads;
+  // Non-null when the scan shares its reads through the retriever's buffer (issue 23): row groups
+  // then come in the order the buffer completes them, and `reads` is null.
+  private final SharedReads shared;
+  // The table row group of the batch last handed out.
+  private int currentGroup = -1;
   private final long start = System.nanoTime();
   private final Instant startedAt = Instant.now();
   // Set by whichever of the last next() and close() records the scan first (they may race when an
@@ -86,9 +92,27 @@ public final class Scan implements AutoCloseable {
       }
       throw e;
     }
-    this.reads =
-        new ReadAhead(
-            retriever, table, manifest, request, columns, groups, () -> cursor, chunkMode);
+    SharingPolicy policy = request.sharing() != null ? request.sharing() : retriever.sharing();
+    SharedBuffer buffer =
+        request.ordered() || columns.isEmpty() || groups.isEmpty()
+            ? null
+            : retriever.shared(policy);
+    if (buffer != null) {
+      try {
+        this.shared = new SharedReads(retriever, buffer, table, manifest, request, columns, groups);
+      } catch (RuntimeException e) {
+        if (ownsPin) {
+          pin.close();
+        }
+        throw e;
+      }
+      this.reads = null;
+    } else {
+      this.shared = null;
+      this.reads =
+          new ReadAhead(
+              retriever, table, manifest, request, columns, groups, () -> cursor, chunkMode);
+    }
   }
 
   /**
@@ -147,6 +171,13 @@ public final class Scan implements AutoCloseable {
     if (closed) {
       return false;
     }
+    if (shared != null) {
+      boolean more = shared.hasNext(!chunkMode);
+      if (!more) {
+        record();
+      }
+      return more;
+    }
     while (cursor < groups.size() && reads.ruledOut(cursor)) {
       cursor++;
       if (cursor == groups.size()) {
@@ -158,7 +189,7 @@ public final class Scan implements AutoCloseable {
 
   /** The table row group of the batch last returned by {@link #next()}. */
   public int rowGroup() {
-    return groups.get(currentIndex);
+    return currentGroup;
   }
 
   /** The next row group's batch; valid until the next call or close. */
@@ -170,6 +201,9 @@ public final class Scan implements AutoCloseable {
       throw new IllegalStateException("a scan in chunk mode hands out chunks: use nextChunks()");
     }
     releaseCurrent();
+    if (shared != null) {
+      return nextShared();
+    }
     reads.awaiting(cursor);
     reads.schedule();
     List<FieldVector> vectors = new ArrayList<>();
@@ -196,11 +230,31 @@ public final class Scan implements AutoCloseable {
     // A scan of no columns (count(*)) still delivers each row group's row count.
     current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(cursor))));
     currentIndex = cursor;
+    currentGroup = groups.get(cursor);
     cursor++;
     if (cursor == groups.size()) {
       record();
     } else {
       reads.schedule();
+    }
+    return current;
+  }
+
+  private VectorSchemaRoot nextShared() {
+    var delivery = shared.next();
+    List<io.mosaic.segment.DecodedChunk> decoded = shared.decode(delivery);
+    List<FieldVector> vectors = new ArrayList<>();
+    currentDictionaries = new FieldVector[columns.size()];
+    for (int c = 0; c < decoded.size(); c++) {
+      vectors.add(decoded.get(c).vector());
+      currentDictionaries[c] = decoded.get(c).dictionary();
+    }
+    current = new VectorSchemaRoot(vectors);
+    currentGroup = delivery.need().group();
+    current.setRowCount(Math.toIntExact(manifest.rowGroups().get(currentGroup)));
+    cursor++;
+    if (!shared.hasNext()) {
+      record();
     }
     return current;
   }
@@ -217,6 +271,9 @@ public final class Scan implements AutoCloseable {
     requireChunkMode();
     if (!hasNext()) {
       return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+    if (shared != null) {
+      return shared.ready();
     }
     // The row group the consumer waits for is admitted past the byte budget (as in next()).
     reads.awaiting(cursor);
@@ -235,6 +292,15 @@ public final class Scan implements AutoCloseable {
     requireChunkMode();
     if (!hasNext()) {
       throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
+    }
+    if (shared != null) {
+      RowGroupChunks result = shared.chunks(shared.next());
+      currentGroup = result.rowGroup();
+      cursor++;
+      if (!shared.hasNext()) {
+        record();
+      }
+      return result;
     }
     if (cursor > 0) {
       reads.releaseChunks(cursor - 1);
@@ -256,6 +322,7 @@ public final class Scan implements AutoCloseable {
     }
     reads.awaiting(-1);
     int group = groups.get(cursor);
+    currentGroup = group;
     RowGroupChunks result =
         new RowGroupChunks(group, manifest.rowGroups().get(group), chunks, reads.rowRanges(cursor));
     cursor++;
@@ -272,7 +339,7 @@ public final class Scan implements AutoCloseable {
    * {@link #nextChunks()} until the next call (an engine's {@code getMemoryUsage}).
    */
   public long heldBytes() {
-    return reads.heldBytes();
+    return shared != null ? shared.heldBytes() : reads.heldBytes();
   }
 
   private void requireChunkMode() {
@@ -308,7 +375,14 @@ public final class Scan implements AutoCloseable {
   private void releaseCurrent() {
     closeDictionaries();
     if (current != null) {
-      reads.release(currentIndex, current.getFieldVectors());
+      if (shared != null) {
+        List<FieldVector> vectors = current.getFieldVectors();
+        for (int c = 0; c < vectors.size(); c++) {
+          retriever.vectors().give(columns.get(c).name(), vectors.get(c));
+        }
+      } else {
+        reads.release(currentIndex, current.getFieldVectors());
+      }
       current = null;
     }
   }
@@ -339,7 +413,7 @@ public final class Scan implements AutoCloseable {
   }
 
   public ScanStats stats() {
-    return reads.stats(skipped, start);
+    return shared != null ? shared.stats(skipped, start) : reads.stats(skipped, start);
   }
 
   /** Stops reading, frees every buffer, and records the scan in the table's trace if not yet. */
@@ -349,7 +423,9 @@ public final class Scan implements AutoCloseable {
       return;
     }
     closed = true;
-    reads.stop();
+    if (reads != null) {
+      reads.stop();
+    }
     closeDictionaries();
     if (current != null) {
       // The consumer is done with the last batch too: its vectors go to the pool.
@@ -359,7 +435,11 @@ public final class Scan implements AutoCloseable {
       }
       current = null;
     }
-    reads.close(cursor);
+    if (shared != null) {
+      shared.close();
+    } else {
+      reads.close(cursor);
+    }
     record();
     if (ownsPin) {
       pin.close();

@@ -1,6 +1,7 @@
 package io.mosaic.scan;
 
 import io.mosaic.MosaicException;
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.segment.ChunkForm;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
@@ -27,7 +28,9 @@ public record ScanRequest(
     boolean record,
     ChunkForm form,
     Supplier<Predicate> narrowing,
-    boolean pagePruning)
+    boolean pagePruning,
+    SharingPolicy sharing,
+    boolean ordered)
     implements Serializable {
 
   public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
@@ -52,7 +55,9 @@ public record ScanRequest(
         true,
         ChunkForm.PLAIN,
         null,
-        true);
+        true,
+        null,
+        false);
   }
 
   public ScanRequest where(Predicate p) {
@@ -67,7 +72,9 @@ public record ScanRequest(
         record,
         form,
         narrowing,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   public ScanRequest rowGroups(int from, int to) {
@@ -82,7 +89,9 @@ public record ScanRequest(
         record,
         form,
         narrowing,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   public ScanRequest queryId(String id) {
@@ -97,7 +106,9 @@ public record ScanRequest(
         record,
         form,
         narrowing,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   /**
@@ -117,7 +128,9 @@ public record ScanRequest(
         record,
         form,
         narrowing,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   /**
@@ -136,7 +149,9 @@ public record ScanRequest(
         on,
         form,
         narrowing,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   /**
@@ -155,7 +170,9 @@ public record ScanRequest(
         record,
         form,
         narrowing,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   /**
@@ -176,7 +193,9 @@ public record ScanRequest(
         record,
         new ChunkForm(on, form.unscaledDecimals()),
         narrowing,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   /**
@@ -196,7 +215,9 @@ public record ScanRequest(
         record,
         new ChunkForm(form.dictionaryIds(), on),
         narrowing,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   /**
@@ -217,7 +238,9 @@ public record ScanRequest(
         record,
         form,
         current,
-        pagePruning);
+        pagePruning,
+        sharing,
+        ordered);
   }
 
   /**
@@ -238,6 +261,51 @@ public record ScanRequest(
         record,
         form,
         narrowing,
+        on,
+        sharing,
+        ordered);
+  }
+
+  /**
+   * Shares this scan's reads with concurrent scans of the retriever under {@code policy} (issue 23,
+   * docs/cooperative-scans.md); null: the retriever's configured policy. Under {@code normal} (the
+   * default) the scan reads its own chunks in row-group order.
+   */
+  public ScanRequest sharing(SharingPolicy policy) {
+    return new ScanRequest(
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        scanId,
+        bufferBytes,
+        record,
+        form,
+        narrowing,
+        pagePruning,
+        policy,
+        ordered);
+  }
+
+  /**
+   * Row groups in table order, always on the scan's own reads (never the shared buffer): for a
+   * consumer that relies on file order. Mosaic declares no sort order, so engines do not need it.
+   */
+  public ScanRequest ordered(boolean on) {
+    return new ScanRequest(
+        columns,
+        predicate,
+        fromRowGroup,
+        toRowGroup,
+        queryId,
+        scanId,
+        bufferBytes,
+        record,
+        form,
+        narrowing,
+        pagePruning,
+        sharing,
         on);
   }
 }

@@ -61,7 +61,23 @@ public final class TableFixtures {
   /** Writes rows (Long, Integer, BigDecimal, String values) with one writer and one commit. */
   static MosaicTable write(Path root, DevicePool pool, TableSchema schema, List<List<Object>> rows)
       throws IOException {
-    MosaicTable table = MosaicTable.create(root, pool, schema, TableRoundTripTest.spread(schema));
+    return write(root, pool, schema, rows, TableRoundTripTest.spread(schema));
+  }
+
+  /** The spread placement of {@link #write} ({@code TableRoundTripTest#spread}), for changes. */
+  public static java.util.Map<String, String> spread(TableSchema schema) {
+    return TableRoundTripTest.spread(schema);
+  }
+
+  /** As {@link #write}, with the table's properties given (row group size, placement). */
+  public static MosaicTable write(
+      Path root,
+      DevicePool pool,
+      TableSchema schema,
+      List<List<Object>> rows,
+      java.util.Map<String, String> properties)
+      throws IOException {
+    MosaicTable table = MosaicTable.create(root, pool, schema, properties);
     try (BufferAllocator alloc = new RootAllocator();
         TableWriter writer = table.newWriter()) {
       for (int from = 0; from < rows.size(); from += 8192) {

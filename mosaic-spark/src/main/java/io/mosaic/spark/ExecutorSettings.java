@@ -9,9 +9,10 @@ import org.apache.spark.SparkEnv;
  * session builder), like {@code spark.executor.memory}: each executor JVM builds its retriever on
  * its first Mosaic read and keeps it, so a session conf set later cannot resize it.
  */
-record ExecutorSettings(int decodeThreads, long vectorPoolBytes) {
+record ExecutorSettings(int decodeThreads, long vectorPoolBytes, long sharedBufferBytes) {
   static final String DECODE_THREADS = SparkSetting.DECODE_THREADS.confKey();
   static final String VECTOR_POOL_MEMORY = SparkSetting.VECTOR_POOL_MEMORY.confKey();
+  static final String SHARED_BUFFER_MEMORY = SparkSetting.SHARED_BUFFER_MEMORY.confKey();
 
   /** This JVM's settings: the executor's (or, in local mode, the application's) conf. */
   static ExecutorSettings current() {
@@ -50,6 +51,22 @@ record ExecutorSettings(int decodeThreads, long vectorPoolBytes) {
                 + "': give a size such as 256m or 1g (a bare number is bytes; 0 keeps none)");
       }
     }
-    return new ExecutorSettings(threads, bytes);
+    long shared = Retriever.DEFAULT_SHARED_BUFFER_BYTES;
+    if (conf.contains(SHARED_BUFFER_MEMORY)) {
+      String value = conf.get(SHARED_BUFFER_MEMORY);
+      try {
+        shared = conf.getSizeAsBytes(SHARED_BUFFER_MEMORY);
+      } catch (NumberFormatException e) {
+        shared = -1;
+      }
+      if (shared <= 0) {
+        throw new IllegalArgumentException(
+            SHARED_BUFFER_MEMORY
+                + " = '"
+                + value
+                + "': give a size above 0 such as 256m or 1g (a bare number is bytes)");
+      }
+    }
+    return new ExecutorSettings(threads, bytes, shared);
   }
 }

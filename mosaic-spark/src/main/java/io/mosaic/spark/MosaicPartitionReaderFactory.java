@@ -1,5 +1,6 @@
 package io.mosaic.spark;
 
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.table.MosaicTable;
@@ -56,7 +57,11 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
             d -> {
               ExecutorSettings settings = ExecutorSettings.current();
               return new Retriever(
-                  p.options().pool(), settings.decodeThreads(), settings.vectorPoolBytes());
+                  p.options().pool(),
+                  settings.decodeThreads(),
+                  settings.vectorPoolBytes(),
+                  SharingPolicy.NORMAL,
+                  settings.sharedBufferBytes());
             });
     MosaicTable table = MosaicTable.open(p.options().rootPath(), p.options().pool());
     TablePin pin = table.pin(p.version());

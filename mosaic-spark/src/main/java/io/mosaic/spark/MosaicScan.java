@@ -1,5 +1,6 @@
 package io.mosaic.spark;
 
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.ColumnSummary;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
@@ -46,6 +47,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
   private final Manifest manifest;
   private final StructType schema;
   private final Predicate predicate;
+  private final SharingPolicy sharing;
   private InputPartition[] partitions;
   private int skipped;
 
@@ -55,7 +57,9 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
       MosaicTable table,
       Manifest manifest,
       StructType schema,
-      Predicate predicate) {
+      Predicate predicate,
+      SharingPolicy sharing) {
+    this.sharing = sharing;
     this.options = options;
     this.table = table;
     this.manifest = manifest;
@@ -87,7 +91,10 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
             table, manifest, columns(), predicate, queryId(), SplitTarget.perCore(parallelism()));
     partitions =
         plan.splits().stream()
-            .map(s -> new MosaicInputPartition(options, plan.version(), plan.request(s)))
+            .map(
+                s ->
+                    new MosaicInputPartition(
+                        options, plan.version(), plan.request(s).sharing(sharing)))
             .toArray(InputPartition[]::new);
     skipped = plan.rowGroupsSkipped();
     return partitions;

@@ -1,6 +1,7 @@
 package io.mosaic.spark;
 
 import io.mosaic.MosaicException;
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.Manifest;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
@@ -33,7 +34,16 @@ final class MosaicScanBuilder
   private Filter[] pushed = new Filter[0];
 
   /** Builds scans of {@code manifest}, the version the table was loaded at. */
-  MosaicScanBuilder(MosaicOptions options, MosaicTable table, Manifest manifest, boolean pushdown) {
+  // The read's sharing policy (option, session conf or table property); null: the executor's.
+  private final SharingPolicy sharing;
+
+  MosaicScanBuilder(
+      MosaicOptions options,
+      MosaicTable table,
+      Manifest manifest,
+      boolean pushdown,
+      SharingPolicy sharing) {
+    this.sharing = sharing;
     this.options = options;
     this.table = table;
     this.manifest = manifest;
@@ -74,6 +84,6 @@ final class MosaicScanBuilder
 
   @Override
   public Scan build() {
-    return new MosaicScan(options, table, manifest, required, new Predicate(terms));
+    return new MosaicScan(options, table, manifest, required, new Predicate(terms), sharing);
   }
 }

@@ -1,5 +1,7 @@
 package io.mosaic.spark;
 
+import io.mosaic.MosaicException;
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.Manifest;
 import io.mosaic.table.MosaicTable;
 import java.util.EnumSet;
@@ -78,7 +80,18 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
     }
     MosaicOptions.Setting pushdown =
         MosaicOptions.setting(SparkSetting.PUSHDOWN.key(), readOptions, version.properties());
-    return new MosaicScanBuilder(options, table, version, pushdown == null || pushdown.asBoolean());
+    MosaicOptions.Setting sharing =
+        MosaicOptions.setting(SparkSetting.SHARING_POLICY.key(), readOptions, version.properties());
+    SharingPolicy policy = null;
+    if (sharing != null) {
+      try {
+        policy = SharingPolicy.parse(sharing.value());
+      } catch (MosaicException e) {
+        throw new IllegalArgumentException(sharing.source() + ": " + e.getMessage(), e);
+      }
+    }
+    return new MosaicScanBuilder(
+        options, table, version, pushdown == null || pushdown.asBoolean(), policy);
   }
 
   @Override

@@ -20,6 +20,8 @@ final class ScanMetrics {
   static final String BYTES_READ = "bytesRead.";
   static final String ROW_GROUPS_READ = "rowGroupsRead";
   static final String ROW_GROUPS_SKIPPED = "rowGroupsSkipped";
+  static final String CHUNKS_READ = "chunksRead";
+  static final String CHUNKS_SHARED = "chunksShared";
 
   private ScanMetrics() {}
 
@@ -90,13 +92,17 @@ final class ScanMetrics {
     }
     metrics.add(new RowGroups(ROW_GROUPS_READ, "row groups read"));
     metrics.add(new RowGroups(ROW_GROUPS_SKIPPED, "row groups skipped by statistics"));
+    // Cooperative scans (issue 23): chunks the devices read for the scan, and chunks it got from
+    // the executor's shared buffer as another scan's load.
+    metrics.add(new RowGroups(CHUNKS_READ, "column chunks read"));
+    metrics.add(new RowGroups(CHUNKS_SHARED, "column chunks from the shared scan buffer"));
     return metrics.toArray(new CustomMetric[0]);
   }
 
   /** A task's values so far: what {@code stats} says, on top of {@code base} (same order). */
   static CustomTaskMetric[] values(DevicePool pool, ScanStats stats, int read, long[] base) {
     List<Device> devices = pool.devices();
-    CustomTaskMetric[] values = new CustomTaskMetric[devices.size() + 2];
+    CustomTaskMetric[] values = new CustomTaskMetric[devices.size() + 4];
     for (int i = 0; i < devices.size(); i++) {
       String id = devices.get(i).id();
       values[i] = new Value(BYTES_READ + id, base[i] + stats.bytesPerDevice().getOrDefault(id, 0L));
@@ -104,6 +110,8 @@ final class ScanMetrics {
     int n = devices.size();
     values[n] = new Value(ROW_GROUPS_READ, base[n] + read);
     values[n + 1] = new Value(ROW_GROUPS_SKIPPED, base[n + 1] + stats.rowGroupsSkipped());
+    values[n + 2] = new Value(CHUNKS_READ, base[n + 2] + stats.chunksRead());
+    values[n + 3] = new Value(CHUNKS_SHARED, base[n + 3] + stats.chunksShared());
     return values;
   }
 

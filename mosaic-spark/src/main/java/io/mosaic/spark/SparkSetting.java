@@ -17,6 +17,13 @@ enum SparkSetting {
   ROW_GROUP_ROWS(MosaicTable.ROW_GROUP_ROWS, Scope.TABLE, Type.INT),
   /** Where a new table's columns go. */
   DEFAULT_DEVICE(MosaicTable.DEFAULT_DEVICE, Scope.TABLE, Type.STRING),
+  /**
+   * How a read shares its chunk reads with concurrent reads of the executor (docs/cooperative-
+   * scans.md): normal, attach, elevator or relevance.
+   */
+  SHARING_POLICY("sharing_policy", Scope.TABLE, Type.STRING),
+  /** Memory of an executor's shared scan buffer (one per sharing policy in use but normal). */
+  SHARED_BUFFER_MEMORY("shared_buffer_memory", Scope.EXECUTOR, Type.SIZE),
   /** Threads decoding column chunks in each executor JVM. */
   DECODE_THREADS("decode_threads", Scope.EXECUTOR, Type.INT),
   /** Off-heap memory of decoded vectors an executor keeps for later scans. */

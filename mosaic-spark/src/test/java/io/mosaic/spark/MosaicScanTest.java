@@ -3,6 +3,7 @@ package io.mosaic.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.mosaic.device.DevicePool;
@@ -168,6 +169,51 @@ class MosaicScanTest {
     // The UI shows them with their descriptions, summed as bytes.
     assertThat(scan.metrics().apply("bytesRead.hdd").name().get())
         .isEqualTo("bytes read from device hdd");
+  }
+
+  @Test
+  void aSharedReadGetsTheSameRowsAndShowsChunksFromTheSharedBuffer() {
+    List<Row> plain = read(true).select("o_orderkey", "o_totalprice", "o_comment").collectAsList();
+    Dataset<Row> first =
+        spark
+            .read()
+            .format("mosaic")
+            .option("sharing_policy", "relevance")
+            .load(path)
+            .select("o_orderkey", "o_totalprice", "o_comment");
+    assertThat(first.collectAsList()).containsExactlyInAnyOrderElementsOf(plain);
+    assertThat(metric(scanOf(first), "chunksRead") + metric(scanOf(first), "chunksShared"))
+        .isEqualTo(15 * 3);
+    // The executor's shared buffer (256 MB) still holds them: the same read again reads nothing
+    // from the devices and takes every chunk from the buffer.
+    Dataset<Row> again =
+        spark
+            .read()
+            .format("mosaic")
+            .option("sharing_policy", "relevance")
+            .load(path)
+            .select("o_orderkey", "o_totalprice", "o_comment");
+    assertThat(again.collectAsList()).containsExactlyInAnyOrderElementsOf(plain);
+    BatchScanExec scan = scanOf(again);
+    assertThat(metric(scan, "chunksShared")).isEqualTo(15 * 3);
+    assertThat(metric(scan, "chunksRead")).isZero();
+    assertThat(metric(scan, "bytesRead.nvme") + metric(scan, "bytesRead.hdd")).isZero();
+    assertThat(metric(scanOf(read(true)), "chunksShared")).isZero();
+  }
+
+  @Test
+  void anUnknownSharingPolicyIsNamedWithWhereItWasSet() {
+    assertThatThrownBy(
+            () ->
+                spark
+                    .read()
+                    .format("mosaic")
+                    .option("sharing_policy", "fastest")
+                    .load(path)
+                    .collectAsList())
+        .hasMessageContaining("option sharing_policy")
+        .hasMessageContaining(
+            "'fastest' is unknown; use one of normal, attach, elevator," + " relevance");
   }
 
   @Test

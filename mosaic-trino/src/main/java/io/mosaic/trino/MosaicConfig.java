@@ -5,6 +5,8 @@ import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
 import io.airlift.units.Duration;
 import io.airlift.units.MinDataSize;
+import io.mosaic.MosaicException;
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.scan.Retriever;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -20,6 +22,8 @@ public class MosaicConfig {
   private DataSize scanBufferMemory = DataSize.of(256, DataSize.Unit.MEGABYTE);
   private int decodeThreads = Runtime.getRuntime().availableProcessors();
   private DataSize vectorPoolMemory = DataSize.ofBytes(Retriever.DEFAULT_POOLED_VECTOR_BYTES);
+  private SharingPolicy sharingPolicy = SharingPolicy.NORMAL;
+  private DataSize sharedBufferMemory = DataSize.ofBytes(Retriever.DEFAULT_SHARED_BUFFER_BYTES);
   private DataSize targetSplitSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
   // Hive's default (hive.dynamic-filtering.wait-timeout): no wait. Waiting delays every probe
   // scan until its build side ends, and a filter that arrives later still prunes row groups
@@ -91,6 +95,44 @@ public class MosaicConfig {
           + " decode into (0B keeps none)")
   public MosaicConfig setVectorPoolMemory(DataSize vectorPoolMemory) {
     this.vectorPoolMemory = vectorPoolMemory;
+    return this;
+  }
+
+  @NotNull
+  public String getSharingPolicy() {
+    return sharingPolicy.configName();
+  }
+
+  /** {@link #getSharingPolicy()}, parsed (the setter refuses unknown names at startup). */
+  SharingPolicy sharingPolicy() {
+    return sharingPolicy;
+  }
+
+  @Config("mosaic.sharing-policy")
+  @ConfigDescription(
+      "How concurrent scans on this node share their reads (docs/cooperative-scans.md): normal"
+          + " (each reads its own, in order), attach, elevator or relevance")
+  public MosaicConfig setSharingPolicy(String policy) {
+    try {
+      this.sharingPolicy = SharingPolicy.parse(policy);
+    } catch (MosaicException e) {
+      throw new IllegalArgumentException("mosaic.sharing-policy: " + e.getMessage(), e);
+    }
+    return this;
+  }
+
+  @NotNull
+  @MinDataSize("1MB")
+  public DataSize getSharedBufferMemory() {
+    return sharedBufferMemory;
+  }
+
+  @Config("mosaic.shared-buffer-memory")
+  @ConfigDescription(
+      "Raw column chunks the node's shared scan buffer holds for concurrent scans (one per sharing"
+          + " policy in use other than normal)")
+  public MosaicConfig setSharedBufferMemory(DataSize sharedBufferMemory) {
+    this.sharedBufferMemory = sharedBufferMemory;
     return this;
   }
 

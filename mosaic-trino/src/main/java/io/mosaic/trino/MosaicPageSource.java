@@ -3,6 +3,7 @@ package io.mosaic.trino;
 import io.mosaic.MosaicException;
 import io.mosaic.scan.RowGroupChunks;
 import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanStats;
 import io.mosaic.table.TablePin;
 import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.ParquetReaderOptions;
@@ -37,6 +38,15 @@ final class MosaicPageSource implements ConnectorPageSource {
   static final String DECODED_BATCHES = "mosaic_decoded_batches";
 
   static final String SKIPPED_BATCHES = "mosaic_skipped_batches";
+
+  /** Column chunks the devices read for this split (connector metric). */
+  static final String CHUNKS_READ = "mosaic_chunks_read";
+
+  /** Column chunks this split got from the shared scan buffer, loaded for another scan. */
+  static final String CHUNKS_SHARED = "mosaic_chunks_shared";
+
+  /** Bytes the devices read for this split, per device ({@code mosaic_bytes_read:<device>}). */
+  static final String BYTES_READ = "mosaic_bytes_read";
 
   // Timestamps are stored as UTC instants and read as such: no zone conversion.
   private static final ParquetReaderOptions OPTIONS = ParquetReaderOptions.defaultOptions();
@@ -198,6 +208,12 @@ final class MosaicPageSource implements ConnectorPageSource {
       metrics.put(DECODED_BATCHES + ":" + name, new LongCount(decodedBatches[c]));
       metrics.put(SKIPPED_BATCHES + ":" + name, new LongCount(batches[c] - decodedBatches[c]));
     }
+    // Cooperative scans (issue 23): chunks the devices read for this split, and chunks it got
+    // from the node's shared buffer as another scan's load (0 under sharing policy normal).
+    ScanStats stats = scan.stats();
+    metrics.put(CHUNKS_READ, new LongCount(stats.chunksRead()));
+    metrics.put(CHUNKS_SHARED, new LongCount(stats.chunksShared()));
+    stats.bytesPerDevice().forEach((d, b) -> metrics.put(BYTES_READ + ":" + d, new LongCount(b)));
     return new Metrics(metrics);
   }
 

@@ -49,7 +49,8 @@ final class MosaicPageSourceProvider implements ConnectorPageSourceProvider {
               .queryId(session.getQueryId())
               .partOf(s.scanId())
               .buffer(storage.config().getScanBufferMemory().toBytes())
-              .pagePruning(MosaicSessionProperties.pagePruningEnabled(session));
+              .pagePruning(MosaicSessionProperties.pagePruningEnabled(session))
+              .sharing(MosaicSessionProperties.sharingPolicy(session));
       // Before each row group is read, its statistics are tested against the join's dynamic
       // filter as it stands then: row groups the build side rules out are never read.
       ScanRequest request =

@@ -2,6 +2,8 @@ package io.mosaic.trino;
 
 import com.google.inject.Inject;
 import io.airlift.units.Duration;
+import io.mosaic.MosaicException;
+import io.mosaic.cooperative.SharingPolicy;
 import io.trino.spi.StandardErrorCode;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
@@ -17,6 +19,7 @@ import java.util.List;
 final class MosaicSessionProperties {
   static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
   static final String PAGE_PRUNING_ENABLED = "page_pruning_enabled";
+  static final String SHARING_POLICY = "sharing_policy";
 
   private final List<PropertyMetadata<?>> properties;
 
@@ -39,7 +42,34 @@ final class MosaicSessionProperties {
                 PAGE_PRUNING_ENABLED,
                 "Read only the pages of a row group that the column indexes cannot rule out",
                 true,
-                false));
+                false),
+            // Cooperative scans (issue 23): which of the node's shared buffers the session's scans
+            // join; scans share reads only with scans of the same policy.
+            new PropertyMetadata<>(
+                SHARING_POLICY,
+                "How this session's scans share reads with concurrent scans: normal, attach,"
+                    + " elevator or relevance",
+                VarcharType.VARCHAR,
+                SharingPolicy.class,
+                config.sharingPolicy(),
+                false,
+                value -> policy((String) value),
+                SharingPolicy::configName));
+  }
+
+  private static SharingPolicy policy(String value) {
+    try {
+      return SharingPolicy.parse(value);
+    } catch (MosaicException e) {
+      throw new TrinoException(
+          StandardErrorCode.INVALID_SESSION_PROPERTY,
+          "session property " + SHARING_POLICY + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  static SharingPolicy sharingPolicy(ConnectorSession session) {
+    return session.getProperty(SHARING_POLICY, SharingPolicy.class);
   }
 
   private static Duration duration(String name, String value) {

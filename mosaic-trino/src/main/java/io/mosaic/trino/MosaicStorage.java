@@ -55,7 +55,12 @@ final class MosaicStorage {
       throw new IllegalArgumentException("mosaic.metadata-directory: " + e.getMessage(), e);
     }
     this.retriever =
-        new Retriever(pool, config.getDecodeThreads(), config.getVectorPoolMemory().toBytes());
+        new Retriever(
+            pool,
+            config.getDecodeThreads(),
+            config.getVectorPoolMemory().toBytes(),
+            config.sharingPolicy(),
+            config.getSharedBufferMemory().toBytes());
   }
 
   MosaicConfig config() {

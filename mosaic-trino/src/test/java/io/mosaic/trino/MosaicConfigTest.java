@@ -33,21 +33,25 @@ class MosaicConfigTest {
             .setVectorPoolMemory(DataSize.of(256, DataSize.Unit.MEGABYTE))
             .setTargetSplitSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
             .setDynamicFilteringWaitTimeout(new Duration(0, TimeUnit.SECONDS))
-            .setMinimumAssignedSplitWeight(0.05));
+            .setMinimumAssignedSplitWeight(0.05)
+            .setSharingPolicy("normal")
+            .setSharedBufferMemory(DataSize.of(256, DataSize.Unit.MEGABYTE)));
   }
 
   @Test
   void explicitPropertyMappings() {
     Map<String, String> properties =
-        Map.of(
-            "mosaic.dynamic-filtering.wait-timeout", "3s",
-            "mosaic.minimum-assigned-split-weight", "0.2",
-            "mosaic.devices-config", "/etc/mosaic/devices.toml",
-            "mosaic.metadata-directory", "/var/mosaic/metadata",
-            "mosaic.scan-buffer-memory", "64MB",
-            "mosaic.decode-threads", "3",
-            "mosaic.target-split-size", "32MB",
-            "mosaic.vector-pool-memory", "0B");
+        Map.ofEntries(
+            Map.entry("mosaic.sharing-policy", "relevance"),
+            Map.entry("mosaic.shared-buffer-memory", "64MB"),
+            Map.entry("mosaic.dynamic-filtering.wait-timeout", "3s"),
+            Map.entry("mosaic.minimum-assigned-split-weight", "0.2"),
+            Map.entry("mosaic.devices-config", "/etc/mosaic/devices.toml"),
+            Map.entry("mosaic.metadata-directory", "/var/mosaic/metadata"),
+            Map.entry("mosaic.scan-buffer-memory", "64MB"),
+            Map.entry("mosaic.decode-threads", "3"),
+            Map.entry("mosaic.target-split-size", "32MB"),
+            Map.entry("mosaic.vector-pool-memory", "0B"));
     assertFullMapping(
         properties,
         new MosaicConfig()
@@ -58,7 +62,9 @@ class MosaicConfigTest {
             .setTargetSplitSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
             .setVectorPoolMemory(DataSize.ofBytes(0))
             .setDynamicFilteringWaitTimeout(new Duration(3, TimeUnit.SECONDS))
-            .setMinimumAssignedSplitWeight(0.2));
+            .setMinimumAssignedSplitWeight(0.2)
+            .setSharingPolicy("relevance")
+            .setSharedBufferMemory(DataSize.of(64, DataSize.Unit.MEGABYTE)));
   }
 
   private Connector create(Map<String, String> properties) {
@@ -104,6 +110,12 @@ class MosaicConfigTest {
     properties.put("mosaic.minimum-assigned-split-weight", "0");
     assertThatThrownBy(() -> create(properties))
         .hasMessageContaining("mosaic.minimum-assigned-split-weight");
+    properties.put("mosaic.minimum-assigned-split-weight", "0.2");
+    properties.put("mosaic.sharing-policy", "fastest");
+    assertThatThrownBy(() -> create(properties))
+        .hasStackTraceContaining("mosaic.sharing-policy")
+        .hasStackTraceContaining(
+            "'fastest' is unknown; use one of normal, attach, elevator," + " relevance");
   }
 
   @Test

@@ -1,0 +1,335 @@
+package io.mosaic.scan;
+
+import io.mosaic.cooperative.ActiveBufferManager;
+import io.mosaic.cooperative.ChunkRef;
+import io.mosaic.cooperative.GroupNeed;
+import io.mosaic.device.Device;
+import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.DecodedChunk;
+import io.mosaic.table.CorruptTableException;
+import io.mosaic.table.MosaicTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+/**
+ * The reading side of a {@link Scan} that shares its reads with concurrent scans (issue 23): it
+ * registers its row groups x column chunks with the retriever's {@link SharedBuffer} and takes
+ * whichever row group the buffer has complete, in any order (Mosaic declares no sort order, so
+ * results do not change). Closing it deregisters the scan: its reservations are given back and its
+ * chunks unpinned, whether it finished, failed or was cancelled.
+ */
+final class SharedReads {
+  private final Retriever retriever;
+  private final SharedBuffer buffer;
+  private final MosaicTable table;
+  private final Manifest manifest;
+  private final ScanRequest request;
+  private final List<ColumnSpec> columns;
+  private final List<Integer> groups;
+  private final List<ChunkRef> named = new ArrayList<>();
+  private final ActiveBufferManager.Scan scan;
+  private final BufferAllocator allocator;
+  private final List<Integer> delivered = new ArrayList<>();
+  private int ruledOut;
+  // The row group taken by ready() and not yet handed out, and the one the consumer holds.
+  private ActiveBufferManager.Delivery pending;
+  private ActiveBufferManager.Delivery held;
+  private volatile boolean closed;
+
+  SharedReads(
+      Retriever retriever,
+      SharedBuffer buffer,
+      MosaicTable table,
+      Manifest manifest,
+      ScanRequest request,
+      List<ColumnSpec> columns,
+      List<Integer> groups) {
+    this.retriever = retriever;
+    this.buffer = buffer;
+    this.table = table;
+    this.manifest = manifest;
+    this.request = request;
+    this.columns = columns;
+    this.groups = groups;
+    // Row groups of one table are numbered alike in every version; its root names it uniquely.
+    String key = table.root().toAbsolutePath().normalize().toString();
+    List<GroupNeed> needs = new ArrayList<>();
+    try {
+      for (int group : groups) {
+        List<ChunkRef> chunks = new ArrayList<>();
+        for (ColumnSpec c : columns) {
+          SegmentEntry segment = manifest.segmentFor(c.name(), group);
+          Device device = table.pool().device(segment.device());
+          ParquetMetadata footer =
+              retriever.footers().footer(table.name(), manifest, device, segment);
+          ColumnChunkMetaData chunk =
+              footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
+          Path file = device.resolve(segment.path());
+          ChunkRef ref =
+              new ChunkRef(
+                  c.name(),
+                  device.id(),
+                  file.toString(),
+                  chunk.getStartingPos(),
+                  chunk.getTotalSize());
+          buffer.addSource(
+              ref,
+              new SharedBuffer.Source(
+                  device, file, segment, footer, chunk, group, table.name(), manifest.version()));
+          named.add(ref);
+          chunks.add(ref);
+        }
+        needs.add(new GroupNeed(key, group, chunks));
+      }
+    } catch (RuntimeException e) {
+      named.forEach(buffer::removeSource);
+      throw e;
+    }
+    this.scan = buffer.abm().register("scan-" + UUID.randomUUID(), needs);
+    this.allocator =
+        retriever.allocator().newChildAllocator("shared-scan-" + table.name(), 0, Long.MAX_VALUE);
+  }
+
+  /**
+   * Whether a row group is left. With a narrowing predicate the remaining ones may all be ruled out
+   * when they arrive: {@code mayWait} (vector mode) waits for the next usable one to know; chunk
+   * mode must not wait, and may answer true once more before {@link #ready} settles it.
+   */
+  synchronized boolean hasNext(boolean mayWait) {
+    if (closed) {
+      return false;
+    }
+    if (mayWait && pending == null && request.narrowing() != null) {
+      pending = takeUsable(true);
+      return pending != null;
+    }
+    return pending != null || delivered.size() + ruledOut < groups.size();
+  }
+
+  synchronized boolean hasNext() {
+    return hasNext(false);
+  }
+
+  /**
+   * Chunk mode: a future done when a row group can be taken without waiting (or the scan failed):
+   * the caller asks again once it is done, as the buffer wakes every waiting scan on each load.
+   */
+  synchronized CompletableFuture<?> ready() {
+    if (closed || pending != null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> change = buffer.change();
+    try {
+      pending = takeUsable(false);
+    } catch (RuntimeException e) {
+      buffer.forget(change);
+      return CompletableFuture.completedFuture(null); // the next take throws the failure
+    }
+    if (pending != null || !hasNext()) {
+      buffer.forget(change);
+      return CompletableFuture.completedFuture(null);
+    }
+    return change;
+  }
+
+  /** The next row group the buffer has complete, waiting for one; releases the one held. */
+  synchronized ActiveBufferManager.Delivery next() {
+    releaseHeld();
+    ActiveBufferManager.Delivery d = pending;
+    pending = null;
+    if (d == null) {
+      d = takeUsable(true);
+    }
+    if (d == null) {
+      throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
+    }
+    held = d;
+    delivered.add(d.need().group());
+    return d;
+  }
+
+  // A row group not ruled out by the narrowing predicate (ScanRequest#narrowing, tested as it
+  // stands when the row group arrives); null when none is left, or none is complete and !wait.
+  private ActiveBufferManager.Delivery takeUsable(boolean wait) {
+    while (delivered.size() + ruledOut < groups.size()) {
+      ActiveBufferManager.Delivery d;
+      try {
+        d = wait ? take() : scan.poll();
+      } catch (IllegalStateException e) {
+        throw new CancellationException("scan of table " + table.name() + " closed");
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r
+            ? r
+            : new CorruptTableException(e.getCause().getMessage(), e.getCause());
+      }
+      if (d == null) {
+        return null;
+      }
+      if (request.narrowing() != null
+          && !new RowGroupFilter(table.name(), manifest, request.narrowing().get())
+              .mightMatch(d.need().group())) {
+        ruledOut++;
+        scan.release(d);
+        continue;
+      }
+      return d;
+    }
+    return null;
+  }
+
+  private ActiveBufferManager.Delivery take() {
+    try {
+      while (true) {
+        ActiveBufferManager.Delivery d = scan.take(1, TimeUnit.SECONDS);
+        if (d != null || scan.remainingGroups() == 0) {
+          return d;
+        }
+        if (closed) {
+          throw new CancellationException("scan of table " + table.name() + " closed");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("scan of table " + table.name() + " interrupted");
+    }
+  }
+
+  /** Chunk mode: the row group's chunks as an engine decodes them (whole chunks: no pruning). */
+  RowGroupChunks chunks(ActiveBufferManager.Delivery d) {
+    List<RawChunk> out = new ArrayList<>(columns.size());
+    for (int c = 0; c < columns.size(); c++) {
+      SharedBuffer.Loaded l = (SharedBuffer.Loaded) d.data().get(c);
+      SharedBuffer.Source s = l.source();
+      out.add(
+          new RawChunk(
+              columns.get(c),
+              s.footer().getFileMetaData().getSchema().getColumns().get(0),
+              s.chunk(),
+              List.of(new ChunkPiece(s.chunk().getStartingPos(), l.bytes())),
+              null,
+              s.segment().describe(s.file(), table.name()) + ", row group " + s.group()));
+    }
+    int group = d.need().group();
+    return new RowGroupChunks(group, manifest.rowGroups().get(group), out, null);
+  }
+
+  /** Vector mode: the row group's columns decoded on the decoding pool, in parallel. */
+  List<DecodedChunk> decode(ActiveBufferManager.Delivery d) {
+    List<CompletableFuture<DecodedChunk>> futures = new ArrayList<>(columns.size());
+    for (int c = 0; c < columns.size(); c++) {
+      SharedBuffer.Loaded l = (SharedBuffer.Loaded) d.data().get(c);
+      ColumnSpec column = columns.get(c);
+      SharedBuffer.Source s = l.source();
+      futures.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return ChunkReads.decode(
+                      s.segment(),
+                      s.footer(),
+                      s.chunk(),
+                      l.bytes(),
+                      s.group(),
+                      column,
+                      allocator,
+                      () -> retriever.vectors().take(column.name(), allocator),
+                      request.form());
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              },
+              retriever.decoders()));
+    }
+    List<DecodedChunk> out = new ArrayList<>(columns.size());
+    RuntimeException failure = null;
+    for (CompletableFuture<DecodedChunk> f : futures) {
+      try {
+        out.add(f.join());
+      } catch (CompletionException e) {
+        Throwable cause =
+            e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
+        failure =
+            failure != null
+                ? failure
+                : cause instanceof CorruptTableException r
+                    ? r
+                    : new CorruptTableException(
+                        "scan of table "
+                            + table.name()
+                            + " failed decoding row group "
+                            + d.need().group()
+                            + ": "
+                            + cause.getMessage(),
+                        cause);
+      }
+    }
+    if (failure != null) {
+      for (DecodedChunk c : out) {
+        c.vector().close();
+        if (c.dictionary() != null) {
+          c.dictionary().close();
+        }
+      }
+      throw failure;
+    }
+    return out;
+  }
+
+  private void releaseHeld() {
+    if (held != null) {
+      scan.release(held);
+      held = null;
+    }
+  }
+
+  /** Chunks of the pending and held row groups; the rest of the buffer is shared. */
+  synchronized long heldBytes() {
+    return (held == null ? 0 : held.need().bytes())
+        + (pending == null ? 0 : pending.need().bytes());
+  }
+
+  synchronized ScanStats stats(int skipped, long start) {
+    long[] counts = scan.chunkCounts();
+    return new ScanStats(
+        List.copyOf(delivered),
+        skipped + ruledOut,
+        scan.bytesRead(),
+        buffer.abm().stats().peakBytes(),
+        buffer.abm().budgetBytes(),
+        System.nanoTime() - start,
+        scan.chunksRead(),
+        counts[1]);
+  }
+
+  BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /** Deregisters: reservations given back, every chunk unpinned; frees the scan's allocator. */
+  void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    scan.close(); // wakes a consumer waiting in take (another thread cancelling the scan)
+    synchronized (this) {
+      pending = null;
+      held = null;
+    }
+    named.forEach(buffer::removeSource);
+    allocator.close();
+  }
+}
