@@ -70,19 +70,8 @@ public final class TpchTables {
       Map<String, String> properties,
       LongConsumer progress)
       throws IOException {
-    List<TpchColumn<E>> columns = table.getColumns();
-    return GeneratedTableLoader.load(
-        schema(table),
-        table.createGenerator(sf, 1, 1).iterator(),
-        (batch, n, row) -> {
-          for (int c = 0; c < columns.size(); c++) {
-            set(batch, c, n, columns.get(c), row);
-          }
-        },
-        root,
-        pool,
-        properties,
-        progress);
+    return load(
+        table, table.createGenerator(sf, 1, 1).iterator(), root, pool, properties, progress);
   }
 
   /**
@@ -102,10 +91,21 @@ public final class TpchTables {
     List<E> rows = new java.util.ArrayList<>();
     table.createGenerator(sf, 1, 1).forEach(rows::add);
     rows.sort(order);
+    return load(table, rows.iterator(), root, pool, properties, progress);
+  }
+
+  private static <E extends TpchEntity> MosaicTable load(
+      TpchTable<E> table,
+      java.util.Iterator<E> rows,
+      Path root,
+      DevicePool pool,
+      Map<String, String> properties,
+      LongConsumer progress)
+      throws IOException {
     List<TpchColumn<E>> columns = table.getColumns();
     return GeneratedTableLoader.load(
         schema(table),
-        rows.iterator(),
+        rows,
         (batch, n, row) -> {
           for (int c = 0; c < columns.size(); c++) {
             set(batch, c, n, columns.get(c), row);

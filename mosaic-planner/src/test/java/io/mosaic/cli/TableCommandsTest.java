@@ -276,7 +276,7 @@ class TableCommandsTest {
     MosaicTable t = MosaicTable.open(table, devicePool);
     int rowGroups = t.latest().rowGroups().size();
     assertThat(rowGroups).isGreaterThanOrEqualTo(4);
-    List<List<Object>> before = values(devicePool, t);
+    List<List<Object>> before = allValues(devicePool, t);
     // The recent quarter of both columns is read ten times, the whole table once.
     try (Retriever retriever = new Retriever(devicePool)) {
       for (int i = 0; i <= 10; i++) {
@@ -311,7 +311,7 @@ class TableCommandsTest {
       assertThat(after.latest().segmentFor(c, 0).device()).isEqualTo("hdd");
       assertThat(after.latest().segmentFor(c, rowGroups - 1).device()).isEqualTo("nvme");
     }
-    assertThat(values(devicePool, after)).isEqualTo(before);
+    assertThat(allValues(devicePool, after)).isEqualTo(before);
     // Pins name whole columns: with ranges they are refused, saying what to do.
     assertThat(run(concat(new String[] {"place", "--ranges", "--pin", "o_orderkey=hdd"}, pool)))
         .isOne();
@@ -423,26 +423,6 @@ class TableCommandsTest {
       }
     }
     rows.sort(java.util.Comparator.comparing(Object::toString));
-    return rows;
-  }
-
-  private static List<List<Object>> values(DevicePool pool, MosaicTable t) {
-    List<List<Object>> rows = new java.util.ArrayList<>();
-    try (Retriever retriever = new Retriever(pool);
-        Scan scan =
-            retriever.scan(
-                t, ScanRequest.of(List.of("o_orderkey", "o_orderdate")).recorded(false))) {
-      while (scan.hasNext()) {
-        var batch = scan.next();
-        for (int i = 0; i < batch.getRowCount(); i++) {
-          rows.add(
-              List.of(
-                  batch.getVector(0).getObject(i).toString(),
-                  batch.getVector(1).getObject(i).toString()));
-        }
-      }
-    }
-    rows.sort(java.util.Comparator.comparing(Object::toString)); // delivery order may vary
     return rows;
   }
 

@@ -288,26 +288,38 @@ public final class ExperimentPool implements AutoCloseable {
    * experiment does not grow the trace; returns its measurement (paper Section 5.1's "run").
    */
   public Measurement run(Workload workload) {
+    return measure(
+        () -> {
+          for (DistinctScan scan : workload.scans()) {
+            List<String> columns = new ArrayList<>();
+            String table = null;
+            for (ColumnRef c : scan.sortedColumns()) {
+              table = c.table();
+              columns.add(c.column());
+            }
+            for (long i = 0; i < scan.weight(); i++) {
+              scanAll(table, ScanRequest.of(columns).recorded(false));
+            }
+          }
+        });
+  }
+
+  private void scanAll(String table, ScanRequest request) {
+    try (Scan s = retriever.scan(byName.get(table), request)) {
+      while (s.hasNext()) {
+        s.next();
+      }
+    }
+  }
+
+  // Wall and CPU seconds of `work`, with the load average at its end.
+  private static Measurement measure(Runnable work) {
     var os =
         (com.sun.management.OperatingSystemMXBean)
             java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     long cpu = os.getProcessCpuTime();
     long start = System.nanoTime();
-    for (DistinctScan scan : workload.scans()) {
-      List<String> columns = new ArrayList<>();
-      String table = null;
-      for (ColumnRef c : scan.sortedColumns()) {
-        table = c.table();
-        columns.add(c.column());
-      }
-      for (long i = 0; i < scan.weight(); i++) {
-        try (Scan s = retriever.scan(byName.get(table), ScanRequest.of(columns).recorded(false))) {
-          while (s.hasNext()) {
-            s.next();
-          }
-        }
-      }
-    }
+    work.run();
     return new Measurement(
         (System.nanoTime() - start) / 1e9,
         (os.getProcessCpuTime() - cpu) / 1e9,
@@ -325,30 +337,20 @@ public final class ExperimentPool implements AutoCloseable {
    * first to the last it names.
    */
   public Measurement runRanges(List<RangeUnits.RangeScan> scans) {
-    var os =
-        (com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    long cpu = os.getProcessCpuTime();
-    long start = System.nanoTime();
-    for (RangeUnits.RangeScan scan : scans) {
-      int from = scan.rowGroups().stream().mapToInt(Integer::intValue).min().orElseThrow();
-      int to = scan.rowGroups().stream().mapToInt(Integer::intValue).max().orElseThrow() + 1;
-      ScanRequest request =
-          ScanRequest.of(scan.columns().stream().sorted().toList())
-              .rowGroups(from, to)
-              .recorded(false);
-      for (long i = 0; i < scan.weight(); i++) {
-        try (Scan s = retriever.scan(byName.get(scan.table()), request)) {
-          while (s.hasNext()) {
-            s.next();
+    return measure(
+        () -> {
+          for (RangeUnits.RangeScan scan : scans) {
+            int from = scan.rowGroups().stream().mapToInt(Integer::intValue).min().orElseThrow();
+            int to = scan.rowGroups().stream().mapToInt(Integer::intValue).max().orElseThrow() + 1;
+            ScanRequest request =
+                ScanRequest.of(scan.columns().stream().sorted().toList())
+                    .rowGroups(from, to)
+                    .recorded(false);
+            for (long i = 0; i < scan.weight(); i++) {
+              scanAll(scan.table(), request);
+            }
           }
-        }
-      }
-    }
-    return new Measurement(
-        (System.nanoTime() - start) / 1e9,
-        (os.getProcessCpuTime() - cpu) / 1e9,
-        os.getSystemLoadAverage());
+        });
   }
 
   /**
