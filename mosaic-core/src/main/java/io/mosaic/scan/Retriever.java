@@ -1,12 +1,15 @@
 package io.mosaic.scan;
 
 import io.mosaic.MosaicException;
+import io.mosaic.cold.ColdDispatcher;
+import io.mosaic.device.ColdSpec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -20,10 +23,16 @@ import org.apache.arrow.memory.RootAllocator;
  * reads stay sequential), shared by all scans in FIFO order, and one decoding pool turns raw column
  * chunks into Arrow vectors. Scans read the columns of a row group from their devices in parallel
  * and deliver batches in row-group order.
+ *
+ * <p>A cold device with a group scheduler ({@code cold = { ..., policy = "rank" }}) has instead a
+ * {@link ColdDispatcher}: every chunk read of it is tagged with its query, disk group and relation,
+ * and its reader threads serve the reads in the order the scheduler gives (Skipper, VLDB 2016,
+ * Section 4.4; docs/cold-storage.md).
  */
 public final class Retriever implements AutoCloseable {
   private final DevicePool pool;
   private final Map<String, ExecutorService> readers = new LinkedHashMap<>();
+  private final Map<String, ColdDispatcher> cold = new LinkedHashMap<>();
   private final ExecutorService decoders;
   private final FooterCache footers = new FooterCache();
   private final PageIndexCache pageIndexes = new PageIndexCache();
@@ -57,8 +66,24 @@ public final class Retriever implements AutoCloseable {
     this.pool = pool;
     this.vectors = new VectorPool(allocator, pooledVectorBytes);
     for (Device d : pool.devices()) {
-      readers.put(
-          d.id(), Executors.newFixedThreadPool(d.spec().threads(), named("mosaic-read-" + d.id())));
+      ColdSpec spec = d.spec().cold().orElse(null);
+      if (spec != null && spec.scheduler().isPresent()) {
+        cold.put(
+            d.id(),
+            new ColdDispatcher(
+                d.id(),
+                spec.scheduler().get(),
+                spec.groups(),
+                d.spec().threads(),
+                e ->
+                    Thread.currentThread()
+                        .getUncaughtExceptionHandler()
+                        .uncaughtException(Thread.currentThread(), e)));
+      } else {
+        readers.put(
+            d.id(),
+            Executors.newFixedThreadPool(d.spec().threads(), named("mosaic-read-" + d.id())));
+      }
     }
     this.decoders = Executors.newFixedThreadPool(decodeThreads, named("mosaic-decode"));
   }
@@ -97,8 +122,37 @@ public final class Retriever implements AutoCloseable {
     return new Scan(this, table, pin, false, request, true);
   }
 
-  ExecutorService reader(String device) {
-    return readers.get(device);
+  /**
+   * Where a chunk read of the file {@code path} (relative to {@code device}'s directory) runs: the
+   * device's reader pool, or for a scheduled cold device its dispatcher, which queues the read
+   * under its query, disk group and relation ({@code table.column}) until the scheduler serves it.
+   */
+  Executor reader(Device device, String path, String query, String relation, Object owner) {
+    ColdDispatcher d = cold.get(device.id());
+    if (d == null) {
+      return readers.get(device.id());
+    }
+    int group = device.spec().cold().orElseThrow().groupOf(path);
+    return read -> d.execute(query, group, relation, owner, read);
+  }
+
+  /**
+   * Runs at once the reads {@code owner} (a closed scan) still has queued at cold devices' group
+   * schedulers: they see the scan closed and return without reading.
+   */
+  void withdraw(Object owner) {
+    cold.values().forEach(d -> d.withdraw(owner));
+  }
+
+  /** Whether {@code device}'s reads go through a group scheduler ({@link #reader}). */
+  boolean scheduled(Device device) {
+    return cold.containsKey(device.id());
+  }
+
+  /** Group switches the scheduler of cold device {@code device} decided; 0 without one. */
+  public long scheduledSwitches(String device) {
+    ColdDispatcher d = cold.get(device);
+    return d == null ? 0 : d.switches();
   }
 
   ExecutorService decoders() {
@@ -129,6 +183,7 @@ public final class Retriever implements AutoCloseable {
   @Override
   public void close() {
     readers.values().forEach(ExecutorService::shutdownNow);
+    cold.values().forEach(ColdDispatcher::close);
     decoders.shutdownNow();
     vectors.close();
     allocator.close();
