@@ -241,6 +241,64 @@ final class ReadAhead {
         CompletableFuture.delayedExecutor(10, java.util.concurrent.TimeUnit.MILLISECONDS));
   }
 
+  /**
+   * Whether the consumer may take row groups out of order: a chunk-mode scan over a scheduled cold
+   * device, whose reads arrive in the device's order (Skipper, VLDB 2016, Section 4.3).
+   */
+  boolean outOfOrder() {
+    return wholeSplit;
+  }
+
+  /**
+   * Out of order: the first of the scan's row groups from {@code from} on that the consumer has not
+   * taken ({@code taken}) and whose chunks are all read; {@code from} if there is none.
+   */
+  synchronized int firstRead(int from, boolean[] taken) {
+    for (int g = from; g < scheduleGroup; g++) {
+      if (!taken[g] && allRead(g)) {
+        return g;
+      }
+    }
+    return from;
+  }
+
+  // Every chunk of the scan's row group g is issued and read (a ruled-out row group has none).
+  private boolean allRead(int g) {
+    if (slots[g].length == 0) {
+      return false;
+    }
+    for (Slot s : slots[g]) {
+      if (s == null || !s.raw.isDone()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Out of order: a future done when row group {@code from} or any later one not taken yet has
+   * every chunk read, or the scan failed.
+   */
+  synchronized CompletableFuture<?> anyRead(int from, boolean[] taken) {
+    List<CompletableFuture<?>> any = new ArrayList<>();
+    any.add(ready(from));
+    for (int g = from + 1; g < scheduleGroup; g++) {
+      if (taken[g] || slots[g].length == 0) {
+        continue;
+      }
+      CompletableFuture<?>[] reads = new CompletableFuture<?>[slots[g].length];
+      boolean issued = true;
+      for (int c = 0; c < reads.length && issued; c++) {
+        issued = slots[g][c] != null;
+        reads[c] = issued ? slots[g][c].raw : null;
+      }
+      if (issued) {
+        any.add(CompletableFuture.allOf(reads));
+      }
+    }
+    return CompletableFuture.anyOf(any.toArray(CompletableFuture<?>[]::new));
+  }
+
   /** Chunk mode: the consumer is done with row group {@code g}; its bytes go back to the budget. */
   synchronized void releaseChunks(int g) {
     for (int c = 0; c < slots[g].length; c++) {

@@ -135,6 +135,38 @@ class ColdSchedulerScanTest {
     return t;
   }
 
+  /** A table of {@code parts} appends of one row group each: its segments spread over groups. */
+  private static MosaicTable writeParts(DevicePool pool, Path root, int parts) throws IOException {
+    List<ColumnSpec> columns =
+        IntStream.range(0, COLUMNS)
+            .mapToObj(c -> new ColumnSpec("c" + c, ColumnType.of(ColumnType.Kind.INT64), false))
+            .toList();
+    TableSchema schema = new TableSchema(columns);
+    MosaicTable t =
+        MosaicTable.create(
+            root,
+            pool,
+            schema,
+            Map.of(MosaicTable.DEFAULT_DEVICE, "sched", MosaicTable.ROW_GROUP_ROWS, "15000"));
+    for (int p = 0; p < parts; p++) {
+      try (BufferAllocator alloc = new RootAllocator();
+          TableWriter writer = t.newWriter();
+          VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {
+        batch.allocateNew();
+        for (int c = 0; c < COLUMNS; c++) {
+          BigIntVector v = (BigIntVector) batch.getVector(c);
+          for (int r = 0; r < 15_000; r++) {
+            v.setSafe(r, value(p * 15_000 + r, c));
+          }
+        }
+        batch.setRowCount(15_000);
+        writer.write(batch);
+        t.append(List.of(writer.finish()));
+      }
+    }
+    return t;
+  }
+
   private static long value(int row, int column) {
     return (long) row * 1_000_003L + column * 7L - 12_345L * (row % 11);
   }
@@ -200,6 +232,35 @@ class ColdSchedulerScanTest {
       }
       assertThat(retriever.scheduledSwitches("sched")).isPositive();
       assertThat(retriever.scheduledSwitches("naive")).as("no scheduler").isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"rank", "fcfs"})
+  void aChunkScanTakesEveryRowGroupOnceInTheOrderTheDeviceServesThem(
+      String policy, @TempDir Path dir) throws Exception {
+    Setup s = setup(dir, policy);
+    // Eight appends: each row group its own segments, so a column's row groups lie in several
+    // groups and the device's rounds complete them out of row-group order.
+    MosaicTable parts = writeParts(s.pool(), dir.resolve("parts"), 8);
+    try (Retriever retriever = new Retriever(s.pool())) {
+      for (int pass = 0; pass < 2; pass++) {
+        List<Integer> order = new ArrayList<>();
+        long rows = 0;
+        try (TablePin pin = parts.pin();
+            Scan scan =
+                retriever.chunks(parts, pin, ScanRequest.of(allColumns()).queryId("p" + pass))) {
+          while (scan.hasNext()) {
+            RowGroupChunks g = scan.nextChunks();
+            order.add(g.rowGroup());
+            assertThat(g.chunks()).hasSize(COLUMNS);
+            rows += g.rows();
+          }
+        }
+        System.out.printf("row groups of 8 appends, policy %s, pass %d: %s%n", policy, pass, order);
+        assertThat(order).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
+        assertThat(rows).isEqualTo(8 * 15_000);
+      }
     }
   }
 
