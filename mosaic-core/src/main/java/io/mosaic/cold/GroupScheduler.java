@@ -85,6 +85,33 @@ public final class GroupScheduler {
     return pending.values().stream().allMatch(List::isEmpty);
   }
 
+  /**
+   * Withdraws the pending requests {@code which} accepts (a closed scan's), returned in arrival
+   * order; a query left with none waits for nothing.
+   */
+  public List<ColdRequest> withdraw(java.util.function.Predicate<ColdRequest> which) {
+    List<Pending> out = new ArrayList<>();
+    for (List<Pending> queue : pending.values()) {
+      queue.removeIf(
+          p -> {
+            boolean drop = which.test(p.request());
+            if (drop) {
+              out.add(p);
+            }
+            return drop;
+          });
+    }
+    out.sort(java.util.Comparator.comparingLong(Pending::seq));
+    Set<String> queries = new HashSet<>();
+    List<ColdRequest> requests = new ArrayList<>();
+    for (Pending p : out) {
+      requests.add(p.request());
+      queries.add(p.request().query());
+    }
+    queries.forEach(this::forgetIdle);
+    return requests;
+  }
+
   /** The request to serve next, or null when none is pending. */
   public Served next() {
     boolean switched = false;
@@ -166,8 +193,11 @@ public final class GroupScheduler {
               yield e.getValue().size() + k * w;
             }
           };
-      // Ties: the group whose oldest query came first.
-      if (best < 0 || rank > bestRank || (rank == bestRank && oldest.get(g) < oldest.get(best))) {
+      // Ties: the active group (staying costs no switch), else the group whose oldest query came
+      // first.
+      boolean tieWins =
+          rank == bestRank && best != active && (g == active || oldest.get(g) < oldest.get(best));
+      if (best < 0 || rank > bestRank || tieWins) {
         best = g;
         bestRank = rank;
       }

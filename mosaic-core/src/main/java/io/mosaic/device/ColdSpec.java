@@ -1,7 +1,9 @@
 package io.mosaic.device;
 
 import io.mosaic.MosaicException;
+import io.mosaic.cold.GroupPolicy;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.zip.CRC32;
 
 /**
@@ -13,15 +15,31 @@ import java.util.zip.CRC32;
  * @param groups disk groups, numbered 0 to {@code groups - 1}; at least 2
  * @param switchLatency spinning the active group down and another one up; above zero
  * @param groupRead throughput of the active group
+ * @param scheduler the policy of the device's group scheduler (Section 4.4), through which every
+ *     read of the device goes; empty: no scheduler, reads served in the order they arrive (the
+ *     naive path Skipper compares with, {@code policy = "none"})
  */
-public record ColdSpec(int groups, Latency switchLatency, Bandwidth groupRead) {
+public record ColdSpec(
+    int groups, Latency switchLatency, Bandwidth groupRead, Optional<GroupPolicy> scheduler) {
+  /** The scheduler's policy when devices.toml gives none. */
+  public static final GroupPolicy DEFAULT_POLICY = GroupPolicy.RANK;
+
+  /** The {@code policy} value that turns the scheduler off. */
+  public static final String NO_SCHEDULER = "none";
+
   public static final int MIN_GROUPS = 2;
   public static final int MAX_GROUPS = 1024;
 
   /** The longest switch accepted: a group spins up in seconds, so minutes are surely a typo. */
   public static final Latency MAX_SWITCH = Latency.ofMillis(600_000);
 
+  /** A cold device with the default scheduler ({@link #DEFAULT_POLICY}). */
+  public ColdSpec(int groups, Latency switchLatency, Bandwidth groupRead) {
+    this(groups, switchLatency, groupRead, Optional.of(DEFAULT_POLICY));
+  }
+
   public ColdSpec {
+    java.util.Objects.requireNonNull(scheduler, "scheduler");
     if (groups < MIN_GROUPS || groups > MAX_GROUPS) {
       throw MosaicException.invalid(
           "a cold device needs "
@@ -38,6 +56,30 @@ public record ColdSpec(int groups, Latency switchLatency, Bandwidth groupRead) {
               + ", not "
               + switchLatency);
     }
+  }
+
+  /**
+   * A {@code policy} of devices.toml's cold table: a {@link GroupPolicy} name, or {@value
+   * #NO_SCHEDULER}; the error lists every choice.
+   */
+  public static Optional<GroupPolicy> parsePolicy(String name) {
+    if (name.trim().equalsIgnoreCase(NO_SCHEDULER)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(GroupPolicy.parse(name));
+    } catch (MosaicException e) {
+      throw MosaicException.invalid(
+          "group scheduling policy '"
+              + name
+              + "' is unknown; use one of rank (the default, Skipper's Eq. 1), max-queries, fcfs,"
+              + " or none (no scheduler: reads in arrival order)");
+    }
+  }
+
+  /** The policy as devices.toml spells it. */
+  public String policyName() {
+    return scheduler.map(GroupPolicy::configName).orElse(NO_SCHEDULER);
   }
 
   /**

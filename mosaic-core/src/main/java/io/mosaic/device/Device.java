@@ -17,7 +17,9 @@ import java.util.Map;
 public final class Device {
   private final DeviceSpec spec;
   private final Path configFile;
-  private final DeviceThrottle throttle;
+  // Final after setIdentity: a cold device's throttle is then the one its directory has in this
+  // JVM.
+  private DeviceThrottle throttle;
   private DeviceMarker.Identity identity;
   private Usage usage = new Usage();
 
@@ -33,6 +35,12 @@ public final class Device {
 
   // Guarded by itself. Weak, so a directory no live pool uses is measured again when loaded.
   private static final Map<String, WeakReference<Usage>> USAGE = new HashMap<>();
+
+  // An emulated cold device's throttle per directory (and emulation), shared by every pool of this
+  // JVM that loads it, as Usage is: a cold device has one active disk group, so two pools of one
+  // JVM (the coordinator's and a worker's connector of an in-process Trino) reading its directory
+  // must see the same group and timeline, not one private device each. Guarded by itself.
+  private static final Map<String, WeakReference<DeviceThrottle>> COLD = new HashMap<>();
 
   Device(DeviceSpec spec, Path configFile) {
     this.spec = spec;
@@ -62,6 +70,17 @@ public final class Device {
         USAGE.put(key, new WeakReference<>(shared));
       }
       this.usage = shared;
+      if (spec.cold().isPresent()) {
+        ColdSpec c = spec.cold().get();
+        String coldKey = key + "\0" + c.groups() + "\0" + c.switchLatency() + "\0" + c.groupRead();
+        WeakReference<DeviceThrottle> t = COLD.get(coldKey);
+        DeviceThrottle same = t == null ? null : t.get();
+        if (same == null) {
+          COLD.put(coldKey, new WeakReference<>(throttle));
+        } else {
+          throttle = same;
+        }
+      }
     }
   }
 
@@ -147,8 +166,9 @@ public final class Device {
   }
 
   /**
-   * Group switches of this cold device since the pool was loaded, the first spin-up included (0
-   * unless cold); for tests and metrics.
+   * Group switches of this cold device since its directory was first loaded by a live pool of this
+   * JVM (every pool loading it shares its emulation), the first spin-up included (0 unless cold);
+   * for tests and metrics.
    */
   public long groupSwitches() {
     return throttle == null ? 0 : throttle.switches();

@@ -10,6 +10,7 @@ import static io.mosaic.device.DeviceConfigParser.literal;
 import static io.mosaic.device.DeviceConfigParser.sorted;
 
 import io.mosaic.MosaicException;
+import io.mosaic.cold.GroupPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -180,10 +181,27 @@ final class DeviceEntry {
     Optional<Integer> groups = optional("cold.groups", DeviceEntry::groups);
     Optional<Latency> groupSwitch = optional("cold.switch", DeviceEntry::groupSwitch);
     Optional<Bandwidth> read = optional("cold.read", DeviceEntry::bandwidth);
+    Optional<Optional<GroupPolicy>> policy = optional("cold.policy", DeviceEntry::policy);
     if (!complete || groups.isEmpty() || groupSwitch.isEmpty() || read.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new ColdSpec(groups.get(), groupSwitch.get(), read.get()));
+    if (t.contains("policy") && policy.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new ColdSpec(
+            groups.get(),
+            groupSwitch.get(),
+            read.get(),
+            policy.orElse(Optional.of(ColdSpec.DEFAULT_POLICY))));
+  }
+
+  static Optional<GroupPolicy> policy(Object value) {
+    if (!(value instanceof String s)) {
+      throw MosaicException.invalid(
+          "expected a string naming the group scheduling policy, like policy = \"rank\"");
+    }
+    return ColdSpec.parsePolicy(s);
   }
 
   static int groups(Object value) {

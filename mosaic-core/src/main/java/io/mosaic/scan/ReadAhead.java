@@ -83,6 +83,12 @@ final class ReadAhead {
   private volatile boolean closed;
   // Chunk mode (Retriever#chunks): chunks are handed out as checked bytes, never decoded here.
   private final boolean raw;
+  // The query a cold device's scheduler files this scan's reads under (Skipper's request tag).
+  private final String query;
+  // Chunk mode with a column on a scheduled cold device: reads go ahead over the whole split (the
+  // byte budget still bounds them), so the device's scheduler sees every chunk the split needs and
+  // can serve them a disk group at a time instead of a few row groups at a time.
+  private final boolean wholeSplit;
 
   /**
    * The part of one row group a scan reads under page pruning: the rows that may match, and per
@@ -141,6 +147,17 @@ final class ReadAhead {
     for (ColumnSpec c : columns) {
       spares.put(c.name(), new ConcurrentLinkedDeque<>());
     }
+    this.query =
+        request.queryId() != null
+            ? request.queryId()
+            : request.scanId() != null ? request.scanId() : "scan-" + java.util.UUID.randomUUID();
+    boolean scheduled = false;
+    for (ColumnSpec c : columns) {
+      for (SegmentEntry s : manifest.segmentsOf(c.name())) {
+        scheduled |= retriever.scheduled(table.pool().device(s.device()));
+      }
+    }
+    this.wholeSplit = raw && scheduled;
   }
 
   /**
@@ -223,6 +240,64 @@ final class ReadAhead {
     return CompletableFuture.runAsync(
         () -> {},
         CompletableFuture.delayedExecutor(10, java.util.concurrent.TimeUnit.MILLISECONDS));
+  }
+
+  /**
+   * Whether the consumer may take row groups out of order: a chunk-mode scan over a scheduled cold
+   * device, whose reads arrive in the device's order (Skipper, VLDB 2016, Section 4.3).
+   */
+  boolean outOfOrder() {
+    return wholeSplit;
+  }
+
+  /**
+   * Out of order: the first of the scan's row groups from {@code from} on that the consumer has not
+   * taken ({@code taken}) and whose chunks are all read; {@code from} if there is none.
+   */
+  synchronized int firstRead(int from, boolean[] taken) {
+    for (int g = from; g < scheduleGroup; g++) {
+      if (!taken[g] && allRead(g)) {
+        return g;
+      }
+    }
+    return from;
+  }
+
+  // Every chunk of the scan's row group g is issued and read (a ruled-out row group has none).
+  private boolean allRead(int g) {
+    if (slots[g].length == 0) {
+      return false;
+    }
+    for (Slot s : slots[g]) {
+      if (s == null || !s.raw.isDone()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Out of order: a future done when row group {@code from} or any later one not taken yet has
+   * every chunk read, or the scan failed.
+   */
+  synchronized CompletableFuture<?> anyRead(int from, boolean[] taken) {
+    List<CompletableFuture<?>> any = new ArrayList<>();
+    any.add(ready(from));
+    for (int g = from + 1; g < scheduleGroup; g++) {
+      if (taken[g] || slots[g].length == 0) {
+        continue;
+      }
+      CompletableFuture<?>[] reads = new CompletableFuture<?>[slots[g].length];
+      boolean issued = true;
+      for (int c = 0; c < reads.length && issued; c++) {
+        issued = slots[g][c] != null;
+        reads[c] = issued ? slots[g][c].raw : null;
+      }
+      if (issued) {
+        any.add(CompletableFuture.allOf(reads));
+      }
+    }
+    return CompletableFuture.anyOf(any.toArray(CompletableFuture<?>[]::new));
   }
 
   /** Chunk mode: the consumer is done with row group {@code g}; its bytes go back to the budget. */
@@ -389,7 +464,8 @@ final class ReadAhead {
    * the cache has dropped it again); returns the first segment whose footer is not, or null.
    */
   private synchronized Need scheduleCached(SegmentEntry known, ParquetMetadata knownFooter) {
-    int end = Math.min(groups.size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
+    int end =
+        wholeSplit ? groups.size() : Math.min(groups.size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
     while (!closed && !columns.isEmpty() && scheduleGroup < end) {
       if (scheduleColumn == 0 && ruledOut(scheduleGroup)) {
         scheduleGroup++;
@@ -403,8 +479,10 @@ final class ReadAhead {
       ColumnSpec column = columns.get(scheduleColumn);
       SegmentEntry segment = manifest.segmentFor(column.name(), group);
       Device device = table.pool().device(segment.device());
-      // A few reads queued per device keep it busy without letting one scan crowd out others.
-      if (inflight.getOrDefault(device.id(), 0) >= 2 * device.spec().threads()) {
+      // A few reads queued per device keep it busy without letting one scan crowd out others. A
+      // scheduled cold device queues every read: its scheduler, not arrival, decides the order.
+      if (!retriever.scheduled(device)
+          && inflight.getOrDefault(device.id(), 0) >= 2 * device.spec().threads()) {
         return null;
       }
       ParquetMetadata footer =
@@ -447,7 +525,7 @@ final class ReadAhead {
         inflight.merge(device.id(), 1, Integer::sum);
         running.incrementAndGet();
         retriever
-            .reader(device.id())
+            .reader(device, segment.path(), query, table.name() + "." + column.name(), this)
             .execute(() -> read(slot, device, segment, footer, chunk, column, group, selection, c));
       }
       if (++scheduleColumn == columns.size()) {
@@ -546,7 +624,7 @@ final class ReadAhead {
               pieces,
               pageIndex,
               segment.describe(file, table.name()) + ", row group " + group));
-      running.decrementAndGet();
+      finished(); // wakes a close() waiting for the reads under way
       return;
     }
     byte[] whole = bytes;
@@ -666,6 +744,8 @@ final class ReadAhead {
   /** Stops issuing reads: reads queued see the flag and stop at once. */
   void stop() {
     closed = true;
+    // Reads queued at a cold device's scheduler would wait for their group's turn to see it.
+    retriever.withdraw(this);
   }
 
   /**

@@ -3,6 +3,8 @@ package io.mosaic.scan;
 import io.mosaic.MosaicException;
 import io.mosaic.cooperative.ActiveBufferManager;
 import io.mosaic.cooperative.SharingPolicy;
+import io.mosaic.cold.ColdDispatcher;
+import io.mosaic.device.ColdSpec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;
@@ -10,6 +12,7 @@ import io.mosaic.table.TablePin;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -25,10 +28,16 @@ import org.apache.arrow.memory.RootAllocator;
  * and deliver batches in row-group order; under a sharing policy other than {@code normal}
  * concurrent scans share their reads through an Active Buffer Manager and take row groups in
  * whatever order it loads them ({@link SharedBuffer}, docs/cooperative-scans.md).
+ *
+ * <p>A cold device with a group scheduler ({@code cold = { ..., policy = "rank" }}) has instead a
+ * {@link ColdDispatcher}: every chunk read of it is tagged with its query, disk group and relation,
+ * and its reader threads serve the reads in the order the scheduler gives (Skipper, VLDB 2016,
+ * Section 4.4; docs/cold-storage.md).
  */
 public final class Retriever implements AutoCloseable {
   private final DevicePool pool;
   private final Map<String, ExecutorService> readers = new LinkedHashMap<>();
+  private final Map<String, ColdDispatcher> cold = new LinkedHashMap<>();
   private final ExecutorService decoders;
   private final FooterCache footers = new FooterCache();
   private final PageIndexCache pageIndexes = new PageIndexCache();
@@ -92,8 +101,24 @@ public final class Retriever implements AutoCloseable {
     this.pool = pool;
     this.vectors = new VectorPool(allocator, pooledVectorBytes);
     for (Device d : pool.devices()) {
-      readers.put(
-          d.id(), Executors.newFixedThreadPool(d.spec().threads(), named("mosaic-read-" + d.id())));
+      ColdSpec spec = d.spec().cold().orElse(null);
+      if (spec != null && spec.scheduler().isPresent()) {
+        cold.put(
+            d.id(),
+            new ColdDispatcher(
+                d.id(),
+                spec.scheduler().get(),
+                spec.groups(),
+                d.spec().threads(),
+                e ->
+                    Thread.currentThread()
+                        .getUncaughtExceptionHandler()
+                        .uncaughtException(Thread.currentThread(), e)));
+      } else {
+        readers.put(
+            d.id(),
+            Executors.newFixedThreadPool(d.spec().threads(), named("mosaic-read-" + d.id())));
+      }
     }
     this.decoders = Executors.newFixedThreadPool(decodeThreads, named("mosaic-decode"));
   }
@@ -168,6 +193,39 @@ public final class Retriever implements AutoCloseable {
     return readers.get(device);
   }
 
+  /**
+   * Where a chunk read of the file {@code path} (relative to {@code device}'s directory) runs: the
+   * device's reader pool, or for a scheduled cold device its dispatcher, which queues the read
+   * under its query, disk group and relation ({@code table.column}) until the scheduler serves it.
+   */
+  Executor reader(Device device, String path, String query, String relation, Object owner) {
+    ColdDispatcher d = cold.get(device.id());
+    if (d == null) {
+      return readers.get(device.id());
+    }
+    int group = device.spec().cold().orElseThrow().groupOf(path);
+    return read -> d.execute(query, group, relation, owner, read);
+  }
+
+  /**
+   * Runs at once the reads {@code owner} (a closed scan) still has queued at cold devices' group
+   * schedulers: they see the scan closed and return without reading.
+   */
+  void withdraw(Object owner) {
+    cold.values().forEach(d -> d.withdraw(owner));
+  }
+
+  /** Whether {@code device}'s reads go through a group scheduler ({@link #reader}). */
+  boolean scheduled(Device device) {
+    return cold.containsKey(device.id());
+  }
+
+  /** Group switches the scheduler of cold device {@code device} decided; 0 without one. */
+  public long scheduledSwitches(String device) {
+    ColdDispatcher d = cold.get(device);
+    return d == null ? 0 : d.switches();
+  }
+
   ExecutorService decoders() {
     return decoders;
   }
@@ -199,6 +257,7 @@ public final class Retriever implements AutoCloseable {
       shared.values().forEach(SharedBuffer::close);
     }
     readers.values().forEach(ExecutorService::shutdownNow);
+    cold.values().forEach(ColdDispatcher::close);
     decoders.shutdownNow();
     vectors.close();
     allocator.close();

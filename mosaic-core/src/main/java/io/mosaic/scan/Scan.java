@@ -58,6 +58,10 @@ public final class Scan implements AutoCloseable {
   private volatile boolean closed;
   // Chunk mode (Retriever#chunks): row groups come as raw, checked chunks (nextChunks).
   private final boolean chunkMode;
+  // Chunk mode over a scheduled cold device: row groups handed out as their chunks arrive, so the
+  // cursor is the first row group not taken yet; taken marks those handed out beyond it.
+  private final boolean[] taken;
+  private int lastTaken = -1;
 
   Scan(Retriever retriever, MosaicTable table, TablePin pin, boolean ownsPin, ScanRequest request) {
     this(retriever, table, pin, ownsPin, request, false);
@@ -113,6 +117,7 @@ public final class Scan implements AutoCloseable {
           new ReadAhead(
               retriever, table, manifest, request, columns, groups, () -> cursor, chunkMode);
     }
+    this.taken = new boolean[groups.size()];
   }
 
   /**
@@ -178,7 +183,7 @@ public final class Scan implements AutoCloseable {
       }
       return more;
     }
-    while (cursor < groups.size() && reads.ruledOut(cursor)) {
+    while (cursor < groups.size() && (taken[cursor] || reads.ruledOut(cursor))) {
       cursor++;
       if (cursor == groups.size()) {
         record();
@@ -262,10 +267,11 @@ public final class Scan implements AutoCloseable {
   // ---- Chunk mode (Retriever#chunks): the engine decodes, on its own threads.
 
   /**
-   * A future done (normally) when the next row group's chunks are all read and checked, or the scan
-   * failed or was closed, so {@link #nextChunks()} will not wait: an engine returns it from its
-   * {@code isBlocked} instead of parking a thread. Done at once when no row group is left. Reads
-   * are issued (and a missing segment footer read) by this call if none are under way.
+   * A future done (normally) when the next row group's chunks are all read and checked (out of
+   * order, {@link #nextChunks()}: any row group's not handed out yet), or the scan failed or was
+   * closed, so {@link #nextChunks()} will not wait: an engine returns it from its {@code isBlocked}
+   * instead of parking a thread. Done at once when no row group is left. Reads are issued (and a
+   * missing segment footer read) by this call if none are under way.
    */
   public java.util.concurrent.CompletableFuture<?> ready() {
     requireChunkMode();
@@ -279,14 +285,18 @@ public final class Scan implements AutoCloseable {
     reads.awaiting(cursor);
     reads.schedule();
     // Completes normally even when a read failed: nextChunks() then throws the failure itself.
-    return reads.ready(cursor).handle((v, e) -> null);
+    return (reads.outOfOrder() ? reads.anyRead(cursor, taken) : reads.ready(cursor))
+        .handle((v, e) -> null);
   }
 
   /**
    * The next row group's chunks, raw and checked, in the request's column order; waits for them if
-   * {@link #ready()} is not done. The chunks of the row group returned before are released to the
-   * byte budget: the caller must be done with their bytes or own them (they are not reused). Throws
-   * {@link CorruptTableException} naming the file when a chunk fails its checksum.
+   * {@link #ready()} is not done. Row groups come in order, except in a scan with a column on a
+   * cold device with a group scheduler: there the first row group whose chunks are all read comes
+   * first ({@link RowGroupChunks#rowGroup()} says which), since the device serves a disk group at a
+   * time. The chunks of the row group returned before are released to the byte budget: the caller
+   * must be done with their bytes or own them (they are not reused). Throws {@link
+   * CorruptTableException} naming the file when a chunk fails its checksum.
    */
   public RowGroupChunks nextChunks() {
     requireChunkMode();
@@ -302,15 +312,18 @@ public final class Scan implements AutoCloseable {
       }
       return result;
     }
-    if (cursor > 0) {
-      reads.releaseChunks(cursor - 1);
+    if (lastTaken >= 0) {
+      reads.releaseChunks(lastTaken);
     }
     reads.awaiting(cursor);
     reads.schedule();
+    // Over a scheduled cold device, the first row group whose chunks are all in: the device serves
+    // a group at a time, not in row-group order (results do not depend on the order of row groups).
+    int g = reads.outOfOrder() ? reads.firstRead(cursor, taken) : cursor;
     List<RawChunk> chunks = new ArrayList<>(columns.size());
     try {
       for (int c = 0; c < columns.size(); c++) {
-        chunks.add(reads.chunk(cursor, c));
+        chunks.add(reads.chunk(g, c));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -321,11 +334,15 @@ public final class Scan implements AutoCloseable {
           : new CorruptTableException(e.getCause().getMessage(), e.getCause());
     }
     reads.awaiting(-1);
-    int group = groups.get(cursor);
+    int group = groups.get(g);
     currentGroup = group;
     RowGroupChunks result =
-        new RowGroupChunks(group, manifest.rowGroups().get(group), chunks, reads.rowRanges(cursor));
-    cursor++;
+        new RowGroupChunks(group, manifest.rowGroups().get(group), chunks, reads.rowRanges(g));
+    taken[g] = true;
+    lastTaken = g;
+    while (cursor < groups.size() && taken[cursor]) {
+      cursor++;
+    }
     if (cursor == groups.size()) {
       record();
     } else {

@@ -33,10 +33,11 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A table on an emulated cold device, scanned through the {@link Retriever} (issue 24): every row
+ * A table on an emulated cold device without a group scheduler ({@code policy = "none"}: reads in
+ * arrival order, Skipper's naive path), scanned through the {@link Retriever} (issue 24): every row
  * comes back; scans alternating between two disk groups pay a switch each, counted by the device
  * and at least the switch latency each in time; scans within one group pay none. Lower bounds on
- * time only.
+ * time only. {@link ColdSchedulerScanTest} reads through the scheduler.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ColdScanTest {
@@ -73,7 +74,7 @@ class ColdScanTest {
         threads = 2
         codec = "zstd"
         cost_per_gb = "1 ct"
-        cold = { groups = 4, switch = "100 ms", read = "200 MB/s" }
+        cold = { groups = 4, switch = "100 ms", read = "200 MB/s", policy = "none" }
         """);
     pool = DevicePool.load(file);
     csd = pool.device("csd");

@@ -3,6 +3,7 @@ package io.mosaic.device;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.cold.GroupPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,13 +112,41 @@ class DeviceConfigParserTest {
             "F:29: device 'c' field 'cold.switch': bad value \"900 s\": too long; a group switch"
                 + " spins disks down and up in seconds (Pelican: 8 s), at most 600 s: check the"
                 + " unit, like \"10 s\"",
-            "F:37: device 'd' field 'cold': unknown field 'swich'; allowed: groups, read, switch",
+            "F:37: device 'd' field 'cold': unknown field 'swich'; allowed: groups, policy, read,"
+                + " switch",
             "F:37: device 'd' field 'cold': missing 'switch'; a cold device needs groups, switch"
                 + " and read, e.g. cold = { groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
             "F:37: device 'd' field 'cold': missing 'read'; a cold device needs groups, switch"
                 + " and read, e.g. cold = { groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
             "F:45: device 'e' field 'cold': bad value \"10 s\": expected a table like { groups ="
                 + " 4, switch = \"10 s\", read = \"100 MB/s\" }");
+  }
+
+  @Test
+  void aColdDevicesSchedulerPolicyIsRankUnlessGiven() throws IOException {
+    String base = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\"";
+    List<DeviceSpec> specs =
+        DeviceConfigParser.parsePool(
+            write(
+                device("warm", "metadata = true")
+                    + coldDevice("a", base + " }")
+                    + coldDevice("b", base + ", policy = \"Max-Queries\" }")
+                    + coldDevice("c", base + ", policy = \"none\" }")));
+    assertThat(specs.get(1).cold().orElseThrow().scheduler()).contains(GroupPolicy.RANK);
+    assertThat(specs.get(2).cold().orElseThrow().scheduler()).contains(GroupPolicy.MAX_QUERIES);
+    assertThat(specs.get(3).cold().orElseThrow().scheduler()).isEmpty();
+    assertThat(specs.get(3).cold().orElseThrow().policyName()).isEqualTo("none");
+    assertThat(
+            problems(
+                device("warm", "metadata = true")
+                    + coldDevice("a", base + ", policy = \"sjf\" }")
+                    + coldDevice("b", base + ", policy = 1 }")))
+        .containsExactly(
+            "F:13: device 'a' field 'cold.policy': bad value \"sjf\": group scheduling policy"
+                + " 'sjf' is unknown; use one of rank (the default, Skipper's Eq. 1), max-queries,"
+                + " fcfs, or none (no scheduler: reads in arrival order)",
+            "F:21: device 'b' field 'cold.policy': bad value 1: expected a string naming the group"
+                + " scheduling policy, like policy = \"rank\"");
   }
 
   @Test

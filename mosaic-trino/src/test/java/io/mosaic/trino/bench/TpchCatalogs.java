@@ -139,7 +139,7 @@ public final class TpchCatalogs implements AutoCloseable {
     return "\"sf" + format(scaleFactor) + "\"";
   }
 
-  static String format(double scaleFactor) {
+  public static String format(double scaleFactor) {
     return scaleFactor == Math.rint(scaleFactor)
         ? String.valueOf((long) scaleFactor)
         : String.valueOf(scaleFactor);
