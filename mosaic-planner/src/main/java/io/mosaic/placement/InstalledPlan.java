@@ -1,7 +1,6 @@
 package io.mosaic.placement;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.model.ColumnRef;
@@ -115,9 +114,7 @@ public record InstalledPlan(
     Map<ColumnRef, RangeUnits.Unit> units = Map.of();
     if (ranges) {
       InstalledPool.Ranges r = InstalledPool.ranges(tables);
-      model =
-          CostModel.of(
-              InstalledPool.profiles(pool), r.sizes(), DeviceModelFile.readCpu(pool.modelFile()));
+      model = InstalledPool.modelOf(pool, r.sizes());
       workload = r.workload();
       current = r.current();
       units = r.units();

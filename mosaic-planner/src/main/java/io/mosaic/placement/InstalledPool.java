@@ -80,7 +80,12 @@ public final class InstalledPool {
    * when calibration measured them (docs/cost-model.md).
    */
   public static CostModel model(DevicePool pool, List<MosaicTable> tables) throws IOException {
-    return CostModel.of(profiles(pool), sizes(tables), DeviceModelFile.readCpu(pool.modelFile()));
+    return modelOf(pool, sizes(tables));
+  }
+
+  /** As {@link #model(DevicePool, List)} for other placement units' sizes (row ranges). */
+  public static CostModel modelOf(DevicePool pool, List<ColumnSize> sizes) throws IOException {
+    return CostModel.of(profiles(pool), sizes, DeviceModelFile.readCpu(pool.modelFile()));
   }
 
   /** Real sizes: uncompressed bytes, and the stored bytes of a codec all its segments use. */

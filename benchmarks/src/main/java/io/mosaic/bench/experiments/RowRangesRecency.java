@@ -112,14 +112,7 @@ public final class RowRangesRecency {
         String table = s.sortedColumns().first().table();
         Set<String> columns = new TreeSet<>();
         s.sortedColumns().forEach(c -> columns.add(c.column()));
-        int groups =
-            pool.tables().stream()
-                .filter(t -> t.name().equals(table))
-                .findFirst()
-                .orElseThrow()
-                .latest()
-                .rowGroups()
-                .size();
+        int groups = rowGroups(pool, table);
         int first =
             columns.stream().anyMatch(DATE_COLUMNS::contains)
                 ? groups - (int) Math.ceil(groups * recent)
@@ -134,14 +127,7 @@ public final class RowRangesRecency {
       List<RangeUnits.RangeScan> even = new ArrayList<>();
       for (RangeUnits.RangeScan s : scans) {
         Set<Integer> all = new TreeSet<>();
-        int groups =
-            pool.tables().stream()
-                .filter(t -> t.name().equals(s.table()))
-                .findFirst()
-                .orElseThrow()
-                .latest()
-                .rowGroups()
-                .size();
+        int groups = rowGroups(pool, s.table());
         for (int g = 0; g < groups; g++) {
           all.add(g);
         }
@@ -260,6 +246,16 @@ public final class RowRangesRecency {
   private record Split(int units, List<ColumnSize> sizes, Workload workload) {}
 
   private record Solved(PlacementResult result, double seconds) {}
+
+  private static int rowGroups(ExperimentPool pool, String table) {
+    return pool.tables().stream()
+        .filter(t -> t.name().equals(table))
+        .findFirst()
+        .orElseThrow()
+        .latest()
+        .rowGroups()
+        .size();
+  }
 
   private static Split split(ExperimentPool pool, List<RangeUnits.RangeScan> scans) {
     int units = 0;
