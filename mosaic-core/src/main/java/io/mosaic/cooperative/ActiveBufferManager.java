@@ -238,6 +238,15 @@ public final class ActiveBufferManager {
         .orElse(null);
   }
 
+  /**
+   * The id of the scan whose decision reserved {@code ref} (the scan a cold device's scheduler
+   * files the load under), or null if it is not reserved.
+   */
+  public synchronized String loadedFor(ChunkRef ref) {
+    Entry e = entries.get(ref);
+    return e == null ? null : e.loadedFor;
+  }
+
   /** The chunk's bytes (or what the caller keeps of them) are in memory now. */
   public void loaded(ChunkRef ref, Object data) {
     synchronized (this) {

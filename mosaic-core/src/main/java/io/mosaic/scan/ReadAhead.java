@@ -147,10 +147,7 @@ final class ReadAhead {
     for (ColumnSpec c : columns) {
       spares.put(c.name(), new ConcurrentLinkedDeque<>());
     }
-    this.query =
-        request.queryId() != null
-            ? request.queryId()
-            : request.scanId() != null ? request.scanId() : "scan-" + java.util.UUID.randomUUID();
+    this.query = request.queryTag("scan-" + java.util.UUID.randomUUID());
     boolean scheduled = false;
     for (ColumnSpec c : columns) {
       for (SegmentEntry s : manifest.segmentsOf(c.name())) {

@@ -94,6 +94,14 @@ public record ScanRequest(
         ordered);
   }
 
+  /**
+   * The query a cold device's group scheduler files this scan's reads under (Skipper's request
+   * tag): the query id, else the planned scan's id, else {@code fallback}.
+   */
+  public String queryTag(String fallback) {
+    return queryId != null ? queryId : scanId != null ? scanId : fallback;
+  }
+
   public ScanRequest queryId(String id) {
     return new ScanRequest(
         columns,

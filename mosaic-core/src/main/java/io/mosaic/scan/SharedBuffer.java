@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +60,8 @@ final class SharedBuffer implements AutoCloseable {
   // Chunk-mode scans waiting for a row group (Scan#ready): completed on every load or failure.
   private final Set<CompletableFuture<Void>> waiters = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> bytesPerDevice = new LinkedHashMap<>();
+  // The query of each registered scan: a scheduled cold device files a load under it.
+  private final Map<String, String> queries = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   SharedBuffer(Retriever retriever, SharingPolicy policy, long budgetBytes) {
@@ -86,6 +89,15 @@ final class SharedBuffer implements AutoCloseable {
   void addSource(ChunkRef ref, Source source) {
     users.computeIfAbsent(ref, r -> new AtomicInteger()).incrementAndGet();
     sources.putIfAbsent(ref, source);
+  }
+
+  /** Scan {@code scanId} (an ABM registration) belongs to query {@code query}, until forgotten. */
+  void registered(String scanId, String query) {
+    queries.put(scanId, query);
+  }
+
+  void deregistered(String scanId) {
+    queries.remove(scanId);
   }
 
   void removeSource(ChunkRef ref) {
@@ -132,6 +144,10 @@ final class SharedBuffer implements AutoCloseable {
   }
 
   private void spawn(Device d) {
+    if (retriever.scheduled(d)) {
+      queueAtScheduler(d);
+      return;
+    }
     AtomicInteger running = loaders.get(d.id());
     for (int n = running.get(); n < d.spec().threads(); n = running.get()) {
       if (running.compareAndSet(n, n + 1)) {
@@ -149,6 +165,33 @@ final class SharedBuffer implements AutoCloseable {
     }
   }
 
+  /**
+   * A cold device with a group scheduler (docs/cold-storage.md): every chunk the ABM decides to
+   * load there is queued at once at the device's scheduler, under the query of the scan it was
+   * decided for, so the scheduler, not the order of the ABM's decisions, decides when the device
+   * switches disk groups (Skipper, Section 4.4); the ABM's budget bounds how many are queued. The
+   * scheduler's reader threads run the loads; each load done wakes this again ({@link #kick}).
+   */
+  private void queueAtScheduler(Device d) {
+    for (ChunkRef ref = closed ? null : abm.nextLoad(d.id());
+        ref != null;
+        ref = closed ? null : abm.nextLoad(d.id())) {
+      ChunkRef load = ref;
+      Source s = sources.get(ref);
+      String query = queries.getOrDefault(String.valueOf(abm.loadedFor(ref)), "shared");
+      try {
+        Executor reader =
+            s == null
+                ? Runnable::run // no scan needs it any more: fail it at once
+                : retriever.reader(
+                    d, s.segment().path(), query, s.table() + "." + ref.column(), this);
+        reader.execute(() -> read(d, load));
+      } catch (RejectedExecutionException e) {
+        abm.failed(ref, new CancellationException("the retriever is closing"));
+      }
+    }
+  }
+
   // One load, then back to the end of the device's queue (fair to the ordered path's reads).
   private void load(Device d) {
     long seen = epoch.get();
@@ -161,6 +204,12 @@ final class SharedBuffer implements AutoCloseable {
       }
       return;
     }
+    read(d, ref);
+    submit(d);
+  }
+
+  // Reads and checks one chunk the ABM reserved, and reports it loaded or failed.
+  private void read(Device d, ChunkRef ref) {
     Source s = sources.get(ref);
     try {
       if (s == null) {
@@ -191,7 +240,6 @@ final class SharedBuffer implements AutoCloseable {
                   e);
       abm.failed(ref, failure);
     }
-    submit(d);
   }
 
   @Override

@@ -98,7 +98,9 @@ final class SharedReads {
       named.forEach(buffer::removeSource);
       throw e;
     }
-    this.scan = buffer.abm().register("scan-" + UUID.randomUUID(), needs);
+    String id = "scan-" + UUID.randomUUID();
+    buffer.registered(id, request.queryTag(id));
+    this.scan = buffer.abm().register(id, needs);
     this.allocator =
         retriever.allocator().newChildAllocator("shared-scan-" + table.name(), 0, Long.MAX_VALUE);
   }
@@ -330,6 +332,7 @@ final class SharedReads {
       held = null;
     }
     named.forEach(buffer::removeSource);
+    buffer.deregistered(scan.id());
     allocator.close();
   }
 }
