@@ -172,7 +172,9 @@ public final class LoptFormulation {
         for (int d = 0; d < nd; d++) {
           double alone =
               below(ScanLowerBound.of(ScanLowerBound.fixed(allowed, c, d), own, SCAN_BOUND_NODES));
-          column.addTerm(place[d][index.get(scanned.get(c))], Math.max(times[c][d], alone));
+          // On a cold device the scan also waits for at least one switch (E(1) = 1).
+          double least = times[c][d] + CostModel.switchSeconds(devices.get(d), 1);
+          column.addTerm(place[d][index.get(scanned.get(c))], Math.max(least, alone));
         }
         column.addTerm(scanTime[t], -1);
         builder
