@@ -95,6 +95,41 @@ public record ColdSpec(
     return (int) (crc.getValue() % groups);
   }
 
+  /**
+   * The expected number of disk groups a scan visits when it reads {@code k} segments of this
+   * device, each in a group of its own drawn uniformly and independently (the CRC rule of {@link
+   * #groupOf} spreads segments so): {@code E(k) = G (1 - (1 - 1/G)^k)}, at most {@code min(k, G)}.
+   * Under the group scheduler (Skipper Section 4.4) a scan's reads of one group are served in one
+   * round, so this is the group switches the scan costs (docs/cost-model.md, "Cold devices").
+   */
+  public double expectedSwitches(int k) {
+    return expectedSwitches(groups, k);
+  }
+
+  /** {@link #expectedSwitches(int)} for a device of {@code groups} groups. */
+  public static double expectedSwitches(int groups, int k) {
+    if (k < 0) {
+      throw new IllegalArgumentException("negative number of segments: " + k);
+    }
+    return groups * -Math.expm1(k * Math.log1p(-1.0 / groups));
+  }
+
+  /**
+   * What the {@code j}-th segment (from 1) adds to {@link #expectedSwitches(int)}: {@code E(j) -
+   * E(j - 1) = (1 - 1/G)^(j - 1)}, 1 for the first and decreasing, since {@code E} is concave.
+   */
+  public double switchIncrement(int j) {
+    if (j < 1) {
+      throw new IllegalArgumentException("segments count from 1, not " + j);
+    }
+    return Math.pow(1 - 1.0 / groups, j - 1);
+  }
+
+  /** Seconds of group switching a scan of {@code k} segments expects: {@code s * E(k)}. */
+  public double switchSeconds(int k) {
+    return switchLatency.seconds() * expectedSwitches(k);
+  }
+
   /** How the active group's reads are paced: at {@link #groupRead}, without seeks. */
   Emulation activeGroup() {
     return new Emulation(groupRead, Latency.ZERO);

@@ -41,7 +41,7 @@ public final class DeviceConfigParser {
           "emulate",
           "cold");
   static final Set<String> CATALOG_FIELDS =
-      Set.of("id", "name", "read", "seek", "threads", "codec", "cost_per_gb", "source");
+      Set.of("id", "name", "read", "seek", "threads", "codec", "cost_per_gb", "source", "cold");
   static final Map<String, String> EXAMPLES =
       Map.of(
           "id", "id = \"nvme\"",
@@ -369,7 +369,8 @@ public final class DeviceConfigParser {
               e.optional("threads", DeviceEntry::threads).orElse(1),
               e.required("codec", DeviceEntry::codec).orElse(Codec.NONE),
               e.required("cost_per_gb", DeviceEntry::cost).orElse(Cost.ofCents(0)),
-              e.required("source", DeviceEntry::string).orElse("")));
+              e.required("source", DeviceEntry::string).orElse(""),
+              e.cold()));
     }
     return entries;
   }

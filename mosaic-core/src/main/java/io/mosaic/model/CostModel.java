@@ -2,6 +2,7 @@ package io.mosaic.model;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
+import io.mosaic.device.ColdSpec;
 import io.mosaic.device.CpuModel;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,7 +24,9 @@ import java.util.stream.Collectors;
  *
  * <p>With a {@link CpuModel} it is Mosaic's extension of Eq. 3 (docs/cost-model.md): a scan takes
  * the slowest device's I/O time or its processors' decoding time, whichever is larger, plus a fixed
- * cost per scan. Without one it is the paper's model as published.
+ * cost per scan. Without one it is the paper's model as published. A cold device (a {@link
+ * DeviceProfile#cold} one) adds its expected group switches to its I/O time in each scan that reads
+ * it (docs/cost-model.md, "Cold devices").
  *
  * @param devices the device pool, in the order reports list it
  * @param sizes the size of every column that must be stored, scanned or not
@@ -182,10 +185,14 @@ public record CostModel(
       perDevice.add(new LinkedHashMap<>());
     }
     double decoding = 0;
+    Map<DeviceProfile, Integer> onCold = new LinkedHashMap<>();
     for (int c = 0; c < columns.size(); c++) {
       ColumnRef column = columns.get(c);
       size(column);
       DeviceProfile device = deviceOf.apply(column);
+      if (device.isCold()) {
+        onCold.merge(device, 1, Integer::sum);
+      }
       double time = columnTime(device, column);
       for (int r = 0; r < ranges; r++) {
         double share = shares == null ? 1 : shares[c][r];
@@ -195,12 +202,50 @@ public record CostModel(
       }
       decoding += cpuTime(device, column);
     }
+    // A cold device's expected group switches (docs/cost-model.md, "Cold devices"): part of its
+    // I/O time, as it serves nothing while a group spins up; with several row ranges, added to
+    // the scan's I/O after them (not overlapped with the other devices' reading).
+    double switching = 0;
+    for (Map.Entry<DeviceProfile, Integer> e : onCold.entrySet()) {
+      double seconds = switchSeconds(e.getKey(), e.getValue());
+      if (ranges == 1) {
+        perDevice.get(0).merge(e.getKey().id(), seconds, Double::sum);
+      } else {
+        switching += seconds;
+      }
+    }
     // Eq. 3 per range of rows; row ranges of units (RowRange) are read one after another.
-    double io = 0;
+    double io = switching;
     for (Map<String, Double> range : perDevice) {
       io += range.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
     }
     return scanSeconds(io, decoding, scan.columns().size(), scanFixedTime());
+  }
+
+  /**
+   * The seconds a scan reading {@code units} columns (or row-range units) of {@code device} spends
+   * waiting for group switches: {@code s * E(k)} with {@code E(k) = G (1 - (1 - 1/G)^k)} the groups
+   * it expects to visit, each once under the group scheduler (Skipper Section 4.4; {@link
+   * ColdSpec#expectedSwitches}); 0 on a warm device or for no units.
+   */
+  public static double switchSeconds(DeviceProfile device, int units) {
+    return device.cold().map(c -> c.switchSeconds(units)).orElse(0.0);
+  }
+
+  /** The group switches a scan expects on every cold device together ({@link #switchSeconds}). */
+  public double expectedSwitches(DistinctScan scan, Function<ColumnRef, DeviceProfile> deviceOf) {
+    Map<DeviceProfile, Integer> onCold = new LinkedHashMap<>();
+    for (ColumnRef column : scan.sortedColumns()) {
+      DeviceProfile device = deviceOf.apply(column);
+      if (device.isCold()) {
+        onCold.merge(device, 1, Integer::sum);
+      }
+    }
+    double switches = 0;
+    for (Map.Entry<DeviceProfile, Integer> e : onCold.entrySet()) {
+      switches += e.getKey().cold().orElseThrow().expectedSwitches(e.getValue());
+    }
+    return switches;
   }
 
   /**
@@ -256,12 +301,14 @@ public record CostModel(
     checkComplete(placement);
     List<Double> perScan = new ArrayList<>();
     double total = 0;
+    double switches = 0;
     for (DistinctScan scan : workload.scans()) {
       double t = scanTime(scan, placement);
       perScan.add(t);
       total += scan.weight() * t;
+      switches += scan.weight() * expectedSwitches(scan, c -> deviceOf(placement, c));
     }
-    return new Prediction(total, perScan, cost(placement), usedBytes(placement));
+    return new Prediction(total, perScan, cost(placement), usedBytes(placement), switches);
   }
 
   /** Eq. 6a: a placement must put every stored column on exactly one known device. */

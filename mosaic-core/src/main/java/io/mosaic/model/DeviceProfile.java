@@ -4,11 +4,13 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.CatalogDevice;
 import io.mosaic.device.Codec;
+import io.mosaic.device.ColdSpec;
 import io.mosaic.device.Cost;
 import io.mosaic.device.DeviceModel;
 import io.mosaic.device.DeviceSpec;
 import io.mosaic.device.Latency;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What the cost model needs of one device: the 5-tuple {@code <t_seek, cr, t, capacity, cost>} of
@@ -21,6 +23,8 @@ import java.util.Objects;
  * @param ratio compression ratio {@code cr}: uncompressed / compressed size; 1 for {@code none}
  * @param capacityBytes how much the device holds; {@link Long#MAX_VALUE} in budget mode, where
  *     capacity is bought, not given (Section 3.4)
+ * @param cold present for a cold storage device (Skipper Section 2.2): its disk groups and group
+ *     switch, which the cost model charges each scan that reads it (docs/cost-model.md)
  */
 public record DeviceProfile(
     String id,
@@ -30,7 +34,8 @@ public record DeviceProfile(
     Bandwidth effective,
     double ratio,
     long capacityBytes,
-    Cost costPerGb) {
+    Cost costPerGb,
+    Optional<ColdSpec> cold) {
 
   /** Default lz4 compression ratio when none was measured: a typical ratio on TPC-H columns. */
   public static final double DEFAULT_LZ4_RATIO = 2.5;
@@ -38,8 +43,22 @@ public record DeviceProfile(
   /** Default zstd compression ratio when none was measured: a typical ratio on TPC-H columns. */
   public static final double DEFAULT_ZSTD_RATIO = 4.5;
 
+  /** A warm device: reads cost no group switches. */
+  public DeviceProfile(
+      String id,
+      Codec codec,
+      Latency seek,
+      Bandwidth raw,
+      Bandwidth effective,
+      double ratio,
+      long capacityBytes,
+      Cost costPerGb) {
+    this(id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, Optional.empty());
+  }
+
   public DeviceProfile {
     Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(cold, "cold");
     Objects.requireNonNull(codec, "codec");
     Objects.requireNonNull(seek, "seek");
     Objects.requireNonNull(raw, "raw");
@@ -57,12 +76,24 @@ public record DeviceProfile(
 
   /** The same device under another id: Figure 9's identical copies. */
   public DeviceProfile withId(String newId) {
-    return new DeviceProfile(newId, codec, seek, raw, effective, ratio, capacityBytes, costPerGb);
+    return new DeviceProfile(
+        newId, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, cold);
   }
 
   /** The same device holding {@code bytes}: a capacity given or planned for. */
   public DeviceProfile withCapacity(long bytes) {
-    return new DeviceProfile(id, codec, seek, raw, effective, ratio, bytes, costPerGb);
+    return new DeviceProfile(id, codec, seek, raw, effective, ratio, bytes, costPerGb, cold);
+  }
+
+  /** The same device as a cold one with {@code spec}'s groups and switch (or warm: empty). */
+  public DeviceProfile withCold(Optional<ColdSpec> spec) {
+    return new DeviceProfile(
+        id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, spec);
+  }
+
+  /** Whether this is a cold storage device, whose scans pay group switches. */
+  public boolean isCold() {
+    return cold.isPresent();
   }
 
   /**
@@ -97,7 +128,8 @@ public record DeviceProfile(
         codec.effective(),
         spec.codec() == Codec.NONE ? 1.0 : codec.ratio(),
         spec.capacity().bytes(),
-        spec.costPerGb());
+        spec.costPerGb(),
+        spec.cold());
   }
 
   /**
@@ -117,7 +149,8 @@ public record DeviceProfile(
         new Bandwidth(device.read().bytesPerSecond() * cr),
         cr,
         Long.MAX_VALUE,
-        device.costPerGb());
+        device.costPerGb(),
+        device.cold());
   }
 
   /** A catalogue device with the default ratio of its codec ({@link #defaultRatio}). */

@@ -37,8 +37,9 @@ final class PlanningInputs {
         names = "--catalog",
         paramLabel = "NAME|FILE",
         description =
-            "Devices one could buy (budget mode): built-in table1 (paper Table 1) or ebs, or a"
-                + " catalogue file.")
+            "Devices one could buy (budget mode): built-in table1 (paper Table 1), ebs or csd"
+                + " (a cold storage device), or a catalogue file; several separated by commas,"
+                + " e.g. table1,csd.")
     String catalog;
 
     @Option(

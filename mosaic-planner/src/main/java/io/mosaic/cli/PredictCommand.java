@@ -62,6 +62,12 @@ public final class PredictCommand implements Callable<Integer> {
         workload.totalWeight(),
         workload.scans().size());
     out.printf(Locale.ROOT, "Cost (Eq. 5): %s%n", Commands.cents(prediction.costCents()));
+    if (model.devices().stream().anyMatch(d -> d.isCold())) {
+      out.printf(
+          Locale.ROOT,
+          "Expected group switches of cold devices: %.2f (included in the scan time)%n",
+          prediction.expectedSwitches());
+    }
     TextTable devices = new TextTable("device", "GB", "columns");
     prediction
         .bytesPerDevice()

@@ -16,7 +16,8 @@ import java.util.Map;
  * The greedy fill both HOT strategies share (Sections 4.3, 4.4): groups of columns, hottest first,
  * each on the fastest device that still has room for the whole group. "Fastest" is the highest
  * effective (decompressed) throughput, the rate a scan sees; ties go to the higher raw rate, then
- * pool order.
+ * pool order. Cold devices come after every warm one whatever their rate: a scan there also waits
+ * seconds for group switches (docs/cost-model.md, "Cold devices"), so they are the last tier.
  */
 final class HotPlacer {
   private final String strategy;
@@ -34,9 +35,12 @@ final class HotPlacer {
     this.fastestFirst =
         model.devices().stream()
             .sorted(
-                Comparator.comparingDouble((DeviceProfile d) -> d.effective().bytesPerSecond())
-                    .thenComparingDouble(d -> d.raw().bytesPerSecond())
-                    .reversed())
+                Comparator.comparing(DeviceProfile::isCold)
+                    .thenComparing(
+                        Comparator.comparingDouble(
+                                (DeviceProfile d) -> d.effective().bytesPerSecond())
+                            .thenComparingDouble(d -> d.raw().bytesPerSecond())
+                            .reversed()))
             .toList();
     model.devices().forEach(d -> free.put(d.id(), problem.limitBytes(d)));
     // Pins first: they take their room whatever the hotness order says.

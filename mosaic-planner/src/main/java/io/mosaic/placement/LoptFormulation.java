@@ -7,6 +7,7 @@ import com.google.ortools.modelbuilder.ModelBuilder;
 import com.google.ortools.modelbuilder.ModelSolver;
 import com.google.ortools.modelbuilder.SolveStatus;
 import com.google.ortools.modelbuilder.Variable;
+import io.mosaic.device.ColdSpec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -40,6 +41,9 @@ import java.util.Set;
  *            budget:   sum_d,c I[d][c] cost(d) stored(d,c) <= budget (Eq. 8, in cents)
  *            min/max bytes per device, pins (I fixed), y_d >= I[d][c] and sum_d y_d <= k,
  *            no regression: z_T <= (1 + slack) t_T(reference) (Section 5.4)
+ *            cold device d: io_d(T) += s_d sum_j (E_d(j) - E_d(j-1)) u[T][d][j], u binary,
+ *              sum_j u[T][d][j] = sum_{c in T} I[d][c], u[T][d][j] >= u[T][d][j+1]: its expected
+ *              group switches E_d(k) = G (1 - (1 - 1/G)^k), concave (docs/cost-model.md)
  *            valid cuts: z_T >= sum_d I[d][c] b(T,c,d) for all T, c in T, and z_T >= b(T),
  *            with b the least time of scan T alone within capacities, the budget left to it
  *            and pins ({@link ScanLowerBound})
@@ -122,8 +126,12 @@ public final class LoptFormulation {
       int n = scanned.size();
       boolean withCpu = model.cpu().isPresent();
       double[][] shares = RowRange.shares(scanned);
+      LinearExpr[] switching = new LinearExpr[nd];
+      for (int d = 0; d < nd; d++) {
+        switching[d] = switches(index, t, scanned, d, relaxed);
+      }
       if (shares != null) {
-        rangedScan(model, index, t, scanned, times, shares, withCpu, fixed);
+        rangedScan(model, index, t, scanned, times, shares, withCpu, fixed, switching);
       }
       for (int d = 0; shares == null && d < nd; d++) {
         LinearExprBuilder device = LinearExpr.newBuilder();
@@ -139,6 +147,10 @@ public final class LoptFormulation {
               decoding.addTerm(place[e][column], io / n + cpu);
             }
           }
+        }
+        if (switching[d] != null) {
+          device.add(switching[d]);
+          decoding.addTerm(switching[d], 1.0 / n);
         }
         device.addTerm(scanTime[t], -1);
         builder
@@ -160,7 +172,9 @@ public final class LoptFormulation {
         for (int d = 0; d < nd; d++) {
           double alone =
               below(ScanLowerBound.of(ScanLowerBound.fixed(allowed, c, d), own, SCAN_BOUND_NODES));
-          column.addTerm(place[d][index.get(scanned.get(c))], Math.max(times[c][d], alone));
+          // On a cold device the scan also waits for at least one switch (E(1) = 1).
+          double least = times[c][d] + CostModel.switchSeconds(devices.get(d), 1);
+          column.addTerm(place[d][index.get(scanned.get(c))], Math.max(least, alone));
         }
         column.addTerm(scanTime[t], -1);
         builder
@@ -231,6 +245,41 @@ public final class LoptFormulation {
   }
 
   /**
+   * The seconds scan {@code t} waits for group switches on cold device {@code d}, {@code s * E(k)}
+   * with {@code k = sum_{c in T} I[d][c]} (docs/cost-model.md, "Cold devices"), exactly and
+   * linearly: {@code E} is concave, so with ordered binaries {@code u_j} ("at least j of the scan's
+   * columns are on d"), {@code sum_j u_j = k} and {@code u_j >= u_j+1}, integral {@code u} has its
+   * first {@code k} at 1 and {@code E(k) = sum_j (E(j) - E(j-1)) u_j}. Null for a warm device.
+   */
+  private LinearExpr switches(
+      Map<ColumnRef, Integer> index, int t, List<ColumnRef> scanned, int d, boolean relaxed) {
+    DeviceProfile device = devices.get(d);
+    if (device.cold().isEmpty()) {
+      return null;
+    }
+    ColdSpec cold = device.cold().get();
+    LinearExprBuilder seconds = LinearExpr.newBuilder();
+    LinearExprBuilder count = LinearExpr.newBuilder();
+    Variable previous = null;
+    for (int j = 1; j <= scanned.size(); j++) {
+      Variable atLeast = binary(relaxed, "u_" + t + "_" + device.id() + "_" + j);
+      seconds.addTerm(atLeast, cold.switchLatency().seconds() * cold.switchIncrement(j));
+      count.addTerm(atLeast, 1);
+      if (previous != null) {
+        builder
+            .addLessOrEqual(LinearExpr.newBuilder().add(atLeast).addTerm(previous, -1), 0)
+            .withName(unique("order_" + t + "_" + device.id() + "_" + j));
+      }
+      previous = atLeast;
+    }
+    for (ColumnRef column : scanned) {
+      count.addTerm(place[d][index.get(column)], -1);
+    }
+    builder.addEquality(count, 0).withName(unique("groups_" + t + "_" + device.id()));
+    return seconds.build();
+  }
+
+  /**
    * Mosaic's Eq. 3 for a scan of row-range units that cut its rows into several ranges (RowRange,
    * docs/cost-model.md): a variable {@code y_r} per range, at least each device's share of the
    * range's I/O, and the scan's I/O their sum, in the same two pipeline constraints. The column
@@ -244,7 +293,8 @@ public final class LoptFormulation {
       double[][] times,
       double[][] shares,
       boolean withCpu,
-      double fixed) {
+      double fixed,
+      LinearExpr[] switching) {
     int nd = devices.size();
     int n = scanned.size();
     int ranges = shares[0].length;
@@ -282,6 +332,13 @@ public final class LoptFormulation {
           reading.addTerm(place[e][index.get(scanned.get(c))], cpu / n);
           decoding.addTerm(place[e][index.get(scanned.get(c))], cpu);
         }
+      }
+    }
+    // Switches after the ranges, as CostModel#scanTime adds them to a ranged scan's I/O.
+    for (LinearExpr cold : switching) {
+      if (cold != null) {
+        reading.add(cold);
+        decoding.addTerm(cold, 1.0 / n);
       }
     }
     reading.addTerm(scanTime[t], -1);
@@ -425,6 +482,7 @@ public final class LoptFormulation {
       key.add(device.costPerGb());
       key.add(problem.limitBytes(device));
       key.add(problem.options().minBytes().getOrDefault(device.id(), 0L));
+      key.add(device.cold());
       for (ColumnRef column : columns) {
         key.add(model.columnTime(device, column));
         key.add(model.cpuTime(device, column));

@@ -135,6 +135,38 @@ class PlanningCommandsTest {
   }
 
   @Test
+  void recommendBuysTheColdDeviceAndPredictReportsItsSwitches() throws IOException {
+    String[] withCsd = small();
+    withCsd[1] = "table1,csd";
+    Path placement = dir.resolve("cold.csv");
+    // Twice the cheapest purchase (everything on the csd at 10 ct/GB): the warm devices cost at
+    // least 30 ct/GB, so some columns must stay on the csd.
+    var sizes = ColumnSizes.load(withCsd[5]);
+    double cheapest =
+        io.mosaic.placement.BudgetSweep.minimumBudgetCents(
+            io.mosaic.model.CostModel.of(
+                io.mosaic.device.DeviceCatalog.load("table1,csd").stream()
+                    .map(d -> io.mosaic.model.DeviceProfile.catalog(d, sizes.ratio(d.codec())))
+                    .toList(),
+                sizes.columns()));
+    String budget = String.format(java.util.Locale.ROOT, "%.2f ct", 2 * cheapest);
+    int status =
+        RecommendCommand.run(
+            with(withCsd, "--budget", budget, "--placement-out", placement.toString()), o(), e());
+    assertThat(status).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("devices: nvme, ssd, raid5, hdd, csd", "csd GB");
+    double recommended = seconds(out.toString(), "(\\d+\\.\\d+) s\\s");
+    assertThat(PlacementFile.read(placement).columnsOn("csd")).isNotEmpty();
+    out.getBuffer().setLength(0);
+
+    status = PredictCommand.run(with(withCsd, "--placement", placement.toString()), o(), e());
+    assertThat(status).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("Expected group switches of cold devices: ");
+    assertThat(seconds(out.toString(), "Predicted scan time: (\\d+\\.\\d+) s"))
+        .isCloseTo(recommended, offset(0.0011));
+  }
+
+  @Test
   void recommendTakesPinsADeviceCapAndASample() throws IOException {
     Path placement = dir.resolve("p.csv");
     int status =

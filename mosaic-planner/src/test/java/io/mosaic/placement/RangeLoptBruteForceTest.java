@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.Codec;
+import io.mosaic.device.ColdSpec;
 import io.mosaic.device.Cost;
 import io.mosaic.device.Latency;
 import io.mosaic.model.CostModel;
@@ -34,6 +35,21 @@ class RangeLoptBruteForceTest {
 
   @Test
   void rangeAwareLoptMatchesBruteForceOnRandomSkewedTables() {
+    check(false);
+  }
+
+  /**
+   * The same with the slow device cold (2-5 groups, 2-20 ms switches, of the order of a unit's
+   * read): a ranged scan's switches come after its ranges (docs/cost-model.md, "Cold devices").
+   */
+  @Test
+  void withAColdDevice() {
+    check(true);
+  }
+
+  private void check(boolean cold) {
+    int switching = 0;
+    int rangedCold = 0;
     LoptStrategy lopt = new LoptStrategy(LoptStrategy.DEFAULT_TIME_LIMIT, 0);
     int compared = 0;
     int split = 0;
@@ -78,12 +94,24 @@ class RangeLoptBruteForceTest {
           List.of(
               device("fast", 1000, 0.05, (long) (total * (0.2 + 0.3 * r.nextDouble()))),
               device("mid", 200, 0.02, total),
-              device("slow", 50, 0.005, 10 * total));
+              cold
+                  ? device("slow", 50, 0.005, 10 * total)
+                      .withCold(
+                          Optional.of(
+                              new ColdSpec(
+                                  2 + r.nextInt(4),
+                                  Latency.ofMillis(2 + r.nextInt(18)),
+                                  new Bandwidth(50 * MB))))
+                  : device("slow", 50, 0.005, 10 * total));
       CostModel model = CostModel.of(devices, units.sizes());
       PlacementMode mode =
           seed % 2 == 0
               ? PlacementMode.CAPACITY
-              : PlacementMode.budget(total / 1e9 * (0.01 + 0.03 * r.nextDouble()));
+              // With a cold device, budgets that cannot buy the mid device for everything.
+              : PlacementMode.budget(
+                  total
+                      / 1e9
+                      * (cold ? 0.006 + 0.014 * r.nextDouble() : 0.01 + 0.03 * r.nextDouble()));
       PlacementProblem problem =
           new PlacementProblem(model, units.workload(), mode, PlacementOptions.defaults());
       Optional<Double> best = Fixtures.bruteForceOptimum(problem);
@@ -96,10 +124,26 @@ class RangeLoptBruteForceTest {
           .isCloseTo(best.get(), Offset.offset(1e-6 * Math.max(1, best.get())));
       assertThat(Fixtures.feasible(problem, result.placement())).isTrue();
       compared++;
+      if (result.prediction().expectedSwitches() > 0) {
+        switching++;
+      }
+      if (problem.workload().scans().stream()
+          .anyMatch(
+              sc ->
+                  RowRange.shares(new ArrayList<>(sc.sortedColumns())) != null
+                      && sc.columns().stream()
+                          .anyMatch(
+                              c -> model.device(result.placement().deviceOf().get(c)).isCold()))) {
+        rangedCold++; // the MIP's switches after a ranged scan's ranges
+      }
     }
     assertThat(compared).isGreaterThanOrEqualTo(10);
     assertThat(split).as("instances whose columns split into ranges").isGreaterThanOrEqualTo(5);
     assertThat(ranged).as("instances with scans over several row ranges").isGreaterThanOrEqualTo(3);
+    if (cold) {
+      assertThat(switching).as("optima that read the cold device").isGreaterThanOrEqualTo(3);
+      assertThat(rangedCold).as("optima with a ranged scan on it").isGreaterThanOrEqualTo(1);
+    }
   }
 
   private static DeviceProfile device(String id, double mbPerSecond, double centsPerGb, long cap) {

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * The problem's numbers precomputed as arrays, so a score is a few array sums: {@code t(d,c)} of
  * Eq. 2 and the decoding time of the CPU model ({@link CostModel#scanTime}), stored bytes and cents
- * per column and device, each scan's column indexes and weight, and the limits of Eq. 7 and Eq. 8.
+ * per column and device, each scan's column indexes and weight, the limits of Eq. 7 and Eq. 8, and
+ * which devices are cold (their expected group switches, {@link CostModel#switchSeconds}).
  */
 public final class ScoreTables {
   /**
@@ -32,6 +33,7 @@ public final class ScoreTables {
   final long[] weights; // [scan]
   final long[] limit; // [device] bytes, Long.MAX_VALUE if none
   final double budget; // cents, +inf if none
+  final DeviceProfile[] cold; // [device] the device if cold (group switches), else null
 
   ScoreTables(PlacementProblem problem, List<ColumnRef> columns) {
     CostModel model = problem.model();
@@ -48,8 +50,10 @@ public final class ScoreTables {
     bytes = new long[nd][nc];
     cents = new double[nd][nc];
     limit = new long[nd];
+    cold = new DeviceProfile[nd];
     for (int d = 0; d < nd; d++) {
       DeviceProfile device = devices.get(d);
+      cold[d] = device.isCold() ? device : null;
       limit[d] = problem.limitBytes(device);
       for (int c = 0; c < nc; c++) {
         ColumnRef column = columns.get(c);
@@ -82,14 +86,39 @@ public final class ScoreTables {
   double totalSeconds(int[] at) {
     double total = 0;
     double[] perDevice = new double[devices()];
+    int[] onCold = new int[devices()];
+    double[] switching = new double[devices()];
     for (int t = 0; t < scans.length; t++) {
       double io = 0;
       double decoding = 0;
       int ranges = shares[t] == null ? 1 : shares[t][0].length;
+      // A cold device's expected group switches (CostModel#switchSeconds): in its I/O time, or
+      // after the ranges of a ranged scan.
+      java.util.Arrays.fill(onCold, 0);
+      for (int c : scans[t]) {
+        if (at[c] >= 0 && cold[at[c]] != null) {
+          onCold[at[c]]++;
+        }
+      }
+      for (int d = 0; d < switching.length; d++) {
+        double seconds = cold[d] == null ? 0 : CostModel.switchSeconds(cold[d], onCold[d]);
+        if (ranges == 1) {
+          switching[d] = seconds;
+        } else {
+          io += seconds;
+        }
+      }
       // Eq. 3 per range of rows, the ranges one after another (CostModel#scanTime).
       for (int r = 0; r < ranges; r++) {
-        java.util.Arrays.fill(perDevice, 0);
+        if (ranges == 1) {
+          System.arraycopy(switching, 0, perDevice, 0, perDevice.length);
+        } else {
+          java.util.Arrays.fill(perDevice, 0);
+        }
         double max = 0;
+        for (double seconds : perDevice) {
+          max = Math.max(max, seconds);
+        }
         for (int k = 0; k < scans[t].length; k++) {
           int c = scans[t][k];
           double share = shares[t] == null ? 1 : shares[t][k][r];
