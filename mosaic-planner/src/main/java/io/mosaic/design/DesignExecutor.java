@@ -3,6 +3,7 @@ package io.mosaic.design;
 import io.mosaic.MosaicException;
 import io.mosaic.format.Manifest;
 import io.mosaic.maintenance.Migrator;
+import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import java.io.IOException;
@@ -104,18 +105,25 @@ public final class DesignExecutor {
         }
         return fail(i, e);
       }
+      // A kill here leaves the step committed and the queue saying it is pending: the resume plans
+      // the step again, finds its column on its target (no moves) and records it done, so no step's
+      // bytes are copied twice (DesignCrashTest).
+      CrashPoints.reached("design-step-committed");
       done[0] += step.writeBytes();
       // Re-read: a person may have paused meanwhile; the step's commit is recorded either way.
       queue = current().withStepDone(i, after.version());
       queue.write(table);
+      CrashPoints.reached("design-queue-written");
       listener.stepCommitted(i, step, after.version());
       if (queue.state() != MoveQueue.State.RUNNING) {
         return queue;
       }
     }
+    // The epoch starts before the queue says done: a kill between the two leaves the queue running
+    // with every step done, and the resume starts the epoch again (an empty one) rather than never.
+    new TraceLog(table.root()).newEpoch();
     queue = queue.withState(MoveQueue.State.DONE, null);
     queue.write(table);
-    new TraceLog(table.root()).newEpoch();
     return queue;
   }
 
