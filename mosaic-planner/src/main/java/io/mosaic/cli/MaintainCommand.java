@@ -89,6 +89,14 @@ final class MaintainCommand implements Callable<Integer> {
   String fullRate;
 
   @Option(
+      names = "--device-rate",
+      paramLabel = "DEVICE=RATE,...",
+      description =
+          "The gentle rate of named devices, e.g. 'hdd=20MB/s,nvme=200MB/s' (default: --rate for"
+              + " every device). A step takes its bytes from its source's and its target's rate.")
+  String deviceRate;
+
+  @Option(
       names = "--horizon",
       defaultValue = "10",
       paramLabel = "RUNS",
@@ -122,6 +130,7 @@ final class MaintainCommand implements Callable<Integer> {
             shape,
             rate,
             fullRate,
+            deviceRate,
             horizon,
             payoff,
             force,

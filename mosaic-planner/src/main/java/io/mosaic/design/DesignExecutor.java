@@ -1,23 +1,26 @@
 package io.mosaic.design;
 
 import io.mosaic.MosaicException;
+import io.mosaic.device.Device;
 import io.mosaic.format.Manifest;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * Runs a table's {@link MoveQueue} in the background by its schedule (Physical Design Management in
  * Ceph, Section IV; docs/physical-design.md): one step at a time, each a column move through core's
  * {@link Migrator} that commits on its own, so queries read the old or the new segments and gain as
- * each step lands. Copies are paced to the schedule's rate; the queue file is read again between
- * chunks, so a pause or cancel from another process stops the step in flight (its column stays
- * where it was, its partial files deleted) and the queue keeps every step already committed.
+ * each step lands. Copies are paced per device ({@link DeviceBuckets}) at the schedule's rate for
+ * each device; the queue file is read again between chunks, so a pause or cancel from another
+ * process stops the step in flight (its column stays where it was, its partial files deleted) and
+ * the queue keeps every step already committed.
  */
 public final class DesignExecutor {
   /** Progress, for a person at a terminal or a log. */
@@ -37,15 +40,9 @@ public final class DesignExecutor {
   }
 
   private final MosaicTable table;
-  private final LongSupplier nanoTime;
 
   public DesignExecutor(MosaicTable table) {
-    this(table, System::nanoTime);
-  }
-
-  DesignExecutor(MosaicTable table, LongSupplier nanoTime) {
     this.table = table;
-    this.nanoTime = nanoTime;
   }
 
   /**
@@ -67,9 +64,8 @@ public final class DesignExecutor {
       }
       listener.stepStarted(i, step);
       MoveSchedule schedule = queue.schedule();
-      long stepStart = nanoTime.getAsLong();
       long[] stepBytes = {0};
-      long[] lastCheck = {stepStart};
+      long[] lastCheck = {System.nanoTime()};
       Migrator migrator = new Migrator(table);
       Migrator.Plan plan = migrator.plan(Map.of(step.column(), step.to()));
       Manifest after;
@@ -83,15 +79,26 @@ public final class DesignExecutor {
                       @Override
                       public void copied(Migrator.Move move, long bytes) {
                         stepBytes[0] += bytes;
-                        double rate =
-                            schedule.rate(
-                                done[0] + stepBytes[0], !table.pinnedVersions().isEmpty());
-                        listener.copied(done[0] + stepBytes[0], total, rate);
-                        pace(stepStart, stepBytes[0], rate);
+                        long bytesDone = done[0] + stepBytes[0];
+                        boolean queries = !table.pinnedVersions().isEmpty();
+                        // The chunk read its source device and wrote its target: it takes its
+                        // bytes from both devices' buckets, each at the device's rate.
+                        Map<Device, Double> rates = new LinkedHashMap<>();
+                        for (String d : List.of(move.from().device(), move.toDevice())) {
+                          rates.put(table.pool().device(d), schedule.rate(d, bytesDone, queries));
+                        }
+                        listener.copied(
+                            bytesDone,
+                            total,
+                            rates.values().stream()
+                                .mapToDouble(Double::doubleValue)
+                                .min()
+                                .orElseThrow());
+                        sleepUntil(DeviceBuckets.reserve(rates, bytes, System.nanoTime()));
                         // The queue file is read at most every 200 ms: a pause lands quickly
                         // without a file read per buffer.
-                        if (nanoTime.getAsLong() - lastCheck[0] > 200_000_000L) {
-                          lastCheck[0] = nanoTime.getAsLong();
+                        if (System.nanoTime() - lastCheck[0] > 200_000_000L) {
+                          lastCheck[0] = System.nanoTime();
                           if (current().state() != MoveQueue.State.RUNNING) {
                             throw new Stopped();
                           }
@@ -154,10 +161,9 @@ public final class DesignExecutor {
     return failed;
   }
 
-  // Sleeps until `bytes` at `rate` from `start` would be done (a token bucket with no burst).
-  private void pace(long start, long bytes, double rate) {
-    long due = start + (long) (bytes / rate * 1e9);
-    long wait = due - nanoTime.getAsLong();
+  // Sleeps until the buckets have let the chunk through.
+  private void sleepUntil(long due) {
+    long wait = due - System.nanoTime();
     if (wait > 0) {
       try {
         TimeUnit.NANOSECONDS.sleep(wait);

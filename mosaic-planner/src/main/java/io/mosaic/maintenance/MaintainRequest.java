@@ -5,6 +5,7 @@ import io.mosaic.design.DesignOptions;
 import io.mosaic.design.ScheduleShape;
 import io.mosaic.device.Bandwidth;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,8 @@ import java.util.Objects;
  * @param shape the schedule's shape
  * @param rate the gentle rate, bytes per second
  * @param fullRate the rate when nothing holds the moves back, bytes per second
+ * @param deviceRates the gentle rate of named devices, bytes per second ({@code rate} for the
+ *     others): a step reading one device and writing another takes its bytes from both
  * @param options the cost-benefit check
  * @param force start even when the transformation does not pay off
  * @param dryRun identify and show the steps only
@@ -28,6 +31,7 @@ public record MaintainRequest(
     ScheduleShape shape,
     double rate,
     double fullRate,
+    Map<String, Double> deviceRates,
     DesignOptions options,
     boolean force,
     boolean dryRun) {
@@ -67,6 +71,7 @@ public record MaintainRequest(
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(shape, "shape");
     Objects.requireNonNull(options, "options");
+    deviceRates = Map.copyOf(deviceRates);
   }
 
   /** The request from text as users type it; nulls keep the defaults. */
@@ -76,6 +81,24 @@ public record MaintainRequest(
       String shape,
       String rate,
       String fullRate,
+      Double horizon,
+      Double payoff,
+      Boolean force,
+      Boolean dryRun) {
+    return parse(table, action, shape, rate, fullRate, null, horizon, payoff, force, dryRun);
+  }
+
+  /**
+   * The request from text as users type it, with rates per device ({@code 'hdd=20MB/s,
+   * nvme=200MB/s'}, {@link MaintenanceSyntax#deviceRates}); nulls keep the defaults.
+   */
+  public static MaintainRequest parse(
+      String table,
+      String action,
+      String shape,
+      String rate,
+      String fullRate,
+      String deviceRates,
       Double horizon,
       Double payoff,
       Boolean force,
@@ -90,6 +113,19 @@ public record MaintainRequest(
               fullRate,
               rate));
     }
+    Map<String, Double> perDevice = MaintenanceSyntax.deviceRates(deviceRates, "device rate");
+    perDevice.forEach(
+        (device, r) -> {
+          if (full < r) {
+            throw MosaicException.invalid(
+                String.format(
+                    Locale.ROOT,
+                    "full rate %s is below device %s's rate %s: give a full rate at least as high",
+                    fullRate,
+                    device,
+                    new Bandwidth(r)));
+          }
+        });
     DesignOptions d = DesignOptions.DEFAULTS;
     return new MaintainRequest(
         table,
@@ -97,6 +133,7 @@ public record MaintainRequest(
         ScheduleShape.parse(shape == null ? "fast-start" : shape),
         gentle,
         full,
+        perDevice,
         new DesignOptions(
             horizon == null ? d.horizonRuns() : horizon,
             payoff == null ? d.payoffFactor() : payoff),

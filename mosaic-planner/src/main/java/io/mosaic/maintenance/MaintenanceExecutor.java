@@ -192,6 +192,15 @@ public final class MaintenanceExecutor {
       MaintainRequest request, DesignExecutor.Listener listener, boolean background)
       throws IOException {
     MosaicTable table = open.apply(request.table());
+    for (String device : request.deviceRates().keySet()) {
+      if (pool.devices().stream().noneMatch(d -> d.id().equals(device))) {
+        throw MosaicException.invalid(
+            "device rate names device '"
+                + device
+                + "', which the pool does not have; name one of "
+                + String.join(", ", pool.devices().stream().map(d -> d.id()).toList()));
+      }
+    }
     Optional<MoveQueue> existing = MoveQueue.read(table);
     switch (request.action()) {
       case STATUS, PAUSE, CANCEL, RESUME -> {
@@ -280,7 +289,8 @@ public final class MaintenanceExecutor {
             request.shape(),
             request.rate(),
             request.fullRate(),
-            MoveSchedule.workingSet(proposal, 0.9));
+            MoveSchedule.workingSet(proposal, 0.9),
+            request.deviceRates());
     MoveQueue.of(table.name(), proposal, schedule).write(table);
     return result(execute(table, listener, background));
   }

@@ -151,6 +151,7 @@ class DesignCrashTest {
             rate,
             rate,
             0,
+            Map.of(),
             steps,
             "a test transformation",
             null)

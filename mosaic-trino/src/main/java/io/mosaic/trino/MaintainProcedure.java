@@ -21,7 +21,7 @@ import java.util.List;
 
 /**
  * {@code CALL mosaic.system.maintain(schema_name => 'ns', table_name => 't' [, action => 'start']
- * [, shape, rate, full_rate, horizon, payoff, force, dry_run])}: the library's {@link
+ * [, shape, rate, full_rate, horizon, payoff, force, dry_run, device_rates])}: the library's {@link
  * MaintainRequest} (docs/physical-design.md). A started transformation runs in the background on
  * the coordinator, step by step; {@code "t$moves"} shows its steps and state, and {@code action =>
  * 'pause' | 'resume' | 'cancel'} steer it (the CLI's {@code mosaic maintain} sees the same queue).
@@ -48,7 +48,8 @@ final class MaintainProcedure implements Provider<Procedure> {
                       Double.class,
                       Double.class,
                       Boolean.class,
-                      Boolean.class));
+                      Boolean.class,
+                      String.class));
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }
@@ -76,7 +77,8 @@ final class MaintainProcedure implements Provider<Procedure> {
             new Procedure.Argument("HORIZON", DOUBLE, false, null),
             new Procedure.Argument("PAYOFF", DOUBLE, false, null),
             new Procedure.Argument("FORCE", BOOLEAN, false, null),
-            new Procedure.Argument("DRY_RUN", BOOLEAN, false, null)),
+            new Procedure.Argument("DRY_RUN", BOOLEAN, false, null),
+            new Procedure.Argument("DEVICE_RATES", VARCHAR, false, null)),
         MAINTAIN.bindTo(this));
   }
 
@@ -90,13 +92,23 @@ final class MaintainProcedure implements Provider<Procedure> {
       Double horizon,
       Double payoff,
       Boolean force,
-      Boolean dryRun) {
+      Boolean dryRun,
+      String deviceRates) {
     SchemaTableName name = new SchemaTableName(schema, table);
     MaintainRequest request;
     try {
       request =
           MaintainRequest.parse(
-              name.toString(), action, shape, rate, fullRate, horizon, payoff, force, dryRun);
+              name.toString(),
+              action,
+              shape,
+              rate,
+              fullRate,
+              deviceRates,
+              horizon,
+              payoff,
+              force,
+              dryRun);
     } catch (MosaicException e) {
       throw MosaicErrors.toTrino(e);
     }
