@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,6 +52,28 @@ public final class DesignExecutor {
    * scans recorded so far were timed on the old design).
    */
   public MoveQueue run(Listener listener) {
+    if (current().state() != MoveQueue.State.RUNNING) {
+      return current();
+    }
+    // One runner per queue: a second would copy the step in flight again and fail at its commit.
+    Optional<RunnerLock> lock = RunnerLock.tryAcquire(table);
+    if (lock.isEmpty()) {
+      return current(); // another process (or thread) runs it, and reads the queue as it goes
+    }
+    try (RunnerLock held = lock.get()) {
+      return runSteps(listener);
+    }
+  }
+
+  /**
+   * Whether a live process (this one included) is running the table's queue. A queue that says
+   * running without one was left by a process that stopped: {@code resume} picks it up.
+   */
+  public static boolean isRunning(MosaicTable table) {
+    return RunnerLock.isHeld(table);
+  }
+
+  private MoveQueue runSteps(Listener listener) {
     MoveQueue queue = current();
     if (queue.state() != MoveQueue.State.RUNNING) {
       return queue;
