@@ -24,6 +24,9 @@ import java.util.Objects;
  * @param options the cost-benefit check
  * @param force start even when the transformation does not pay off
  * @param dryRun identify and show the steps only
+ * @param drift when not null, start only when the workload drifted: the new design beats the
+ *     current one by more than this fraction of the workload's time ({@link
+ *     io.mosaic.design.DesignProposal#drifted})
  */
 public record MaintainRequest(
     String table,
@@ -34,7 +37,8 @@ public record MaintainRequest(
     Map<String, Double> deviceRates,
     DesignOptions options,
     boolean force,
-    boolean dryRun) {
+    boolean dryRun,
+    Double drift) {
 
   /** What to do. */
   public enum Action {
@@ -72,6 +76,28 @@ public record MaintainRequest(
     Objects.requireNonNull(shape, "shape");
     Objects.requireNonNull(options, "options");
     deviceRates = Map.copyOf(deviceRates);
+    if (drift != null && !(drift >= 0 && drift < 1)) {
+      throw MosaicException.invalid(
+          "drift threshold "
+              + drift
+              + ": give a fraction of the workload's time from 0 to below 1 (0.2: the new design"
+              + " must save more than 20 %)");
+    }
+  }
+
+  /** The threshold {@code --watch} uses unless told: the new design saves more than 20 %. */
+  public static final double DEFAULT_DRIFT = 0.2;
+
+  /** This request with another action. */
+  public MaintainRequest withAction(Action next) {
+    return new MaintainRequest(
+        table, next, shape, rate, fullRate, deviceRates, options, force, dryRun, drift);
+  }
+
+  /** This request, starting only when the workload drifted by more than {@code threshold}. */
+  public MaintainRequest withDrift(Double threshold) {
+    return new MaintainRequest(
+        table, action, shape, rate, fullRate, deviceRates, options, force, dryRun, threshold);
   }
 
   /** The request from text as users type it; nulls keep the defaults. */
@@ -138,6 +164,7 @@ public record MaintainRequest(
             horizon == null ? d.horizonRuns() : horizon,
             payoff == null ? d.payoffFactor() : payoff),
         force != null && force,
-        dryRun != null && dryRun);
+        dryRun != null && dryRun,
+        null);
   }
 }

@@ -41,7 +41,7 @@ import java.util.function.Function;
  */
 public final class MaintenanceExecutor {
   private final DevicePool pool;
-  private final Function<String, MosaicTable> open;
+  final Function<String, MosaicTable> open;
 
   /**
    * @param open opens a table by the name the front end uses (a directory in the CLI, {@code
@@ -266,23 +266,20 @@ public final class MaintenanceExecutor {
             current,
             keepUnread(model, workload, current, target),
             request.options());
+    if (request.drift() != null) {
+      // Drift (issue 25, "Identification"): the new epoch's workload runs enough faster on the
+      // new design that identification is worth acting on; else nothing starts, and the reason
+      // says by how much it missed.
+      String drift = proposal.driftReason(request.drift());
+      if (!proposal.drifted(request.drift())) {
+        return proposed(table, proposal.withReason(drift + "; nothing started"));
+      }
+      proposal = proposal.withReason(drift + "; " + proposal.reason());
+    }
     if (proposal.steps().isEmpty()
         || request.dryRun()
         || !(proposal.worthIt() || request.force())) {
-      List<MaintainResult.StepRow> rows = new ArrayList<>();
-      for (int i = 0; i < proposal.steps().size(); i++) {
-        MoveStep s = proposal.steps().get(i);
-        rows.add(
-            new MaintainResult.StepRow(
-                i + 1,
-                s.column().column(),
-                s.from(),
-                s.to(),
-                s.writeBytes(),
-                s.gainSeconds(),
-                "proposed"));
-      }
-      return new MaintainResult(table.name(), "proposed", proposal.reason(), rows);
+      return proposed(table, proposal);
     }
     MoveSchedule schedule =
         new MoveSchedule(
@@ -346,6 +343,23 @@ public final class MaintenanceExecutor {
     return MoveQueue.read(table).orElseThrow();
   }
 
+  private static MaintainResult proposed(MosaicTable table, DesignProposal proposal) {
+    List<MaintainResult.StepRow> rows = new ArrayList<>();
+    for (int i = 0; i < proposal.steps().size(); i++) {
+      MoveStep s = proposal.steps().get(i);
+      rows.add(
+          new MaintainResult.StepRow(
+              i + 1,
+              s.column().column(),
+              s.from(),
+              s.to(),
+              s.writeBytes(),
+              s.gainSeconds(),
+              "proposed"));
+    }
+    return new MaintainResult(table.name(), "proposed", proposal.reason(), rows);
+  }
+
   private static MaintainResult result(MoveQueue queue) {
     List<MaintainResult.StepRow> rows = new ArrayList<>();
     for (int i = 0; i < queue.steps().size(); i++) {
@@ -363,6 +377,17 @@ public final class MaintenanceExecutor {
     String reason =
         queue.error() == null ? queue.reason() : queue.reason() + "; stopped: " + queue.error();
     return new MaintainResult(queue.table(), queue.state().spelling(), reason, rows);
+  }
+
+  /**
+   * The drift trigger for {@code request}'s table (issue 25): each {@link DriftWatch#check} runs
+   * identification again when the trace has new scans, and starts the transformation when the
+   * workload drifted by more than the request's threshold ({@link MaintainRequest#DEFAULT_DRIFT}
+   * unless it names one).
+   */
+  public DriftWatch watch(MaintainRequest request) {
+    return new DriftWatch(
+        this, request.drift() == null ? request.withDrift(MaintainRequest.DEFAULT_DRIFT) : request);
   }
 
   /** Where each column of the table's latest version lives now. */
