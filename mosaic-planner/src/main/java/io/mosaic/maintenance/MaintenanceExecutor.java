@@ -380,6 +380,39 @@ public final class MaintenanceExecutor {
   }
 
   /**
+   * A service's restart (issue 25, "Control and visibility"): each of {@code tables} whose queue a
+   * process that stopped left {@code running} (no live runner, {@link DesignExecutor#isRunning}) is
+   * resumed where it stopped, on a daemon thread of this JVM as {@code maintain} runs it in the
+   * background. A Trino coordinator and a Spark driver call this as their catalog starts. Returns a
+   * line per table it resumed or could not look at; one table's failure does not stop the rest.
+   */
+  public List<String> resumeLeftRunning(
+      java.util.Collection<String> tables, DesignExecutor.Listener listener) {
+    List<String> report = new ArrayList<>();
+    for (String name : tables) {
+      try {
+        MosaicTable table = open.apply(name);
+        Optional<MoveQueue> queue = MoveQueue.read(table);
+        if (queue.isPresent()
+            && queue.get().state() == MoveQueue.State.RUNNING
+            && !DesignExecutor.isRunning(table)) {
+          execute(table, listener, true);
+          report.add(
+              name
+                  + ": resumed the transformation left running ("
+                  + queue.get().bytesDone()
+                  + " of "
+                  + queue.get().bytesTotal()
+                  + " bytes done)");
+        }
+      } catch (RuntimeException e) {
+        report.add(name + ": cannot look at its transformation: " + e.getMessage());
+      }
+    }
+    return report;
+  }
+
+  /**
    * The drift trigger for {@code request}'s table (issue 25): each {@link DriftWatch#check} runs
    * identification again when the trace has new scans, and starts the transformation when the
    * workload drifted by more than the request's threshold ({@link MaintainRequest#DEFAULT_DRIFT}

@@ -169,6 +169,56 @@ class DriftWatchTest {
     }
   }
 
+  @Test
+  void aServiceStartingResumesTheQueuesLeftRunning() throws Exception {
+    DevicePool pool = TestPool.fourDevices(dir);
+    MosaicTable left = CrashWorkload.table(dir.resolve("left"), pool, 1);
+    MosaicTable paused = CrashWorkload.table(dir.resolve("paused"), pool, 1);
+    CrashWorkload.table(dir.resolve("plain"), pool, 1); // no transformation ever
+    runningQueue(left, "k", "hdd").write(left);
+    runningQueue(paused, "k", "hdd").withState(MoveQueue.State.PAUSED, null).write(paused);
+    MaintenanceExecutor executor =
+        new MaintenanceExecutor(pool, name -> MosaicTable.open(dir.resolve(name), pool));
+
+    List<String> report =
+        executor.resumeLeftRunning(List.of("left", "paused", "plain", "missing"), QUIET);
+    assertThat(report).hasSize(2);
+    assertThat(report.get(0)).startsWith("left: resumed the transformation left running");
+    assertThat(report.get(1)).startsWith("missing: cannot look at its transformation: ");
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (MoveQueue.read(left).orElseThrow().state() == MoveQueue.State.RUNNING
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(MoveQueue.read(left).orElseThrow().state()).isEqualTo(MoveQueue.State.DONE);
+    assertThat(MosaicTable.open(dir.resolve("left"), pool).latest().segmentsOf("k"))
+        .allSatisfy(s -> assertThat(s.device()).isEqualTo("hdd"));
+    assertThat(MoveQueue.read(paused).orElseThrow().state()).isEqualTo(MoveQueue.State.PAUSED);
+  }
+
+  private static MoveQueue runningQueue(MosaicTable table, String column, String to) {
+    long b = table.latest().segmentsOf(column).stream().mapToLong(SegmentEntry::fileBytes).sum();
+    return new MoveQueue(
+        table.name(),
+        MoveQueue.State.RUNNING,
+        ScheduleShape.CONSTANT,
+        1e15,
+        1e15,
+        0,
+        Map.of(),
+        List.of(
+            new MoveQueue.Step(
+                column,
+                table.latest().segmentsOf(column).get(0).device(),
+                to,
+                b,
+                1,
+                MoveQueue.StepState.PENDING,
+                0)),
+        "a test transformation",
+        null);
+  }
+
   private static void scan(DevicePool pool, MosaicTable table, int times) {
     try (Retriever retriever = new Retriever(pool)) {
       for (int i = 0; i < times; i++) {
