@@ -75,20 +75,21 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create warehouse " + warehouse, e);
     }
-    if (RESTARTED.add(warehouse.toAbsolutePath().normalize())) {
+    if (RESTARTED.add(name + "@" + warehouse.toAbsolutePath().normalize())) {
       Thread t = new Thread(this::resumeLeftRunning, "mosaic-maintain-restart-" + name);
       t.setDaemon(true);
       t.start();
     }
   }
 
-  // Warehouses whose transformations this JVM (the driver) has looked at since it started.
-  private static final Set<Path> RESTARTED = ConcurrentHashMap.newKeySet();
+  // Catalogs (name and warehouse) whose transformations this JVM (the driver) has looked at since
+  // it started: a session's catalogs are created anew for every new session.
+  private static final Set<String> RESTARTED = ConcurrentHashMap.newKeySet();
 
   /**
    * The driver's start as the maintenance service's restart (issue 25, docs/physical-design.md):
-   * the first catalog of a warehouse in this JVM resumes, in the background, every transformation a
-   * driver that stopped left running (the library decides; this lists the tables).
+   * the first catalog of a name and warehouse in this JVM resumes, in the background, every
+   * transformation a driver that stopped left running (the library decides; this lists the tables).
    */
   private void resumeLeftRunning() {
     try {
