@@ -9,7 +9,7 @@ import java.util.List;
 public final class ChildJvm {
   private ChildJvm() {}
 
-  static List<String> command(List<String> jvmOptions, Class<?> main, List<String> args) {
+  public static List<String> command(List<String> jvmOptions, Class<?> main, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * batches committed so far with every segment's checksum intact, and gc leaves no file that the
  * table does not reference.
  */
-class CrashSafetyTest {
+public class CrashSafetyTest {
   @TempDir Path dir;
 
   @Test
@@ -112,8 +112,12 @@ class CrashSafetyTest {
     return new Run(root, points, crashPoint);
   }
 
-  private static void check(Path root, List<List<List<Object>>> batches, int at)
-      throws IOException {
+  /**
+   * Checks a table at {@code root/t} (pool {@code root/devices.toml}) after a kill: it holds a
+   * prefix of {@code batches}, every row equal and every segment's checksum intact, and gc leaves
+   * no file, manifest or writer lock it does not reference. The planner's crash tests use it too.
+   */
+  public static void check(Path root, List<List<List<Object>>> batches, int at) throws IOException {
     DevicePool pool = DevicePool.load(root.resolve("devices.toml"));
     MosaicTable table = MosaicTable.open(root.resolve("t"), pool);
     Manifest m = table.latest();

@@ -1,16 +1,20 @@
 package io.mosaic.cli;
 
+import io.mosaic.MosaicException;
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.design.MoveQueue;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.DevicePool;
+import io.mosaic.maintenance.DriftWatch;
 import io.mosaic.maintenance.MaintainRequest;
 import io.mosaic.maintenance.MaintainResult;
 import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.maintenance.MaintenanceSyntax;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -61,6 +65,16 @@ final class MaintainCommand implements Callable<Integer> {
 
     @Option(names = "--dry-run", description = "Identify and show the steps; move nothing.")
     boolean dryRun;
+
+    @Option(
+        names = "--watch",
+        paramLabel = "INTERVAL",
+        description =
+            "Keep watching the table, checking every INTERVAL (e.g. 1m): resume a transformation"
+                + " left running by a process that stopped, and when the trace has new scans,"
+                + " identify again and start only if the workload drifted (--drift, default 0.2)."
+                + " Runs until stopped.")
+    String watch;
   }
 
   @ArgGroup(exclusive = true)
@@ -89,6 +103,14 @@ final class MaintainCommand implements Callable<Integer> {
   String fullRate;
 
   @Option(
+      names = "--device-rate",
+      paramLabel = "DEVICE=RATE,...",
+      description =
+          "The gentle rate of named devices, e.g. 'hdd=20MB/s,nvme=200MB/s' (default: --rate for"
+              + " every device). A step takes its bytes from its source's and its target's rate.")
+  String deviceRate;
+
+  @Option(
       names = "--horizon",
       defaultValue = "10",
       paramLabel = "RUNS",
@@ -104,6 +126,14 @@ final class MaintainCommand implements Callable<Integer> {
 
   @Option(names = "--force", description = "Run the steps even when they do not pay off.")
   boolean force;
+
+  @Option(
+      names = "--drift",
+      paramLabel = "FRACTION",
+      description =
+          "Start only when the workload drifted: the new design must save more than this fraction"
+              + " of the workload's predicted time (e.g. 0.2; default: no check, 0.2 with --watch).")
+  Double drift;
 
   @Override
   public Integer call() throws IOException {
@@ -122,13 +152,47 @@ final class MaintainCommand implements Callable<Integer> {
             shape,
             rate,
             fullRate,
+            deviceRate,
             horizon,
             payoff,
             force,
             control.dryRun);
-    MaintainResult result =
-        new MaintenanceExecutor(pool, t -> MosaicTable.open(Path.of(t), pool))
-            .maintain(request, progress(out), false);
+    MaintenanceExecutor executor =
+        new MaintenanceExecutor(pool, t -> MosaicTable.open(Path.of(t), pool));
+    if (control.watch != null) {
+      return watch(out, executor.watch(request.withDrift(drift)));
+    }
+    print(out, executor.maintain(request.withDrift(drift), progress(out), false));
+    return 0;
+  }
+
+  // The drift trigger as a service (issue 25): until the process is stopped; a kill leaves the
+  // queue for the next watch (or --resume) to pick up.
+  private int watch(PrintWriter out, DriftWatch watch) {
+    Duration interval = MaintenanceSyntax.duration(control.watch, "watch interval");
+    out.printf(
+        Locale.ROOT,
+        "watching %s every %s: starting when the new design saves more than %.1f %%%n",
+        table,
+        control.watch,
+        100 * watch.threshold());
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        watch.check(progress(out)).ifPresent(r -> print(out, r));
+      } catch (IOException | MosaicException e) {
+        out.println("watch: " + e.getMessage()); // the next check tries again
+      }
+      out.flush();
+      try {
+        Thread.sleep(interval.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return 0;
+  }
+
+  private void print(PrintWriter out, MaintainResult result) {
     TextTable steps =
         new TextTable("step", "column", "from", "to", "bytes", "saves per run", "state");
     for (MaintainResult.StepRow s : result.steps()) {
@@ -145,10 +209,12 @@ final class MaintainCommand implements Callable<Integer> {
     out.println(result.reason());
     if (result.state().equals("proposed")) {
       out.println(
-          control.dryRun || result.steps().isEmpty()
+          control.dryRun || (result.steps().isEmpty() && !result.reason().startsWith("no drift"))
               ? "dry run: nothing moved"
-              : "not started: it does not pay off (--force runs it anyway)");
-      return 0;
+              : result.reason().startsWith("no drift")
+                  ? "not started: the workload has not drifted by more than the threshold (--drift)"
+                  : "not started: it does not pay off (--force runs it anyway)");
+      return;
     }
     long done = result.steps().stream().filter(s -> s.stepState().equals("done")).count();
     out.printf(
@@ -158,7 +224,6 @@ final class MaintainCommand implements Callable<Integer> {
         result.state(),
         done,
         result.steps().size());
-    return 0;
   }
 
   private static DesignExecutor.Listener progress(PrintWriter out) {

@@ -1,22 +1,27 @@
 package io.mosaic.design;
 
 import io.mosaic.MosaicException;
+import io.mosaic.device.Device;
 import io.mosaic.format.Manifest;
 import io.mosaic.maintenance.Migrator;
+import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * Runs a table's {@link MoveQueue} in the background by its schedule (Physical Design Management in
  * Ceph, Section IV; docs/physical-design.md): one step at a time, each a column move through core's
  * {@link Migrator} that commits on its own, so queries read the old or the new segments and gain as
- * each step lands. Copies are paced to the schedule's rate; the queue file is read again between
- * chunks, so a pause or cancel from another process stops the step in flight (its column stays
- * where it was, its partial files deleted) and the queue keeps every step already committed.
+ * each step lands. Copies are paced per device ({@link DeviceBuckets}) at the schedule's rate for
+ * each device; the queue file is read again between chunks, so a pause or cancel from another
+ * process stops the step in flight (its column stays where it was, its partial files deleted) and
+ * the queue keeps every step already committed.
  */
 public final class DesignExecutor {
   /** Progress, for a person at a terminal or a log. */
@@ -36,15 +41,9 @@ public final class DesignExecutor {
   }
 
   private final MosaicTable table;
-  private final LongSupplier nanoTime;
 
   public DesignExecutor(MosaicTable table) {
-    this(table, System::nanoTime);
-  }
-
-  DesignExecutor(MosaicTable table, LongSupplier nanoTime) {
     this.table = table;
-    this.nanoTime = nanoTime;
   }
 
   /**
@@ -53,6 +52,28 @@ public final class DesignExecutor {
    * scans recorded so far were timed on the old design).
    */
   public MoveQueue run(Listener listener) {
+    if (current().state() != MoveQueue.State.RUNNING) {
+      return current();
+    }
+    // One runner per queue: a second would copy the step in flight again and fail at its commit.
+    Optional<RunnerLock> lock = RunnerLock.tryAcquire(table);
+    if (lock.isEmpty()) {
+      return current(); // another process (or thread) runs it, and reads the queue as it goes
+    }
+    try (RunnerLock held = lock.get()) {
+      return runSteps(listener);
+    }
+  }
+
+  /**
+   * Whether a live process (this one included) is running the table's queue. A queue that says
+   * running without one was left by a process that stopped: {@code resume} picks it up.
+   */
+  public static boolean isRunning(MosaicTable table) {
+    return RunnerLock.isHeld(table);
+  }
+
+  private MoveQueue runSteps(Listener listener) {
     MoveQueue queue = current();
     if (queue.state() != MoveQueue.State.RUNNING) {
       return queue;
@@ -66,9 +87,8 @@ public final class DesignExecutor {
       }
       listener.stepStarted(i, step);
       MoveSchedule schedule = queue.schedule();
-      long stepStart = nanoTime.getAsLong();
       long[] stepBytes = {0};
-      long[] lastCheck = {stepStart};
+      long[] lastCheck = {System.nanoTime()};
       Migrator migrator = new Migrator(table);
       Migrator.Plan plan = migrator.plan(Map.of(step.column(), step.to()));
       Manifest after;
@@ -82,15 +102,26 @@ public final class DesignExecutor {
                       @Override
                       public void copied(Migrator.Move move, long bytes) {
                         stepBytes[0] += bytes;
-                        double rate =
-                            schedule.rate(
-                                done[0] + stepBytes[0], !table.pinnedVersions().isEmpty());
-                        listener.copied(done[0] + stepBytes[0], total, rate);
-                        pace(stepStart, stepBytes[0], rate);
+                        long bytesDone = done[0] + stepBytes[0];
+                        boolean queries = !table.pinnedVersions().isEmpty();
+                        // The chunk read its source device and wrote its target: it takes its
+                        // bytes from both devices' buckets, each at the device's rate.
+                        Map<Device, Double> rates = new LinkedHashMap<>();
+                        for (String d : List.of(move.from().device(), move.toDevice())) {
+                          rates.put(table.pool().device(d), schedule.rate(d, bytesDone, queries));
+                        }
+                        listener.copied(
+                            bytesDone,
+                            total,
+                            rates.values().stream()
+                                .mapToDouble(Double::doubleValue)
+                                .min()
+                                .orElseThrow());
+                        sleepUntil(DeviceBuckets.reserve(rates, bytes, System.nanoTime()));
                         // The queue file is read at most every 200 ms: a pause lands quickly
                         // without a file read per buffer.
-                        if (nanoTime.getAsLong() - lastCheck[0] > 200_000_000L) {
-                          lastCheck[0] = nanoTime.getAsLong();
+                        if (System.nanoTime() - lastCheck[0] > 200_000_000L) {
+                          lastCheck[0] = System.nanoTime();
                           if (current().state() != MoveQueue.State.RUNNING) {
                             throw new Stopped();
                           }
@@ -104,18 +135,25 @@ public final class DesignExecutor {
         }
         return fail(i, e);
       }
+      // A kill here leaves the step committed and the queue saying it is pending: the resume plans
+      // the step again, finds its column on its target (no moves) and records it done, so no step's
+      // bytes are copied twice (DesignCrashTest).
+      CrashPoints.reached("design-step-committed");
       done[0] += step.writeBytes();
       // Re-read: a person may have paused meanwhile; the step's commit is recorded either way.
       queue = current().withStepDone(i, after.version());
       queue.write(table);
+      CrashPoints.reached("design-queue-written");
       listener.stepCommitted(i, step, after.version());
       if (queue.state() != MoveQueue.State.RUNNING) {
         return queue;
       }
     }
+    // The epoch starts before the queue says done: a kill between the two leaves the queue running
+    // with every step done, and the resume starts the epoch again (an empty one) rather than never.
+    new TraceLog(table.root()).newEpoch();
     queue = queue.withState(MoveQueue.State.DONE, null);
     queue.write(table);
-    new TraceLog(table.root()).newEpoch();
     return queue;
   }
 
@@ -146,10 +184,9 @@ public final class DesignExecutor {
     return failed;
   }
 
-  // Sleeps until `bytes` at `rate` from `start` would be done (a token bucket with no burst).
-  private void pace(long start, long bytes, double rate) {
-    long due = start + (long) (bytes / rate * 1e9);
-    long wait = due - nanoTime.getAsLong();
+  // Sleeps until the buckets have let the chunk through.
+  private void sleepUntil(long due) {
+    long wait = due - System.nanoTime();
     if (wait > 0) {
       try {
         TimeUnit.NANOSECONDS.sleep(wait);

@@ -1,6 +1,7 @@
 package io.mosaic.design;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A transformation of a physical design, identified from the workload: the steps in the order the
@@ -32,6 +33,33 @@ public record DesignProposal(
   /** The fraction by which the target design beats the current one (drift, when large). */
   public double improvement() {
     return secondsNow > 0 ? benefitPerRun() / secondsNow : 0;
+  }
+
+  /**
+   * Whether the workload drifted from the design (issue 25, "Identification"): the target beats the
+   * current design by more than {@code threshold}, a fraction of the workload's time now.
+   */
+  public boolean drifted(double threshold) {
+    return improvement() > threshold;
+  }
+
+  /** {@link #drifted} in numbers a person can check, starting "drift:" or "no drift:". */
+  public String driftReason(double threshold) {
+    return String.format(
+        Locale.ROOT,
+        "%s: the trace epoch's workload takes %.3f s per run on the current design and %.3f s on"
+            + " the new one, %.1f %% less, %s the %.1f %% threshold",
+        drifted(threshold) ? "drift" : "no drift",
+        secondsNow,
+        secondsAfter,
+        100 * improvement(),
+        drifted(threshold) ? "above" : "not above",
+        100 * threshold);
+  }
+
+  /** This proposal with another reason (the drift's said first). */
+  public DesignProposal withReason(String why) {
+    return new DesignProposal(steps, secondsNow, secondsAfter, options, costSeconds, worthIt, why);
   }
 
   public long bytesToWrite() {

@@ -15,9 +15,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A table's transformation in progress (issue 25, docs/physical-design.md): the steps a {@link
@@ -32,6 +35,7 @@ import java.util.Optional;
  * @param rate the configured rate in bytes per second
  * @param fullRate the rate when nothing holds the moves back
  * @param workingSetBytes the bytes {@code fast-start} writes at full rate
+ * @param deviceRates the gentle rate of each device whose rate differs from {@code rate}
  * @param steps in the order they run
  * @param reason the identification's reason, in numbers
  * @param error the failure that stopped it, if any
@@ -43,6 +47,7 @@ public record MoveQueue(
     double rate,
     double fullRate,
     long workingSetBytes,
+    Map<String, Double> deviceRates,
     List<Step> steps,
     String reason,
     String error) {
@@ -95,6 +100,7 @@ public record MoveQueue(
   }
 
   public MoveQueue {
+    deviceRates = Collections.unmodifiableMap(new TreeMap<>(deviceRates));
     steps = List.copyOf(steps);
   }
 
@@ -119,23 +125,26 @@ public record MoveQueue(
         schedule.rate(),
         schedule.fullRate(),
         schedule.workingSetBytes(),
+        schedule.deviceRates(),
         steps,
         proposal.reason(),
         null);
   }
 
   public MoveSchedule schedule() {
-    return new MoveSchedule(shape, rate, fullRate, workingSetBytes);
+    return new MoveSchedule(shape, rate, fullRate, workingSetBytes, deviceRates);
   }
 
   public MoveQueue withState(State next, String why) {
-    return new MoveQueue(table, next, shape, rate, fullRate, workingSetBytes, steps, reason, why);
+    return new MoveQueue(
+        table, next, shape, rate, fullRate, workingSetBytes, deviceRates, steps, reason, why);
   }
 
   MoveQueue withStepDone(int index, long version) {
     List<Step> next = new ArrayList<>(steps);
     next.set(index, steps.get(index).done(version));
-    return new MoveQueue(table, state, shape, rate, fullRate, workingSetBytes, next, reason, error);
+    return new MoveQueue(
+        table, state, shape, rate, fullRate, workingSetBytes, deviceRates, next, reason, error);
   }
 
   /** Bytes of the steps done. */
@@ -190,6 +199,11 @@ public record MoveQueue(
                 StepState.valueOf(s.required("state").asText().toUpperCase(Locale.ROOT)),
                 s.required("committedVersion").asLong()));
       }
+      // Queues written before rates per device have none: the transformation's rate for all.
+      Map<String, Double> deviceRates = new TreeMap<>();
+      root.path("deviceRates")
+          .fields()
+          .forEachRemaining(e -> deviceRates.put(e.getKey(), e.getValue().asDouble()));
       return Optional.of(
           new MoveQueue(
               root.required("table").asText(),
@@ -198,6 +212,7 @@ public record MoveQueue(
               root.required("rate").asDouble(),
               root.required("fullRate").asDouble(),
               root.required("workingSetBytes").asLong(),
+              deviceRates,
               steps,
               root.path("reason").asText(""),
               root.hasNonNull("error") ? root.get("error").asText() : null));
@@ -222,6 +237,7 @@ public record MoveQueue(
     root.put("rate", rate);
     root.put("fullRate", fullRate);
     root.put("workingSetBytes", workingSetBytes);
+    deviceRates.forEach(root.putObject("deviceRates")::put);
     root.put("reason", reason);
     root.put("error", error);
     ArrayNode array = root.putArray("steps");

@@ -5,6 +5,7 @@ import io.mosaic.design.DesignOptions;
 import io.mosaic.design.ScheduleShape;
 import io.mosaic.device.Bandwidth;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,9 +19,14 @@ import java.util.Objects;
  * @param shape the schedule's shape
  * @param rate the gentle rate, bytes per second
  * @param fullRate the rate when nothing holds the moves back, bytes per second
+ * @param deviceRates the gentle rate of named devices, bytes per second ({@code rate} for the
+ *     others): a step reading one device and writing another takes its bytes from both
  * @param options the cost-benefit check
  * @param force start even when the transformation does not pay off
  * @param dryRun identify and show the steps only
+ * @param drift when not null, start only when the workload drifted: the new design beats the
+ *     current one by more than this fraction of the workload's time ({@link
+ *     io.mosaic.design.DesignProposal#drifted})
  */
 public record MaintainRequest(
     String table,
@@ -28,9 +34,11 @@ public record MaintainRequest(
     ScheduleShape shape,
     double rate,
     double fullRate,
+    Map<String, Double> deviceRates,
     DesignOptions options,
     boolean force,
-    boolean dryRun) {
+    boolean dryRun,
+    Double drift) {
 
   /** What to do. */
   public enum Action {
@@ -67,6 +75,29 @@ public record MaintainRequest(
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(shape, "shape");
     Objects.requireNonNull(options, "options");
+    deviceRates = Map.copyOf(deviceRates);
+    if (drift != null && !(drift >= 0 && drift < 1)) {
+      throw MosaicException.invalid(
+          "drift threshold "
+              + drift
+              + ": give a fraction of the workload's time from 0 to below 1 (0.2: the new design"
+              + " must save more than 20 %)");
+    }
+  }
+
+  /** The threshold {@code --watch} uses unless told: the new design saves more than 20 %. */
+  public static final double DEFAULT_DRIFT = 0.2;
+
+  /** This request with another action. */
+  public MaintainRequest withAction(Action next) {
+    return new MaintainRequest(
+        table, next, shape, rate, fullRate, deviceRates, options, force, dryRun, drift);
+  }
+
+  /** This request, starting only when the workload drifted by more than {@code threshold}. */
+  public MaintainRequest withDrift(Double threshold) {
+    return new MaintainRequest(
+        table, action, shape, rate, fullRate, deviceRates, options, force, dryRun, threshold);
   }
 
   /** The request from text as users type it; nulls keep the defaults. */
@@ -76,6 +107,24 @@ public record MaintainRequest(
       String shape,
       String rate,
       String fullRate,
+      Double horizon,
+      Double payoff,
+      Boolean force,
+      Boolean dryRun) {
+    return parse(table, action, shape, rate, fullRate, null, horizon, payoff, force, dryRun);
+  }
+
+  /**
+   * The request from text as users type it, with rates per device ({@code 'hdd=20MB/s,
+   * nvme=200MB/s'}, {@link MaintenanceSyntax#deviceRates}); nulls keep the defaults.
+   */
+  public static MaintainRequest parse(
+      String table,
+      String action,
+      String shape,
+      String rate,
+      String fullRate,
+      String deviceRates,
       Double horizon,
       Double payoff,
       Boolean force,
@@ -90,6 +139,19 @@ public record MaintainRequest(
               fullRate,
               rate));
     }
+    Map<String, Double> perDevice = MaintenanceSyntax.deviceRates(deviceRates, "device rate");
+    perDevice.forEach(
+        (device, r) -> {
+          if (full < r) {
+            throw MosaicException.invalid(
+                String.format(
+                    Locale.ROOT,
+                    "full rate %s is below device %s's rate %s: give a full rate at least as high",
+                    fullRate,
+                    device,
+                    new Bandwidth(r)));
+          }
+        });
     DesignOptions d = DesignOptions.DEFAULTS;
     return new MaintainRequest(
         table,
@@ -97,10 +159,12 @@ public record MaintainRequest(
         ScheduleShape.parse(shape == null ? "fast-start" : shape),
         gentle,
         full,
+        perDevice,
         new DesignOptions(
             horizon == null ? d.horizonRuns() : horizon,
             payoff == null ? d.payoffFactor() : payoff),
         force != null && force,
-        dryRun != null && dryRun);
+        dryRun != null && dryRun,
+        null);
   }
 }

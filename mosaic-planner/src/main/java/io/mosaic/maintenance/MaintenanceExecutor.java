@@ -41,7 +41,7 @@ import java.util.function.Function;
  */
 public final class MaintenanceExecutor {
   private final DevicePool pool;
-  private final Function<String, MosaicTable> open;
+  final Function<String, MosaicTable> open;
 
   /**
    * @param open opens a table by the name the front end uses (a directory in the CLI, {@code
@@ -192,6 +192,15 @@ public final class MaintenanceExecutor {
       MaintainRequest request, DesignExecutor.Listener listener, boolean background)
       throws IOException {
     MosaicTable table = open.apply(request.table());
+    for (String device : request.deviceRates().keySet()) {
+      if (pool.devices().stream().noneMatch(d -> d.id().equals(device))) {
+        throw MosaicException.invalid(
+            "device rate names device '"
+                + device
+                + "', which the pool does not have; name one of "
+                + String.join(", ", pool.devices().stream().map(d -> d.id()).toList()));
+      }
+    }
     Optional<MoveQueue> existing = MoveQueue.read(table);
     switch (request.action()) {
       case STATUS, PAUSE, CANCEL, RESUME -> {
@@ -257,30 +266,28 @@ public final class MaintenanceExecutor {
             current,
             keepUnread(model, workload, current, target),
             request.options());
+    if (request.drift() != null) {
+      // Drift (issue 25, "Identification"): the new epoch's workload runs enough faster on the
+      // new design that identification is worth acting on; else nothing starts, and the reason
+      // says by how much it missed.
+      String drift = proposal.driftReason(request.drift());
+      if (!proposal.drifted(request.drift())) {
+        return proposed(table, proposal.withReason(drift + "; nothing started"));
+      }
+      proposal = proposal.withReason(drift + "; " + proposal.reason());
+    }
     if (proposal.steps().isEmpty()
         || request.dryRun()
         || !(proposal.worthIt() || request.force())) {
-      List<MaintainResult.StepRow> rows = new ArrayList<>();
-      for (int i = 0; i < proposal.steps().size(); i++) {
-        MoveStep s = proposal.steps().get(i);
-        rows.add(
-            new MaintainResult.StepRow(
-                i + 1,
-                s.column().column(),
-                s.from(),
-                s.to(),
-                s.writeBytes(),
-                s.gainSeconds(),
-                "proposed"));
-      }
-      return new MaintainResult(table.name(), "proposed", proposal.reason(), rows);
+      return proposed(table, proposal);
     }
     MoveSchedule schedule =
         new MoveSchedule(
             request.shape(),
             request.rate(),
             request.fullRate(),
-            MoveSchedule.workingSet(proposal, 0.9));
+            MoveSchedule.workingSet(proposal, 0.9),
+            request.deviceRates());
     MoveQueue.of(table.name(), proposal, schedule).write(table);
     return result(execute(table, listener, background));
   }
@@ -336,6 +343,23 @@ public final class MaintenanceExecutor {
     return MoveQueue.read(table).orElseThrow();
   }
 
+  private static MaintainResult proposed(MosaicTable table, DesignProposal proposal) {
+    List<MaintainResult.StepRow> rows = new ArrayList<>();
+    for (int i = 0; i < proposal.steps().size(); i++) {
+      MoveStep s = proposal.steps().get(i);
+      rows.add(
+          new MaintainResult.StepRow(
+              i + 1,
+              s.column().column(),
+              s.from(),
+              s.to(),
+              s.writeBytes(),
+              s.gainSeconds(),
+              "proposed"));
+    }
+    return new MaintainResult(table.name(), "proposed", proposal.reason(), rows);
+  }
+
   private static MaintainResult result(MoveQueue queue) {
     List<MaintainResult.StepRow> rows = new ArrayList<>();
     for (int i = 0; i < queue.steps().size(); i++) {
@@ -353,6 +377,50 @@ public final class MaintenanceExecutor {
     String reason =
         queue.error() == null ? queue.reason() : queue.reason() + "; stopped: " + queue.error();
     return new MaintainResult(queue.table(), queue.state().spelling(), reason, rows);
+  }
+
+  /**
+   * A service's restart (issue 25, "Control and visibility"): each of {@code tables} whose queue a
+   * process that stopped left {@code running} (no live runner, {@link DesignExecutor#isRunning}) is
+   * resumed where it stopped, on a daemon thread of this JVM as {@code maintain} runs it in the
+   * background. A Trino coordinator and a Spark driver call this as their catalog starts. Returns a
+   * line per table it resumed or could not look at; one table's failure does not stop the rest.
+   */
+  public List<String> resumeLeftRunning(
+      java.util.Collection<String> tables, DesignExecutor.Listener listener) {
+    List<String> report = new ArrayList<>();
+    for (String name : tables) {
+      try {
+        MosaicTable table = open.apply(name);
+        Optional<MoveQueue> queue = MoveQueue.read(table);
+        if (queue.isPresent()
+            && queue.get().state() == MoveQueue.State.RUNNING
+            && !DesignExecutor.isRunning(table)) {
+          execute(table, listener, true);
+          report.add(
+              name
+                  + ": resumed the transformation left running ("
+                  + queue.get().bytesDone()
+                  + " of "
+                  + queue.get().bytesTotal()
+                  + " bytes done)");
+        }
+      } catch (RuntimeException e) {
+        report.add(name + ": cannot look at its transformation: " + e.getMessage());
+      }
+    }
+    return report;
+  }
+
+  /**
+   * The drift trigger for {@code request}'s table (issue 25): each {@link DriftWatch#check} runs
+   * identification again when the trace has new scans, and starts the transformation when the
+   * workload drifted by more than the request's threshold ({@link MaintainRequest#DEFAULT_DRIFT}
+   * unless it names one).
+   */
+  public DriftWatch watch(MaintainRequest request) {
+    return new DriftWatch(
+        this, request.drift() == null ? request.withDrift(MaintainRequest.DEFAULT_DRIFT) : request);
   }
 
   /** Where each column of the table's latest version lives now. */

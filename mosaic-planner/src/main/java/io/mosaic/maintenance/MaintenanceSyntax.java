@@ -1,6 +1,7 @@
 package io.mosaic.maintenance;
 
 import io.mosaic.MosaicException;
+import io.mosaic.device.Bandwidth;
 import io.mosaic.device.ByteSize;
 import io.mosaic.model.ColumnRef;
 import java.time.Duration;
@@ -17,8 +18,8 @@ import java.util.regex.Pattern;
 /**
  * The one string form of the maintenance operations' arguments, the same in the CLI, Spark's and
  * Trino's {@code CALL} (docs/operations.md): column pins {@code 'l_comment=hdd,o_comment=hdd'},
- * per-device sizes {@code 'ssd=1GB,hdd=10 GB'}, and durations. Every error names the bad entry and
- * the expected form.
+ * per-device sizes {@code 'ssd=1GB,hdd=10 GB'}, per-device rates {@code 'hdd=20MB/s'}, and
+ * durations. Every error names the bad entry and the expected form.
  */
 public final class MaintenanceSyntax {
   private static final Pattern SHORT_DURATION =
@@ -62,6 +63,32 @@ public final class MaintenanceSyntax {
               }
             });
     return bytes;
+  }
+
+  /**
+   * {@code 'DEVICE=RATE, ...'} ({@code 'hdd=20MB/s, nvme=200 MB/s'}) in bytes per second; null or
+   * blank gives an empty map.
+   */
+  public static Map<String, Double> deviceRates(String text, String what) {
+    Map<String, Double> rates = new LinkedHashMap<>();
+    pairs(text, what, "DEVICE=RATE", "'hdd=20MB/s, nvme=200 MB/s'")
+        .forEach(
+            (device, rate) -> {
+              try {
+                rates.put(device, Bandwidth.parse(rate).bytesPerSecond());
+              } catch (IllegalArgumentException | MosaicException e) {
+                throw MosaicException.invalid(
+                    what
+                        + " entry '"
+                        + device
+                        + "="
+                        + rate
+                        + "' has no usable rate ("
+                        + e.getMessage()
+                        + "); write DEVICE=RATE, e.g. 'hdd=20MB/s, nvme=200 MB/s'");
+              }
+            });
+    return rates;
   }
 
   /**

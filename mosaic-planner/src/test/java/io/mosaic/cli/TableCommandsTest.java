@@ -406,6 +406,78 @@ class TableCommandsTest {
     assertThat(out.toString()).contains("transformation of orders: done");
   }
 
+  @Test
+  void maintainStartsOnDriftOnlyAndWatchesTheTable() throws Exception {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(
+            run(
+                concat(
+                    new String[] {"import", "--create", "--device", "hdd"},
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .as(err.toString())
+        .isZero();
+    DevicePool devicePool = DevicePool.load(devices);
+    MosaicTable t = MosaicTable.open(table, devicePool);
+    try (Retriever retriever = new Retriever(devicePool)) {
+      for (int i = 0; i < 3; i++) {
+        try (Scan scan = retriever.scan(t, ScanRequest.of(List.of("o_orderkey", "o_orderdate")))) {
+          while (scan.hasNext()) {
+            scan.next();
+          }
+        }
+      }
+    }
+    writeTestModel(devicePool);
+    List<List<Object>> before = allValues(devicePool, t);
+
+    // A threshold the new design does not beat: nothing starts, and the output says why.
+    assertThat(run(concat(new String[] {"maintain", "--force", "--drift", "0.999"}, pool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString())
+        .contains("no drift: ", "not above the 99.9 % threshold")
+        .contains("not started: the workload has not drifted by more than the threshold");
+    assertThat(MoveQueue.read(t)).isEmpty();
+    assertThat(run(concat(new String[] {"maintain", "--drift", "1.5"}, pool))).isOne();
+    assertThat(err.toString()).contains("drift threshold 1.5", "from 0 to below 1");
+
+    // The service: the first check finds the drift and runs the steps; stopped by an interrupt.
+    StringWriter watched = new StringWriter();
+    java.util.concurrent.atomic.AtomicInteger status =
+        new java.util.concurrent.atomic.AtomicInteger(-1);
+    Thread watch =
+        new Thread(
+            () ->
+                status.set(
+                    MosaicCli.run(
+                        concat(
+                            new String[] {
+                              "maintain", "--watch", "50ms", "--force", "--rate", "1 GB/s"
+                            },
+                            pool),
+                        new PrintWriter(watched, true),
+                        new PrintWriter(watched, true))));
+    watch.start();
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!watched.toString().contains("transformation of orders: done")
+        && watch.isAlive()
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    watch.interrupt();
+    watch.join(60_000);
+    assertThat(status.get()).as(watched.toString()).isZero();
+    assertThat(watched.toString())
+        .contains("watching ", "more than 20.0 %", "drift: ", "above the 20.0 % threshold")
+        .contains("transformation of orders: done");
+    MosaicTable finished = MosaicTable.open(table, devicePool);
+    for (String c : List.of("o_orderkey", "o_orderdate")) {
+      assertThat(finished.latest().segmentsOf(c).get(0).device()).as(c).isEqualTo("nvme");
+    }
+    assertThat(allValues(devicePool, finished)).isEqualTo(before);
+  }
+
   private static List<List<Object>> allValues(DevicePool pool, MosaicTable t) {
     List<List<Object>> rows = new java.util.ArrayList<>();
     List<String> columns = t.latest().schema().names();

@@ -21,6 +21,25 @@ class MoveScheduleTest {
   }
 
   @Test
+  void aDeviceRunsAtItsOwnGentleRateAndAllAtTheFullRate() {
+    MoveSchedule fast =
+        new MoveSchedule(ScheduleShape.FAST_START, 10, 100, 500, java.util.Map.of("hdd", 2.0));
+    assertThat(fast.rate("hdd", 0, true)).isEqualTo(100); // the working set: full rate
+    assertThat(fast.rate("hdd", 500, true)).isEqualTo(2);
+    assertThat(fast.rate("nvme", 500, true)).isEqualTo(10);
+    MoveSchedule slow =
+        new MoveSchedule(ScheduleShape.SLOW_START, 10, 100, 0, java.util.Map.of("hdd", 2.0));
+    assertThat(slow.rate("hdd", 0, true)).isEqualTo(2);
+    assertThat(slow.rate("hdd", 0, false)).isEqualTo(100);
+    assertThatThrownBy(
+            () ->
+                new MoveSchedule(
+                    ScheduleShape.CONSTANT, 10, 100, 0, java.util.Map.of("hdd", 200.0)))
+        .hasMessageContaining("device hdd")
+        .hasMessageContaining("a full rate at least as high");
+  }
+
+  @Test
   void badRatesAndShapesNameTheFix() {
     assertThatThrownBy(() -> new MoveSchedule(ScheduleShape.CONSTANT, 0, 100, 0))
         .hasMessageContaining("give a rate above 0");

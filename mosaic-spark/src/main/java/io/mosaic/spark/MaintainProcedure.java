@@ -12,10 +12,11 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL mosaic.system.maintain(table => 'ns.t' [, action => 'start'] [, shape, rate,
- * full_rate, horizon, payoff, force, dry_run])}: the library's {@link MaintainRequest}
- * (docs/physical-design.md). A started transformation runs in the background in the driver, step by
- * step; {@code action => 'status'} returns its steps and state, {@code 'pause' | 'resume' |
- * 'cancel'} steer it, as {@code mosaic maintain} and Trino's procedure do on the same queue.
+ * full_rate, horizon, payoff, force, dry_run, device_rates, drift])}: the library's {@link
+ * MaintainRequest} (docs/physical-design.md). A started transformation runs in the background in
+ * the driver, step by step; {@code action => 'status'} returns its steps and state, {@code 'pause'
+ * | 'resume' | 'cancel'} steer it, as {@code mosaic maintain} and Trino's procedure do on the same
+ * queue.
  */
 final class MaintainProcedure extends MosaicProcedure {
   static final String NAME = "maintain";
@@ -47,7 +48,9 @@ final class MaintainProcedure extends MosaicProcedure {
       ProcedureParameter.in("horizon", DataTypes.DoubleType).defaultValue("NULL").build(),
       ProcedureParameter.in("payoff", DataTypes.DoubleType).defaultValue("NULL").build(),
       ProcedureParameter.in("force", DataTypes.BooleanType).defaultValue("NULL").build(),
-      ProcedureParameter.in("dry_run", DataTypes.BooleanType).defaultValue("NULL").build()
+      ProcedureParameter.in("dry_run", DataTypes.BooleanType).defaultValue("NULL").build(),
+      ProcedureParameter.in("device_rates", DataTypes.StringType).defaultValue("NULL").build(),
+      ProcedureParameter.in("drift", DataTypes.DoubleType).defaultValue("NULL").build()
     };
   }
 
@@ -60,15 +63,17 @@ final class MaintainProcedure extends MosaicProcedure {
   List<InternalRow> run(InternalRow args) throws IOException {
     MaintainRequest request =
         MaintainRequest.parse(
-            string(args, 0),
-            string(args, 1),
-            string(args, 2),
-            string(args, 3),
-            string(args, 4),
-            args.isNullAt(5) ? null : args.getDouble(5),
-            args.isNullAt(6) ? null : args.getDouble(6),
-            args.isNullAt(7) ? null : args.getBoolean(7),
-            args.isNullAt(8) ? null : args.getBoolean(8));
+                string(args, 0),
+                string(args, 1),
+                string(args, 2),
+                string(args, 3),
+                string(args, 4),
+                string(args, 9),
+                args.isNullAt(5) ? null : args.getDouble(5),
+                args.isNullAt(6) ? null : args.getDouble(6),
+                args.isNullAt(7) ? null : args.getBoolean(7),
+                args.isNullAt(8) ? null : args.getBoolean(8))
+            .withDrift(args.isNullAt(10) ? null : args.getDouble(10));
     return rows(executor().maintain(request, new DesignExecutor.Listener() {}, true).rows());
   }
 }

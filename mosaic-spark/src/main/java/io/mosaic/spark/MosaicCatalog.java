@@ -1,15 +1,21 @@
 package io.mosaic.spark;
 
 import io.mosaic.MosaicException;
+import io.mosaic.design.DesignExecutor;
 import io.mosaic.device.DevicePool;
+import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.Warehouse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
@@ -26,6 +32,8 @@ import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Option;
 
 /**
@@ -67,7 +75,37 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create warehouse " + warehouse, e);
     }
+    if (RESTARTED.add(name + "@" + warehouse.toAbsolutePath().normalize())) {
+      Thread t = new Thread(this::resumeLeftRunning, "mosaic-maintain-restart-" + name);
+      t.setDaemon(true);
+      t.start();
+    }
   }
+
+  // Catalogs (name and warehouse) whose transformations this JVM (the driver) has looked at since
+  // it started: a session's catalogs are created anew for every new session.
+  private static final Set<String> RESTARTED = ConcurrentHashMap.newKeySet();
+
+  /**
+   * The driver's start as the maintenance service's restart (issue 25, docs/physical-design.md):
+   * the first catalog of a name and warehouse in this JVM resumes, in the background, every
+   * transformation a driver that stopped left running (the library decides; this lists the tables).
+   */
+  private void resumeLeftRunning() {
+    try {
+      List<String> tables = new ArrayList<>();
+      for (String ns : warehouse().namespaces()) {
+        warehouse().tables(ns).forEach(t -> tables.add(ns + "." + t));
+      }
+      new MaintenanceExecutor(pool(), this::openTable)
+          .resumeLeftRunning(tables, new DesignExecutor.Listener() {})
+          .forEach(line -> LOG.info("maintain " + line));
+    } catch (RuntimeException e) {
+      LOG.warn("maintain: cannot look for transformations left running in " + warehouse, e);
+    }
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(MosaicCatalog.class);
 
   @Override
   public String name() {

@@ -3,9 +3,12 @@ package io.mosaic.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.design.MoveQueue;
+import io.mosaic.design.ScheduleShape;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.RowGroupStats;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.Warehouse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -264,6 +267,50 @@ class MosaicProceduresTest {
     assertSameRows(
         spark.table("mosaic.tpch.kept"),
         spark.table("orders_src").select("o_orderkey", "o_totalprice", "o_comment"));
+  }
+
+  @Test
+  void aDriverStartingResumesATransformationLeftRunning() throws Exception {
+    spark.sql(
+        "CREATE TABLE mosaic.tpch.left_running TBLPROPERTIES ('default_device' = 'hdd') AS"
+            + " SELECT o_orderkey, o_comment FROM orders_src");
+    // As a driver that stopped mid-transformation leaves it: the queue running, no runner.
+    MosaicTable table = Warehouse.open(dir.resolve("warehouse"), pool).open("tpch", "left_running");
+    long bytes =
+        table.latest().segmentsOf("o_orderkey").stream()
+            .mapToLong(io.mosaic.format.SegmentEntry::fileBytes)
+            .sum();
+    new MoveQueue(
+            table.name(),
+            MoveQueue.State.RUNNING,
+            ScheduleShape.CONSTANT,
+            1e9,
+            1e9,
+            0,
+            Map.of(),
+            List.of(
+                new MoveQueue.Step(
+                    "o_orderkey", "hdd", "nvme", bytes, 1, MoveQueue.StepState.PENDING, 0)),
+            "left by a driver that stopped",
+            null)
+        .write(table);
+    // The driver's start, as another catalog of the same warehouse: its first use looks.
+    spark.conf().set("spark.sql.catalog.again", MosaicCatalog.class.getName());
+    spark.conf().set("spark.sql.catalog.again.devices", pool.configFile().toString());
+    spark.conf().set("spark.sql.catalog.again.warehouse", dir.resolve("warehouse").toString());
+    spark.sql("SHOW NAMESPACES IN again").collect();
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (MoveQueue.read(table).orElseThrow().state() == MoveQueue.State.RUNNING
+        && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(MoveQueue.read(table).orElseThrow().state()).isEqualTo(MoveQueue.State.DONE);
+    assertThat(placement("tpch.left_running"))
+        .containsEntry("o_orderkey", "nvme")
+        .containsEntry("o_comment", "hdd");
+    assertSameRows(
+        spark.table("mosaic.tpch.left_running"),
+        spark.table("orders_src").select("o_orderkey", "o_comment"));
   }
 
   @Test

@@ -21,10 +21,11 @@ import java.util.List;
 
 /**
  * {@code CALL mosaic.system.maintain(schema_name => 'ns', table_name => 't' [, action => 'start']
- * [, shape, rate, full_rate, horizon, payoff, force, dry_run])}: the library's {@link
- * MaintainRequest} (docs/physical-design.md). A started transformation runs in the background on
- * the coordinator, step by step; {@code "t$moves"} shows its steps and state, and {@code action =>
- * 'pause' | 'resume' | 'cancel'} steer it (the CLI's {@code mosaic maintain} sees the same queue).
+ * [, shape, rate, full_rate, horizon, payoff, force, dry_run, device_rates, drift])}: the library's
+ * {@link MaintainRequest} (docs/physical-design.md). A started transformation runs in the
+ * background on the coordinator, step by step; {@code "t$moves"} shows its steps and state, and
+ * {@code action => 'pause' | 'resume' | 'cancel'} steer it (the CLI's {@code mosaic maintain} sees
+ * the same queue).
  */
 final class MaintainProcedure implements Provider<Procedure> {
   private static final Logger log = Logger.get(MaintainProcedure.class);
@@ -48,7 +49,9 @@ final class MaintainProcedure implements Provider<Procedure> {
                       Double.class,
                       Double.class,
                       Boolean.class,
-                      Boolean.class));
+                      Boolean.class,
+                      String.class,
+                      Double.class));
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }
@@ -76,7 +79,9 @@ final class MaintainProcedure implements Provider<Procedure> {
             new Procedure.Argument("HORIZON", DOUBLE, false, null),
             new Procedure.Argument("PAYOFF", DOUBLE, false, null),
             new Procedure.Argument("FORCE", BOOLEAN, false, null),
-            new Procedure.Argument("DRY_RUN", BOOLEAN, false, null)),
+            new Procedure.Argument("DRY_RUN", BOOLEAN, false, null),
+            new Procedure.Argument("DEVICE_RATES", VARCHAR, false, null),
+            new Procedure.Argument("DRIFT", DOUBLE, false, null)),
         MAINTAIN.bindTo(this));
   }
 
@@ -90,13 +95,25 @@ final class MaintainProcedure implements Provider<Procedure> {
       Double horizon,
       Double payoff,
       Boolean force,
-      Boolean dryRun) {
+      Boolean dryRun,
+      String deviceRates,
+      Double drift) {
     SchemaTableName name = new SchemaTableName(schema, table);
     MaintainRequest request;
     try {
       request =
           MaintainRequest.parse(
-              name.toString(), action, shape, rate, fullRate, horizon, payoff, force, dryRun);
+                  name.toString(),
+                  action,
+                  shape,
+                  rate,
+                  fullRate,
+                  deviceRates,
+                  horizon,
+                  payoff,
+                  force,
+                  dryRun)
+              .withDrift(drift);
     } catch (MosaicException e) {
       throw MosaicErrors.toTrino(e);
     }

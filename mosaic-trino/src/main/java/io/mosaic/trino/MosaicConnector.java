@@ -2,6 +2,10 @@ package io.mosaic.trino;
 
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.airlift.log.Logger;
+import io.mosaic.design.DesignExecutor;
+import io.mosaic.maintenance.MaintenanceExecutor;
+import io.trino.spi.NodeManager;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
 import io.trino.spi.connector.ConnectorMetadata;
@@ -10,6 +14,7 @@ import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
@@ -34,7 +39,9 @@ final class MosaicConnector implements Connector {
       MosaicPageSourceProvider pageSources,
       MosaicPageSinkProvider pageSinks,
       Set<Procedure> procedures,
-      MosaicSessionProperties sessionProperties) {
+      MosaicSessionProperties sessionProperties,
+      MosaicStorage storage,
+      NodeManager nodes) {
     this.procedures = Set.copyOf(procedures);
     this.sessionProperties = sessionProperties;
     this.lifeCycle = lifeCycle;
@@ -42,7 +49,39 @@ final class MosaicConnector implements Connector {
     this.splits = splits;
     this.pageSources = pageSources;
     this.pageSinks = pageSinks;
+    if (nodes.getCurrentNode().isCoordinator()) {
+      Thread t = new Thread(() -> resumeLeftRunning(storage), "mosaic-maintain-restart");
+      t.setDaemon(true);
+      t.start();
+    }
   }
+
+  /**
+   * The coordinator's start as the maintenance service's restart (issue 25,
+   * docs/physical-design.md): every transformation a coordinator that stopped left running is
+   * resumed in the background (the library decides; this lists the tables).
+   */
+  private static void resumeLeftRunning(MosaicStorage storage) {
+    try {
+      List<String> tables = new java.util.ArrayList<>();
+      for (String schema : storage.schemas()) {
+        storage.tables(schema).forEach(t -> tables.add(schema + "." + t));
+      }
+      new MaintenanceExecutor(storage.pool(), name -> storage.open(tableName(name)))
+          .resumeLeftRunning(tables, new DesignExecutor.Listener() {})
+          .forEach(line -> log.info("maintain %s", line));
+    } catch (RuntimeException e) {
+      log.warn(e, "maintain: cannot look for transformations left running");
+    }
+  }
+
+  // The library names tables as the procedures do: schema.table.
+  private static SchemaTableName tableName(String name) {
+    int dot = name.indexOf('.');
+    return new SchemaTableName(name.substring(0, dot), name.substring(dot + 1));
+  }
+
+  private static final Logger log = Logger.get(MosaicConnector.class);
 
   @Override
   public ConnectorTransactionHandle beginTransaction(

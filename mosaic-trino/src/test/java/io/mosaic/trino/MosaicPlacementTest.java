@@ -3,12 +3,17 @@ package io.mosaic.trino;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.design.MoveQueue;
+import io.mosaic.design.ScheduleShape;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.Codec;
 import io.mosaic.device.DeviceModel;
 import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
 import io.mosaic.device.Latency;
+import io.mosaic.format.SegmentEntry;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.table.Warehouse;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
@@ -253,6 +258,48 @@ class MosaicPlacementTest {
         .containsExactlyElementsOf(expected.getMaterializedRows());
     assertThatThrownBy(() -> sql(call + ", action => 'later')"))
         .hasMessageContaining("maintain action 'later' is unknown");
+  }
+
+  @Test
+  void aCoordinatorStartingResumesATransformationLeftRunning() throws Exception {
+    sql(
+        "CREATE TABLE left_running WITH (default_device = 'slow') AS"
+            + " SELECT o_orderkey, o_comment FROM tpch.tiny.orders");
+    String query = "SELECT count(*), sum(o_orderkey), max(o_comment) FROM left_running";
+    MaterializedResult expected = sql(query);
+    // As a coordinator that stopped mid-transformation leaves it: the queue running, no runner.
+    DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
+    MosaicTable table = Warehouse.open(dir.resolve("metadata"), pool).open("tiny", "left_running");
+    long bytes =
+        table.latest().segmentsOf("o_orderkey").stream().mapToLong(SegmentEntry::fileBytes).sum();
+    new MoveQueue(
+            table.name(),
+            MoveQueue.State.RUNNING,
+            ScheduleShape.CONSTANT,
+            1e9,
+            1e9,
+            0,
+            Map.of(),
+            List.of(
+                new MoveQueue.Step(
+                    "o_orderkey", "slow", "fast", bytes, 1, MoveQueue.StepState.PENDING, 0)),
+            "left by a coordinator that stopped",
+            null)
+        .write(table);
+    // The restart: a new cluster over the same directories; its coordinator's connector looks.
+    try (DistributedQueryRunner restarted = MosaicQueryRunner.create(dir)) {
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (MoveQueue.read(table).orElseThrow().state() == MoveQueue.State.RUNNING
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+    }
+    assertThat(MoveQueue.read(table).orElseThrow().state()).isEqualTo(MoveQueue.State.DONE);
+    assertThat(devices("left_running"))
+        .containsEntry("o_orderkey", "fast")
+        .containsEntry("o_comment", "slow");
+    assertThat(sql(query).getMaterializedRows())
+        .containsExactlyElementsOf(expected.getMaterializedRows());
   }
 
   @Test
