@@ -115,6 +115,7 @@ final class SharedReads {
       return false;
     }
     if (mayWait && pending == null && request.narrowing() != null) {
+      releaseHeld(); // decoded already; not pinned while waiting (ready())
       pending = takeUsable(true);
       return pending != null;
     }
@@ -144,6 +145,11 @@ final class SharedReads {
       buffer.forget(change);
       return CompletableFuture.completedFuture(null);
     }
+    // About to wait: the row group handed out last stays with the engine (its bytes are the
+    // engine's now), but not pinned in the buffer. Pinned while its consumer waits, it would count
+    // against the budget the wait needs: scans each holding a row group could fill the budget and
+    // wait forever for room only their own next take would free.
+    releaseHeld();
     return change;
   }
 

@@ -285,6 +285,57 @@ class SharedScanTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(
+      value = SharingPolicy.class,
+      names = {"ATTACH", "ELEVATOR", "RELEVANCE"})
+  void chunkScansHoldingARowGroupWhileTheyWaitDoNotStallTheBuffer(SharingPolicy policy)
+      throws Exception {
+    // Trino's page source keeps the row group it was handed while it waits (ready()) for the
+    // next. Six such scans and room for two row groups: pinned while waiting, the held row groups
+    // would fill the budget and every scan wait for room forever.
+    List<String> cols = columns(4, 5, 10, 15);
+    long budget = 2 * tableBytes / groups;
+    try (Retriever retriever = new Retriever(pool, 2, 0, policy, budget)) {
+      ExecutorService threads = Executors.newFixedThreadPool(6);
+      try {
+        List<Future<Integer>> results = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+          results.add(
+              threads.submit(
+                  () -> {
+                    int seen = 0;
+                    try (var pin = lineitem.pin();
+                        Scan scan =
+                            retriever.chunks(lineitem, pin, ScanRequest.of(cols).recorded(false))) {
+                      RowGroupChunks last = null;
+                      while (scan.hasNext()) {
+                        scan.ready().get();
+                        if (!scan.hasNext()) {
+                          break;
+                        }
+                        last = scan.nextChunks();
+                        seen++;
+                      }
+                      assertThat(last).isNotNull();
+                    }
+                    return seen;
+                  }));
+        }
+        for (Future<Integer> f : results) {
+          assertThat(f.get(60, java.util.concurrent.TimeUnit.SECONDS))
+              .as("row groups each scan took")
+              .isEqualTo(groups);
+        }
+      } finally {
+        threads.shutdownNow();
+      }
+      assertThat(retriever.sharedStats(policy).peakBytes())
+          .as("the buffer's own accounting")
+          .isLessThanOrEqualTo(budget);
+    }
+  }
+
   @Test
   void aNarrowingPredicateRulesOutRowGroupsAsTheyArrive() {
     // Rows are in l_orderkey order: the predicate keeps the first four row groups.
