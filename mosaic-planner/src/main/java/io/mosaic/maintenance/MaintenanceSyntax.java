@@ -44,25 +44,8 @@ public final class MaintenanceSyntax {
    * {@code 'DEVICE=SIZE, ...'} ({@code 'ssd=1GB, hdd=10 GB'}); null or blank gives an empty map.
    */
   public static Map<String, Long> deviceBytes(String text, String what) {
-    Map<String, Long> bytes = new LinkedHashMap<>();
-    pairs(text, what, "DEVICE=SIZE", "'ssd=1GB, hdd=500 MB'")
-        .forEach(
-            (device, size) -> {
-              try {
-                bytes.put(device, ByteSize.parse(size).bytes());
-              } catch (IllegalArgumentException | MosaicException e) {
-                throw MosaicException.invalid(
-                    what
-                        + " entry '"
-                        + device
-                        + "="
-                        + size
-                        + "' has no usable size ("
-                        + e.getMessage()
-                        + "); write DEVICE=SIZE, e.g. 'ssd=1GB, hdd=500 MB'");
-              }
-            });
-    return bytes;
+    return deviceValues(
+        text, what, "SIZE", "size", "'ssd=1GB, hdd=500 MB'", size -> ByteSize.parse(size).bytes());
   }
 
   /**
@@ -70,25 +53,47 @@ public final class MaintenanceSyntax {
    * blank gives an empty map.
    */
   public static Map<String, Double> deviceRates(String text, String what) {
-    Map<String, Double> rates = new LinkedHashMap<>();
-    pairs(text, what, "DEVICE=RATE", "'hdd=20MB/s, nvme=200 MB/s'")
+    return deviceValues(
+        text,
+        what,
+        "RATE",
+        "rate",
+        "'hdd=20MB/s, nvme=200 MB/s'",
+        rate -> Bandwidth.parse(rate).bytesPerSecond());
+  }
+
+  // 'DEVICE=VALUE, ...' with each value parsed; a value that does not parse is named with the fix.
+  private static <T> Map<String, T> deviceValues(
+      String text,
+      String what,
+      String kind,
+      String noun,
+      String example,
+      java.util.function.Function<String, T> parse) {
+    Map<String, T> values = new LinkedHashMap<>();
+    pairs(text, what, "DEVICE=" + kind, example)
         .forEach(
-            (device, rate) -> {
+            (device, value) -> {
               try {
-                rates.put(device, Bandwidth.parse(rate).bytesPerSecond());
+                values.put(device, parse.apply(value));
               } catch (IllegalArgumentException | MosaicException e) {
                 throw MosaicException.invalid(
                     what
                         + " entry '"
                         + device
                         + "="
-                        + rate
-                        + "' has no usable rate ("
+                        + value
+                        + "' has no usable "
+                        + noun
+                        + " ("
                         + e.getMessage()
-                        + "); write DEVICE=RATE, e.g. 'hdd=20MB/s, nvme=200 MB/s'");
+                        + "); write DEVICE="
+                        + kind
+                        + ", e.g. "
+                        + example);
               }
             });
-    return rates;
+    return values;
   }
 
   /**
