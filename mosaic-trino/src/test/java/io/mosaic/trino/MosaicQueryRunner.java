@@ -4,7 +4,10 @@ import static io.trino.testing.TestingSession.testSessionBuilder;
 
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
+import io.trino.operator.OperatorStats;
+import io.trino.plugin.base.metrics.LongCount;
 import io.trino.plugin.tpch.TpchPlugin;
+import io.trino.spi.QueryId;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import java.io.IOException;
@@ -20,7 +23,7 @@ import java.util.Map;
  * the same directories) with a {@code mosaic} catalog on a two-device pool and the {@code tpch}
  * catalog, whose columns carry the specification's names (l_orderkey, ...).
  */
-final class MosaicQueryRunner {
+public final class MosaicQueryRunner {
   private MosaicQueryRunner() {}
 
   /** Two emulated devices: zstd with 2 readers, lz4 with 1 (an HDD-like device). */
@@ -102,5 +105,30 @@ final class MosaicQueryRunner {
     return log.read(log.epoch()).stream()
         .filter(r -> r.queryId().equals(result.queryId().toString()))
         .toList();
+  }
+
+  /**
+   * The connector metrics of query {@code id} that are counts ({@link MosaicPageSource}'s chunks
+   * and bytes per device), each summed over the query's table scans.
+   */
+  public static Map<String, Long> connectorMetrics(DistributedQueryRunner runner, QueryId id) {
+    Map<String, Long> sums = new HashMap<>();
+    for (OperatorStats op :
+        runner
+            .getCoordinator()
+            .getQueryManager()
+            .getFullQueryInfo(id)
+            .getQueryStats()
+            .getOperatorSummaries()) {
+      op.getConnectorMetrics()
+          .getMetrics()
+          .forEach(
+              (name, metric) -> {
+                if (metric instanceof LongCount c) {
+                  sums.merge(name, c.getTotal(), Long::sum);
+                }
+              });
+    }
+    return sums;
   }
 }

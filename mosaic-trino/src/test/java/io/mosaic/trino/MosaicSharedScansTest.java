@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.trino.Session;
-import io.trino.operator.OperatorStats;
-import io.trino.plugin.base.metrics.LongCount;
-import io.trino.spi.metrics.Metric;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
@@ -108,20 +105,7 @@ class MosaicSharedScansTest {
 
   /** The connector metric {@code name} summed over the query's table scan operators. */
   private long metric(MaterializedResultWithPlan result, String name) {
-    long sum = 0;
-    for (OperatorStats op :
-        runner
-            .getCoordinator()
-            .getQueryManager()
-            .getFullQueryInfo(result.queryId())
-            .getQueryStats()
-            .getOperatorSummaries()) {
-      Metric<?> m = op.getConnectorMetrics().getMetrics().get(name);
-      if (m instanceof LongCount c) {
-        sum += c.getTotal();
-      }
-    }
-    return sum;
+    return MosaicQueryRunner.connectorMetrics(runner, result.queryId()).getOrDefault(name, 0L);
   }
 
   @Test

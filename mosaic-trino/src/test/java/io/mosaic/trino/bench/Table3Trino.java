@@ -11,10 +11,8 @@ import io.mosaic.table.MosaicTable;
 import io.mosaic.table.Warehouse;
 import io.mosaic.tpch.TpchTables;
 import io.mosaic.trino.MosaicPlugin;
+import io.mosaic.trino.MosaicQueryRunner;
 import io.trino.Session;
-import io.trino.operator.OperatorStats;
-import io.trino.plugin.base.metrics.LongCount;
-import io.trino.spi.metrics.Metric;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import io.trino.tpch.TpchTable;
@@ -336,20 +334,7 @@ public final class Table3Trino {
     long start = System.nanoTime();
     MaterializedResultWithPlan result = runner.executeWithPlan(session(runner, policy), q.sql());
     double seconds = (System.nanoTime() - start) / 1e9;
-    Map<String, Long> metrics = new HashMap<>();
-    for (OperatorStats op :
-        runner
-            .getCoordinator()
-            .getQueryManager()
-            .getFullQueryInfo(result.queryId())
-            .getQueryStats()
-            .getOperatorSummaries()) {
-      for (Map.Entry<String, Metric<?>> e : op.getConnectorMetrics().getMetrics().entrySet()) {
-        if (e.getValue() instanceof LongCount c && e.getKey().startsWith("mosaic_")) {
-          metrics.merge(e.getKey(), c.getTotal(), Long::sum);
-        }
-      }
-    }
+    Map<String, Long> metrics = MosaicQueryRunner.connectorMetrics(runner, result.queryId());
     return new Run(q, seconds, metrics);
   }
 
