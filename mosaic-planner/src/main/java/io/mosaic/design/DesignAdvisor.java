@@ -1,5 +1,7 @@
 package io.mosaic.design;
 
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.Codec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -7,10 +9,13 @@ import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Identifies a transformation from the current design to a target one (LOPT's placement for the
@@ -29,43 +34,109 @@ public final class DesignAdvisor {
       Placement current,
       Placement target,
       DesignOptions options) {
-    Map<ColumnRef, String> now = new LinkedHashMap<>(current.deviceOf());
+    return propose(model, workload, new Current(current, Map.of()), target, options);
+  }
+
+  /**
+   * As {@link #propose(CostModel, Workload, Placement, Placement, DesignOptions)}; besides the
+   * moves to {@code target}, codec changes of the columns the workload reads on their devices are
+   * candidates (issue 25), ordered among the moves by the same score, when the model has a CPU
+   * model (the decoding rate per codec that a codec change trades against the bytes read, Eq. 3 of
+   * docs/cost-model.md); without one the model has no decoding term and no codec change is
+   * proposed.
+   *
+   * @param current where each column is now, and the codecs of columns stored with another codec
+   *     than their device's ({@code column.<name>.codec})
+   */
+  public static DesignProposal propose(
+      CostModel model,
+      Workload workload,
+      Current current,
+      Placement target,
+      DesignOptions options) {
+    // Each device with another codec is a variant the model can price: same rates, capacity and
+    // seek, the codec's ratio (measured for the column when it was stored so) and decoding rate.
+    CostModel priced = withCodecVariants(model);
+    Map<ColumnRef, String> now = new LinkedHashMap<>(current.placement().deviceOf());
+    current
+        .codecs()
+        .forEach(
+            (c, codec) -> {
+              String device = now.get(c);
+              if (device != null && model.device(device).codec() != codec) {
+                now.put(c, variant(device, codec));
+              }
+            });
+    Placement start = new Placement(now);
     Map<ColumnRef, String> pending = new LinkedHashMap<>();
     target
         .deviceOf()
         .forEach(
             (c, d) -> {
-              if (!d.equals(now.get(c))) {
+              if (!d.equals(device(now.get(c)))) {
                 pending.put(c, d);
               }
             });
-    double secondsNow = model.totalTime(workload, current);
-    Map<String, Long> usedAtStart = model.usedBytes(current);
+    Set<ColumnRef> read = new LinkedHashSet<>();
+    workload.scans().forEach(scan -> read.addAll(scan.sortedColumns()));
+    Set<ColumnRef> recoded = new HashSet<>();
+    double secondsNow = priced.totalTime(workload, start);
+    Map<String, Long> usedAtStart = new HashMap<>();
+    model.devices().forEach(d -> usedAtStart.put(d.id(), 0L));
+    now.forEach(
+        (c, d) -> usedAtStart.merge(device(d), priced.storedBytes(priced.device(d), c), Long::sum));
     Map<String, Long> used = new HashMap<>(usedAtStart);
     // The steps that moved a column out of each device so far (what a later move in waits for).
     Map<String, List<Integer>> freed = new HashMap<>();
     List<MoveStep> steps = new ArrayList<>();
     double seconds = secondsNow;
     double cost = 0;
-    while (!pending.isEmpty()) {
+    while (true) {
       ColumnRef best = null;
+      String bestTo = null;
       double bestScore = Double.NEGATIVE_INFINITY;
       double bestSeconds = 0;
-      for (var e : pending.entrySet()) {
-        DeviceProfile to = model.device(e.getValue());
-        long write = model.storedBytes(to, e.getKey());
-        if (used.get(to.id()) + write > to.capacityBytes()) {
+      List<Map.Entry<ColumnRef, String>> candidates = new ArrayList<>(pending.entrySet());
+      if (priced != model) {
+        // A codec change of a column the workload reads, on the device it is on: once per column,
+        // after its move, and only when it saves time (a move in the target is made regardless).
+        for (ColumnRef c : read) {
+          if (pending.containsKey(c) || recoded.contains(c) || !now.containsKey(c)) {
+            continue;
+          }
+          String device = device(now.get(c));
+          for (Codec codec : Codec.values()) {
+            String v = codec == model.device(device).codec() ? device : variant(device, codec);
+            if (!v.equals(now.get(c))) {
+              candidates.add(Map.entry(c, v));
+            }
+          }
+        }
+      }
+      for (var e : candidates) {
+        DeviceProfile to = priced.device(e.getValue());
+        long write = priced.storedBytes(to, e.getKey());
+        String toDevice = device(e.getValue());
+        if (used.get(toDevice) + write > to.capacityBytes()) {
           continue; // no room yet: another step must move something out first
         }
         Map<ColumnRef, String> tried = new LinkedHashMap<>(now);
         tried.put(e.getKey(), e.getValue());
-        double after = model.totalTime(workload, new Placement(tried));
+        double after = priced.totalTime(workload, new Placement(tried));
+        boolean move = pending.containsKey(e.getKey());
+        if (!move && seconds - after <= 1e-12 * Math.max(1, seconds)) {
+          continue; // a codec change that saves nothing is no step
+        }
         double score = (seconds - after) / Math.max(1, write);
         if (best == null || score > bestScore) {
           best = e.getKey();
+          bestTo = e.getValue();
           bestScore = score;
           bestSeconds = after;
         }
+      }
+      if (best == null && pending.isEmpty()) {
+        break;
       }
       if (best == null) {
         // Every remaining move waits for room the others need first (a swap between full
@@ -84,45 +155,57 @@ public final class DesignAdvisor {
                 + String.join(", ", pending.values().stream().distinct().toList())
                 + " first");
       }
-      String toId = pending.remove(best);
-      DeviceProfile from = model.device(now.get(best));
-      DeviceProfile to = model.device(toId);
-      long read = model.storedBytes(from, best);
-      long write = model.storedBytes(to, best);
+      boolean move = pending.remove(best) != null;
+      DeviceProfile from = priced.device(now.get(best));
+      DeviceProfile to = priced.device(bestTo);
+      String fromId = device(from.id());
+      String toId = device(to.id());
+      long read0 = priced.storedBytes(from, best);
+      long write = priced.storedBytes(to, best);
       // The device model measures reads; writes are costed at the target's read rate, and a
       // codec change at the CPU's decoding rate on both sides (docs/physical-design.md).
-      double stepCost = from.raw().secondsFor(read) + to.raw().secondsFor(write);
+      double stepCost = from.raw().secondsFor(read0) + to.raw().secondsFor(write);
       if (from.codec() != to.codec()) {
-        stepCost += model.cpuTime(from, best) + model.cpuTime(to, best);
+        stepCost += priced.cpuTime(from, best) + priced.cpuTime(to, best);
       }
-      used.merge(from.id(), -read, Long::sum);
-      used.merge(to.id(), write, Long::sum);
-      now.put(best, toId);
+      used.merge(fromId, -read0, Long::sum);
+      used.merge(toId, write, Long::sum);
+      now.put(best, bestTo);
       List<Integer> after = List.copyOf(freed.getOrDefault(toId, List.of()));
-      freed.computeIfAbsent(from.id(), k -> new ArrayList<>()).add(steps.size());
+      freed.computeIfAbsent(fromId, k -> new ArrayList<>()).add(steps.size());
+      if (!move) {
+        recoded.add(best);
+      }
       steps.add(
           new MoveStep(
               best,
-              from.id(),
+              fromId,
               toId,
-              read,
+              read0,
               write,
               stepCost,
               seconds - bestSeconds,
               bestSeconds,
-              needed(after, steps, to, write, usedAtStart.get(to.id()))));
+              move
+                  ? needed(after, steps, model.device(toId), write, usedAtStart.get(toId))
+                  : List.of(),
+              move ? StepKind.MOVE : StepKind.CODEC,
+              move ? null : to.codec()));
       seconds = bestSeconds;
       cost += stepCost;
     }
     double benefit = (secondsNow - seconds) * options.horizonRuns();
     boolean worthIt = benefit > 0 && benefit >= options.payoffFactor() * cost;
+    long moves = steps.stream().filter(st -> st.kind() == StepKind.MOVE).count();
+    long codecs = steps.size() - moves;
     String reason =
         String.format(
             Locale.ROOT,
-            "%s: %d moves (%,d bytes written) cost %.3f s; they save %.3f s per workload run"
+            "%s: %d moves%s (%,d bytes written) cost %.3f s; they save %.3f s per workload run"
                 + " (%.3f s -> %.3f s), %.3f s over %s runs, %s %.1fx the cost",
             worthIt ? "worth it" : "not worth it",
-            steps.size(),
+            moves,
+            codecs == 0 ? "" : " and " + codecs + " codec changes",
             steps.stream().mapToLong(MoveStep::writeBytes).sum(),
             cost,
             secondsNow - seconds,
@@ -133,6 +216,58 @@ public final class DesignAdvisor {
             worthIt ? "at least" : "less than",
             options.payoffFactor());
     return new DesignProposal(steps, secondsNow, seconds, options, cost, worthIt, reason);
+  }
+
+  /**
+   * Where each column is now: its device, and for a column stored with another codec than its
+   * device's (table property {@code column.<name>.codec}) that codec.
+   */
+  public record Current(Placement placement, Map<ColumnRef, Codec> codecs) {
+    public Current {
+      codecs = Map.copyOf(codecs);
+    }
+  }
+
+  private static final char VARIANT = '@';
+
+  // The model's id of device d storing with codec k: d@k.
+  private static String variant(String device, Codec codec) {
+    return device + VARIANT + codec.configName();
+  }
+
+  // The device of a model id, variant or not.
+  private static String device(String id) {
+    if (id == null) {
+      return null;
+    }
+    int at = id.indexOf(VARIANT);
+    return at < 0 ? id : id.substring(0, at);
+  }
+
+  private static CostModel withCodecVariants(CostModel model) {
+    if (model.cpu().isEmpty()) {
+      return model;
+    }
+    List<DeviceProfile> devices = new ArrayList<>(model.devices());
+    for (DeviceProfile d : model.devices()) {
+      for (Codec codec : Codec.values()) {
+        if (codec != d.codec()) {
+          double ratio = DeviceProfile.defaultRatio(codec);
+          devices.add(
+              new DeviceProfile(
+                  variant(d.id(), codec),
+                  codec,
+                  d.seek(),
+                  d.raw(),
+                  new Bandwidth(d.raw().bytesPerSecond() * ratio),
+                  ratio,
+                  d.capacityBytes(),
+                  d.costPerGb(),
+                  d.cold()));
+        }
+      }
+    }
+    return new CostModel(devices, model.sizes(), model.cpu());
   }
 
   // Of the steps that freed room on the target, those without which it would not fit.

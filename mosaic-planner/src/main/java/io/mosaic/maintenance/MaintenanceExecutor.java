@@ -7,9 +7,12 @@ import io.mosaic.design.DesignProposal;
 import io.mosaic.design.MoveQueue;
 import io.mosaic.design.MoveSchedule;
 import io.mosaic.design.MoveStep;
+import io.mosaic.device.Codec;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
@@ -263,7 +266,7 @@ public final class MaintenanceExecutor {
         DesignAdvisor.propose(
             model,
             workload,
-            current,
+            new DesignAdvisor.Current(current, codecOverrides(table)),
             keepUnread(model, workload, current, target),
             request.options());
     if (request.drift() != null) {
@@ -343,6 +346,19 @@ public final class MaintenanceExecutor {
     return MoveQueue.read(table).orElseThrow();
   }
 
+  /** The columns stored with another codec than their device's, by {@code column.<name>.codec}. */
+  private static Map<ColumnRef, Codec> codecOverrides(MosaicTable table) {
+    Manifest m = table.latest();
+    Map<ColumnRef, Codec> codecs = new LinkedHashMap<>();
+    for (ColumnSpec c : m.schema().columns()) {
+      String value = m.properties().get(MosaicTable.codecProperty(c.name()));
+      Optional<Codec> codec =
+          value == null ? Optional.empty() : Codec.fromConfigName(value.strip());
+      codec.ifPresent(k -> codecs.put(new ColumnRef(table.name(), c.name()), k));
+    }
+    return codecs;
+  }
+
   private static MaintainResult proposed(MosaicTable table, DesignProposal proposal) {
     List<MaintainResult.StepRow> rows = new ArrayList<>();
     for (int i = 0; i < proposal.steps().size(); i++) {
@@ -352,7 +368,7 @@ public final class MaintenanceExecutor {
               i + 1,
               s.column().column(),
               s.from(),
-              s.to(),
+              s.target(),
               s.writeBytes(),
               s.gainSeconds(),
               "proposed"));
@@ -369,7 +385,7 @@ public final class MaintenanceExecutor {
               i + 1,
               s.column(),
               s.from(),
-              s.to(),
+              s.target(),
               s.writeBytes(),
               s.gainSeconds(),
               s.state().spelling()));
