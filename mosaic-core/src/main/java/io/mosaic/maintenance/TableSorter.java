@@ -179,7 +179,7 @@ public final class TableSorter {
 
   /** Orders like Parquet's statistics: strings and binaries by unsigned bytes, numbers by value. */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  static int compare(Object a, Object b) {
+  public static int compare(Object a, Object b) {
     if (a instanceof String x && b instanceof String y) {
       return Arrays.compareUnsigned(
           x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8));

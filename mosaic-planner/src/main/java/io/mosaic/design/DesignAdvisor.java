@@ -5,6 +5,7 @@ import io.mosaic.device.Codec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
 import java.util.ArrayList;
@@ -54,6 +55,23 @@ public final class DesignAdvisor {
       Current current,
       Placement target,
       DesignOptions options) {
+    return propose(model, workload, current, target, options, null);
+  }
+
+  /**
+   * As {@link #propose(CostModel, Workload, Current, Placement, DesignOptions)}, with a re-sort
+   * {@link SortAdvisor} identified from the trace: priced on the design the other steps leave and
+   * proposed as the last step when it saves time (it rewrites every column where they put it).
+   *
+   * @param sort the identification, or null for none
+   */
+  public static DesignProposal propose(
+      CostModel model,
+      Workload workload,
+      Current current,
+      Placement target,
+      DesignOptions options,
+      SortAdvisor.Identification sort) {
     // Each device with another codec is a variant the model can price: same rates, capacity and
     // seek, the codec's ratio (measured for the column when it was stored so) and decoding rate.
     CostModel priced = withCodecVariants(model);
@@ -194,18 +212,86 @@ public final class DesignAdvisor {
       seconds = bestSeconds;
       cost += stepCost;
     }
+    String sortWhy = "";
+    if (sort != null && sort.candidate().isEmpty()) {
+      sortWhy = "; no re-sort: " + sort.why();
+    } else if (sort != null) {
+      SortAdvisor.SortCandidate c = sort.candidate().get();
+      double gain = 0;
+      Placement placed = new Placement(now);
+      for (SortAdvisor.ScanSkip scan : c.scans()) {
+        Set<ColumnRef> refs = new LinkedHashSet<>();
+        scan.columns().forEach(col -> refs.add(new ColumnRef(c.table(), col)));
+        gain +=
+            priced.scanTime(new DistinctScan(refs, 1), placed)
+                * (scan.readNow() - scan.readAfter())
+                / c.rowGroups();
+      }
+      // The re-sort reads, decodes, encodes and writes every column of the table where it is, and
+      // holds both copies until its commit.
+      double sortCost = 0;
+      long bytes = 0;
+      Map<String, Long> in = new HashMap<>();
+      for (var e : now.entrySet()) {
+        if (e.getKey().table().equals(c.table())) {
+          DeviceProfile d = priced.device(e.getValue());
+          long stored = priced.storedBytes(d, e.getKey());
+          bytes += stored;
+          in.merge(device(d.id()), stored, Long::sum);
+          sortCost += 2 * d.raw().secondsFor(stored) + 2 * priced.cpuTime(d, e.getKey());
+        }
+      }
+      String full =
+          in.entrySet().stream()
+              .filter(
+                  e ->
+                      used.get(e.getKey()) + e.getValue()
+                          > model.device(e.getKey()).capacityBytes())
+              .map(Map.Entry::getKey)
+              .findFirst()
+              .orElse(null);
+      if (gain <= 0) {
+        sortWhy = "; no re-sort by " + c.column() + ": it saves nothing (" + sort.why() + ")";
+      } else if (full != null) {
+        sortWhy =
+            "; no re-sort by "
+                + c.column()
+                + ": device "
+                + full
+                + " has no room for a second copy of its columns until the commit";
+      } else {
+        steps.add(
+            new MoveStep(
+                new ColumnRef(c.table(), c.column()),
+                MoveStep.ALL_DEVICES,
+                MoveStep.ALL_DEVICES,
+                bytes,
+                bytes,
+                sortCost,
+                gain,
+                seconds - gain,
+                List.of(),
+                StepKind.SORT,
+                null));
+        seconds -= gain;
+        cost += sortCost;
+        sortWhy = "; re-sort by " + sort.why();
+      }
+    }
     double benefit = (secondsNow - seconds) * options.horizonRuns();
     boolean worthIt = benefit > 0 && benefit >= options.payoffFactor() * cost;
     long moves = steps.stream().filter(st -> st.kind() == StepKind.MOVE).count();
-    long codecs = steps.size() - moves;
+    long codecs = steps.stream().filter(st -> st.kind() == StepKind.CODEC).count();
+    boolean sorts = steps.stream().anyMatch(st -> st.kind() == StepKind.SORT);
     String reason =
         String.format(
             Locale.ROOT,
-            "%s: %d moves%s (%,d bytes written) cost %.3f s; they save %.3f s per workload run"
-                + " (%.3f s -> %.3f s), %.3f s over %s runs, %s %.1fx the cost",
+            "%s: %d moves%s%s (%,d bytes written) cost %.3f s; they save %.3f s per workload run"
+                + " (%.3f s -> %.3f s), %.3f s over %s runs, %s %.1fx the cost%s",
             worthIt ? "worth it" : "not worth it",
             moves,
             codecs == 0 ? "" : " and " + codecs + " codec changes",
+            sorts ? " and a re-sort" : "",
             steps.stream().mapToLong(MoveStep::writeBytes).sum(),
             cost,
             secondsNow - seconds,
@@ -214,7 +300,8 @@ public final class DesignAdvisor {
             benefit,
             fmt(options.horizonRuns()),
             worthIt ? "at least" : "less than",
-            options.payoffFactor());
+            options.payoffFactor(),
+            sortWhy);
     return new DesignProposal(steps, secondsNow, seconds, options, cost, worthIt, reason);
   }
 

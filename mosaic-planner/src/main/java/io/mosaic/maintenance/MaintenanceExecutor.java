@@ -7,6 +7,7 @@ import io.mosaic.design.DesignProposal;
 import io.mosaic.design.MoveQueue;
 import io.mosaic.design.MoveSchedule;
 import io.mosaic.design.MoveStep;
+import io.mosaic.design.SortAdvisor;
 import io.mosaic.device.Codec;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
@@ -24,6 +25,7 @@ import io.mosaic.placement.PlacementOptions;
 import io.mosaic.placement.PlacementProblem;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
+import io.mosaic.trace.TraceRecord;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -268,7 +270,8 @@ public final class MaintenanceExecutor {
             workload,
             new DesignAdvisor.Current(current, codecOverrides(table)),
             keepUnread(model, workload, current, target),
-            request.options());
+            request.options(),
+            SortAdvisor.identify(table, epochRecords(table)));
     if (request.drift() != null) {
       // Drift (issue 25, "Identification"): the new epoch's workload runs enough faster on the
       // new design that identification is worth acting on; else nothing starts, and the reason
@@ -344,6 +347,11 @@ public final class MaintenanceExecutor {
           return t;
         });
     return MoveQueue.read(table).orElseThrow();
+  }
+
+  private static List<TraceRecord> epochRecords(MosaicTable table) {
+    TraceLog log = new TraceLog(table.root());
+    return log.read(log.epoch());
   }
 
   /** The columns stored with another codec than their device's, by {@code column.<name>.codec}. */
