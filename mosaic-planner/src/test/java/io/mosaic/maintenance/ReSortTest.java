@@ -131,6 +131,21 @@ class ReSortTest {
     try (BufferAllocator alloc = new RootAllocator()) {
       TableRoundTripTest.assertRowsEqual(after, sorted, expected, alloc);
     }
+    // `mosaic table` shows the order.
+    java.io.StringWriter out = new java.io.StringWriter();
+    int code =
+        io.mosaic.cli.MosaicCli.run(
+            new String[] {
+              "table",
+              "--devices",
+              dir.resolve("devices.toml").toString(),
+              "--table",
+              dir.resolve("t").toString()
+            },
+            new java.io.PrintWriter(out, true),
+            new java.io.PrintWriter(new java.io.StringWriter(), true));
+    assertThat(code).isZero();
+    assertThat(out.toString()).contains("clustered by g (row groups in its order)");
     // The next epoch's scans read one row group each, as estimated.
     scan(pool, after, NARROW, 1);
     assertThat(epoch(after).get(0).rowGroups()).hasSize(1);
