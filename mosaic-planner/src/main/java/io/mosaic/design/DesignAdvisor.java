@@ -74,7 +74,7 @@ public final class DesignAdvisor {
       SortAdvisor.Identification sort) {
     // Each device with another codec is a variant the model can price: same rates, capacity and
     // seek, the codec's ratio (measured for the column when it was stored so) and decoding rate.
-    CostModel priced = withCodecVariants(model);
+    Priced priced = new Priced(model, workload);
     Map<ColumnRef, String> now = new LinkedHashMap<>(current.placement().deviceOf());
     current
         .codecs()
@@ -98,11 +98,11 @@ public final class DesignAdvisor {
     Set<ColumnRef> read = new LinkedHashSet<>();
     workload.scans().forEach(scan -> read.addAll(scan.sortedColumns()));
     Set<ColumnRef> recoded = new HashSet<>();
-    double secondsNow = priced.totalTime(workload, start);
+    double secondsNow = priced.time(start.deviceOf());
     Map<String, Long> usedAtStart = new HashMap<>();
     model.devices().forEach(d -> usedAtStart.put(d.id(), 0L));
     now.forEach(
-        (c, d) -> usedAtStart.merge(device(d), priced.storedBytes(priced.device(d), c), Long::sum));
+        (c, d) -> usedAtStart.merge(device(d), model.storedBytes(priced.device(d), c), Long::sum));
     Map<String, Long> used = new HashMap<>(usedAtStart);
     // The steps that moved a column out of each device so far (what a later move in waits for).
     Map<String, List<Integer>> freed = new HashMap<>();
@@ -115,32 +115,43 @@ public final class DesignAdvisor {
       double bestScore = Double.NEGATIVE_INFINITY;
       double bestSeconds = 0;
       List<Map.Entry<ColumnRef, String>> candidates = new ArrayList<>(pending.entrySet());
-      if (priced != model) {
+      if (model.cpu().isPresent()) {
         // A codec change of a column the workload reads, on the device it is on: once per column,
         // after its move, and only when it saves time (a move in the target is made regardless).
         for (ColumnRef c : read) {
           if (pending.containsKey(c) || recoded.contains(c) || !now.containsKey(c)) {
             continue;
           }
+          // Of the column's codecs, the one its scans are fastest with (not the cheapest to
+          // write: the column is re-encoded once).
           String device = device(now.get(c));
+          String fastest = null;
+          double fastestSeconds = Double.POSITIVE_INFINITY;
           for (Codec codec : Codec.values()) {
             String v = codec == model.device(device).codec() ? device : variant(device, codec);
-            if (!v.equals(now.get(c))) {
-              candidates.add(Map.entry(c, v));
+            Map<ColumnRef, String> tried = new LinkedHashMap<>(now);
+            tried.put(c, v);
+            double after = priced.time(tried);
+            if (after < fastestSeconds - 1e-12 * Math.max(1, after)) {
+              fastest = v;
+              fastestSeconds = after;
             }
+          }
+          if (fastest != null && !fastest.equals(now.get(c))) {
+            candidates.add(Map.entry(c, fastest));
           }
         }
       }
       for (var e : candidates) {
         DeviceProfile to = priced.device(e.getValue());
-        long write = priced.storedBytes(to, e.getKey());
+        long write = model.storedBytes(to, e.getKey());
         String toDevice = device(e.getValue());
         if (used.get(toDevice) + write > to.capacityBytes()) {
           continue; // no room yet: another step must move something out first
         }
         Map<ColumnRef, String> tried = new LinkedHashMap<>(now);
         tried.put(e.getKey(), e.getValue());
-        double after = priced.totalTime(workload, new Placement(tried));
+        double after = priced.time(tried);
         boolean move = pending.containsKey(e.getKey());
         if (!move && seconds - after <= 1e-12 * Math.max(1, seconds)) {
           continue; // a codec change that saves nothing is no step
@@ -178,13 +189,13 @@ public final class DesignAdvisor {
       DeviceProfile to = priced.device(bestTo);
       String fromId = device(from.id());
       String toId = device(to.id());
-      long read0 = priced.storedBytes(from, best);
-      long write = priced.storedBytes(to, best);
+      long read0 = model.storedBytes(from, best);
+      long write = model.storedBytes(to, best);
       // The device model measures reads; writes are costed at the target's read rate, and a
       // codec change at the CPU's decoding rate on both sides (docs/physical-design.md).
       double stepCost = from.raw().secondsFor(read0) + to.raw().secondsFor(write);
       if (from.codec() != to.codec()) {
-        stepCost += priced.cpuTime(from, best) + priced.cpuTime(to, best);
+        stepCost += model.cpuTime(from, best) + model.cpuTime(to, best);
       }
       used.merge(fromId, -read0, Long::sum);
       used.merge(toId, write, Long::sum);
@@ -218,12 +229,11 @@ public final class DesignAdvisor {
     } else if (sort != null) {
       SortAdvisor.SortCandidate c = sort.candidate().get();
       double gain = 0;
-      Placement placed = new Placement(now);
       for (SortAdvisor.ScanSkip scan : c.scans()) {
         Set<ColumnRef> refs = new LinkedHashSet<>();
         scan.columns().forEach(col -> refs.add(new ColumnRef(c.table(), col)));
         gain +=
-            priced.scanTime(new DistinctScan(refs, 1), placed)
+            model.scanTime(new DistinctScan(refs, 1), col -> priced.device(now.get(col)))
                 * (scan.readNow() - scan.readAfter())
                 / c.rowGroups();
       }
@@ -235,10 +245,10 @@ public final class DesignAdvisor {
       for (var e : now.entrySet()) {
         if (e.getKey().table().equals(c.table())) {
           DeviceProfile d = priced.device(e.getValue());
-          long stored = priced.storedBytes(d, e.getKey());
+          long stored = model.storedBytes(d, e.getKey());
           bytes += stored;
           in.merge(device(d.id()), stored, Long::sum);
-          sortCost += 2 * d.raw().secondsFor(stored) + 2 * priced.cpuTime(d, e.getKey());
+          sortCost += 2 * d.raw().secondsFor(stored) + 2 * model.cpuTime(d, e.getKey());
         }
       }
       String full =
@@ -331,30 +341,55 @@ public final class DesignAdvisor {
     return at < 0 ? id : id.substring(0, at);
   }
 
-  private static CostModel withCodecVariants(CostModel model) {
-    if (model.cpu().isEmpty()) {
-      return model;
-    }
-    List<DeviceProfile> devices = new ArrayList<>(model.devices());
-    for (DeviceProfile d : model.devices()) {
-      for (Codec codec : Codec.values()) {
-        if (codec != d.codec()) {
-          double ratio = DeviceProfile.defaultRatio(codec);
-          devices.add(
-              new DeviceProfile(
-                  variant(d.id(), codec),
-                  codec,
-                  d.seek(),
-                  d.raw(),
-                  new Bandwidth(d.raw().bytesPerSecond() * ratio),
-                  ratio,
-                  d.capacityBytes(),
-                  d.costPerGb(),
-                  d.cold()));
+  /**
+   * The model over designs whose columns may be stored with another codec than their device's: a
+   * variant id {@code d@k} is device d storing codec k (its rates, seek and capacity, codec k's
+   * ratio, measured for the column when it was stored so, and decoding rate). A variant keeps its
+   * device's id, so Eq. 3 sums its columns' I/O with the device's other columns.
+   */
+  private static final class Priced {
+    private final CostModel model;
+    private final Workload workload;
+    private final Map<String, DeviceProfile> profiles = new HashMap<>();
+
+    Priced(CostModel model, Workload workload) {
+      this.model = model;
+      this.workload = workload;
+      for (DeviceProfile d : model.devices()) {
+        profiles.put(d.id(), d);
+        for (Codec codec : Codec.values()) {
+          if (codec != d.codec()) {
+            double ratio = DeviceProfile.defaultRatio(codec);
+            profiles.put(
+                variant(d.id(), codec),
+                new DeviceProfile(
+                    d.id(),
+                    codec,
+                    d.seek(),
+                    d.raw(),
+                    new Bandwidth(d.raw().bytesPerSecond() * ratio),
+                    ratio,
+                    d.capacityBytes(),
+                    d.costPerGb(),
+                    d.cold()));
+          }
         }
       }
     }
-    return new CostModel(devices, model.sizes(), model.cpu());
+
+    DeviceProfile device(String id) {
+      DeviceProfile d = profiles.get(id);
+      return d != null ? d : model.device(id);
+    }
+
+    /** Eq. 4 over the design: each column on the (variant) device {@code at} names. */
+    double time(Map<ColumnRef, String> at) {
+      double total = 0;
+      for (DistinctScan scan : workload.scans()) {
+        total += scan.weight() * model.scanTime(scan, c -> device(at.get(c)));
+      }
+      return total;
+    }
   }
 
   // Of the steps that freed room on the target, those without which it would not fit.
