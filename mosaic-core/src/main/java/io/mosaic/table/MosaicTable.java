@@ -304,7 +304,8 @@ public final class MosaicTable {
     return new TableWriter(this, latest());
   }
 
-  long rowGroupRows(Manifest m) {
+  /** Rows per row group a writer cuts for version {@code m} (table property, else the default). */
+  public long rowGroupRows(Manifest m) {
     return rowGroupRows(m.properties(), root);
   }
 

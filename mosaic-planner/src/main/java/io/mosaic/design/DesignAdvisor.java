@@ -234,8 +234,7 @@ public final class DesignAdvisor {
         scan.columns().forEach(col -> refs.add(new ColumnRef(c.table(), col)));
         gain +=
             model.scanTime(new DistinctScan(refs, 1), col -> priced.device(now.get(col)))
-                * (scan.readNow() - scan.readAfter())
-                / c.rowGroups();
+                * c.savedFraction(scan);
       }
       // The re-sort reads, decodes, encodes and writes every column of the table where it is, and
       // holds both copies until its commit.

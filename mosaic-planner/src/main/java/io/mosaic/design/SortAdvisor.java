@@ -58,9 +58,19 @@ public final class SortAdvisor {
    * @param explained how many of the scans the column explains (skipped row groups by it)
    */
   public record SortCandidate(
-      String table, String column, int rowGroups, int explained, List<ScanSkip> scans) {
+      String table,
+      String column,
+      int rowGroups,
+      int rowGroupsAfter,
+      int explained,
+      List<ScanSkip> scans) {
     public SortCandidate {
       scans = List.copyOf(scans);
+    }
+
+    /** The fraction of the table's rows a scan no longer reads once sorted. */
+    public double savedFraction(ScanSkip scan) {
+      return scan.readNow() / (double) rowGroups - scan.readAfter() / (double) rowGroupsAfter;
     }
 
     public long readNow() {
@@ -100,7 +110,7 @@ public final class SortAdvisor {
     // as a row number is): the candidate is the one whose order saves the most row groups, then the
     // one that explains the most skipped row groups.
     SortCandidate best = null;
-    long bestSaved = -1;
+    double bestSaved = Double.NEGATIVE_INFINITY;
     long bestSkipped = 0;
     boolean explains = false;
     for (ColumnSpec c : m.schema().columns()) {
@@ -124,10 +134,16 @@ public final class SortAdvisor {
       if (TableSorter.sortedBy(m, c.name())) {
         continue; // in order already: sorting by it saves nothing
       }
+      List<Long> sortedGroups = sortedRowGroups(m.rowCount(), table.rowGroupRows(m));
       SortCandidate candidate =
           new SortCandidate(
-              table.name(), c.name(), groups, explained, skips(table, m, c.name(), reads, columns));
-      long saved = candidate.readNow() - candidate.readAfter();
+              table.name(),
+              c.name(),
+              groups,
+              sortedGroups.size(),
+              explained,
+              skips(table, m, c.name(), reads, columns, sortedGroups));
+      double saved = candidate.scans().stream().mapToDouble(candidate::savedFraction).sum();
       if (saved > bestSaved || (saved == bestSaved && skipped > bestSkipped)) {
         best = candidate;
         bestSaved = saved;
@@ -147,13 +163,14 @@ public final class SortAdvisor {
         String.format(
             Locale.ROOT,
             "%s (its order explains what %d of the epoch's scans skipped): the %d scans reading"
-                + " it read %d row groups of %d each now, about %d sorted by it",
+                + " it read %d row groups of %d each now, about %d of %d sorted by it",
             candidate.column(),
             candidate.explained(),
             candidate.scans().size(),
             candidate.readNow(),
             groups,
-            candidate.readAfter()));
+            candidate.readAfter(),
+            candidate.rowGroupsAfter()));
   }
 
   // What each scan reading column reads now and would read sorted by it.
@@ -162,7 +179,8 @@ public final class SortAdvisor {
       Manifest m,
       String column,
       List<Set<Integer>> reads,
-      List<Set<String>> columns) {
+      List<Set<String>> columns,
+      List<Long> sortedGroups) {
     int groups = m.rowGroups().size();
     List<Object> sorted = sortedValues(table, m, column);
     List<ScanSkip> scans = new ArrayList<>();
@@ -173,7 +191,9 @@ public final class SortAdvisor {
       Optional<Object[]> p = interval(m, column, reads.get(i));
       int now = reads.get(i).size();
       int after =
-          now < groups && p.isPresent() ? Math.min(now, sortedReads(m, sorted, p.get())) : now;
+          now < groups && p.isPresent()
+              ? sortedReads(sortedGroups, sorted, p.get())
+              : sortedGroups.size();
       scans.add(new ScanSkip(columns.get(i), now, after));
     }
     return scans;
@@ -235,15 +255,24 @@ public final class SortAdvisor {
     return TableSorter.compare(s.max(), lo) >= 0 && TableSorter.compare(s.min(), hi) <= 0;
   }
 
-  // The row groups of the sorted table (the same row counts, in order) whose range meets p.
-  private static int sortedReads(Manifest m, List<Object> sorted, Object[] p) {
+  // The row counts of the sorted table's row groups, as its writer cuts them.
+  private static List<Long> sortedRowGroups(long rows, long perGroup) {
+    List<Long> groups = new ArrayList<>();
+    for (long done = 0; done < rows; done += perGroup) {
+      groups.add(Math.min(perGroup, rows - done));
+    }
+    return groups;
+  }
+
+  // The row groups of the sorted table whose range meets p.
+  private static int sortedReads(List<Long> sortedGroups, List<Object> sorted, Object[] p) {
     int nulls = 0;
     while (nulls < sorted.size() && sorted.get(nulls) == null) {
       nulls++;
     }
     int read = 0;
     int from = 0;
-    for (long rows : m.rowGroups()) {
+    for (long rows : sortedGroups) {
       int to = (int) Math.min(sorted.size(), from + rows);
       int first = Math.max(from, nulls);
       if (to > first
