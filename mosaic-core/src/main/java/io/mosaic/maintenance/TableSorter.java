@@ -42,6 +42,9 @@ public final class TableSorter {
   /** Progress: {@code bytes} of the old segments of {@code device} read and rewritten. */
   public interface Listener {
     default void copied(String device, long bytes) {}
+
+    /** {@code rows} of {@code total} written in the new order (a chance to stop the sort). */
+    default void written(long rows, long total) {}
   }
 
   private static final int BATCH_ROWS = 64 * 1024;
@@ -126,6 +129,7 @@ public final class TableSorter {
             }
             batch.setRowCount(n);
             writer.write(batch);
+            listener.written(from + n, rows.size());
           }
         }
       } finally {

@@ -90,22 +90,8 @@ public final class DesignExecutor {
       MoveSchedule schedule = queue.schedule();
       long[] stepBytes = {0};
       long[] lastCheck = {System.nanoTime()};
-      // Charges a chunk that read device a and wrote device b to both devices' buckets, each at the
-      // device's rate, and stops the step when a person paused or cancelled the queue.
-      Pacer pace =
-          (a, b, bytes) -> {
-            stepBytes[0] += bytes;
-            long bytesDone = done[0] + stepBytes[0];
-            boolean queries = !table.pinnedVersions().isEmpty();
-            Map<Device, Double> rates = new LinkedHashMap<>();
-            for (String d : List.of(a, b)) {
-              rates.put(table.pool().device(d), schedule.rate(d, bytesDone, queries));
-            }
-            listener.copied(
-                bytesDone,
-                total,
-                rates.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow());
-            sleepUntil(DeviceBuckets.reserve(rates, bytes, System.nanoTime()));
+      Runnable check =
+          () -> {
             // The queue file is read at most every 200 ms: a pause lands quickly without a file
             // read per buffer.
             if (System.nanoTime() - lastCheck[0] > 200_000_000L) {
@@ -113,6 +99,32 @@ public final class DesignExecutor {
               if (current().state() != MoveQueue.State.RUNNING) {
                 throw new Stopped();
               }
+            }
+          };
+      // Charges a chunk that read device a and wrote device b to both devices' buckets, each at the
+      // device's rate, and stops the step when a person paused or cancelled the queue.
+      Pacer pace =
+          new Pacer() {
+            @Override
+            public void check() {
+              check.run();
+            }
+
+            @Override
+            public void chunk(String a, String b, long bytes) {
+              stepBytes[0] += bytes;
+              long bytesDone = done[0] + stepBytes[0];
+              boolean queries = !table.pinnedVersions().isEmpty();
+              Map<Device, Double> rates = new LinkedHashMap<>();
+              for (String d : List.of(a, b)) {
+                rates.put(table.pool().device(d), schedule.rate(d, bytesDone, queries));
+              }
+              listener.copied(
+                  bytesDone,
+                  total,
+                  rates.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow());
+              sleepUntil(DeviceBuckets.reserve(rates, bytes, System.nanoTime()));
+              check.run();
             }
           };
       Manifest after;
@@ -150,6 +162,9 @@ public final class DesignExecutor {
   /** Paces a chunk of a step: {@code bytes} read on device {@code from}, written on {@code to}. */
   private interface Pacer {
     void chunk(String from, String to, long bytes);
+
+    /** Stops the step when the queue was paused or cancelled (checked at most every 200 ms). */
+    void check();
   }
 
   /**
@@ -171,6 +186,11 @@ public final class DesignExecutor {
                 @Override
                 public void copied(String device, long bytes) {
                   pace.chunk(device, device, bytes);
+                }
+
+                @Override
+                public void written(long rows, long total) {
+                  pace.check();
                 }
               });
     }

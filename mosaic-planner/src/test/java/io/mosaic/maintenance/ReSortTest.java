@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.design.MoveQueue;
+import io.mosaic.design.MoveStep;
+import io.mosaic.design.ScheduleShape;
 import io.mosaic.design.SortAdvisor;
 import io.mosaic.design.StepKind;
 import io.mosaic.device.Bandwidth;
@@ -13,11 +15,13 @@ import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
 import io.mosaic.device.Latency;
 import io.mosaic.format.Manifest;
+import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.RowGroupFilter;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
+import io.mosaic.table.CrashWorkload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFixtures;
 import io.mosaic.table.TableRoundTripTest;
@@ -149,6 +153,87 @@ class ReSortTest {
     // The next epoch's scans read one row group each, as estimated.
     scan(pool, after, NARROW, 1);
     assertThat(epoch(after).get(0).rowGroups()).hasSize(1);
+  }
+
+  @Test
+  void aPausedReSortLeavesTheTableAsItWasAndResumesToTheEnd() throws Exception {
+    DevicePool pool = io.mosaic.table.TestPool.fourDevices(dir);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 3);
+    Manifest before = table.latest();
+    long bytes = before.segments().stream().mapToLong(SegmentEntry::fileBytes).sum();
+    // Paced to read the table in about 3 s: the pause lands while the rows are read.
+    MoveQueue queue =
+        new MoveQueue(
+            "t",
+            MoveQueue.State.RUNNING,
+            ScheduleShape.CONSTANT,
+            bytes / 3.0,
+            bytes / 3.0,
+            0,
+            Map.of(),
+            List.of(
+                new MoveQueue.Step(
+                    "d",
+                    MoveStep.ALL_DEVICES,
+                    MoveStep.ALL_DEVICES,
+                    bytes,
+                    1,
+                    MoveQueue.StepState.PENDING,
+                    0,
+                    StepKind.SORT,
+                    null)),
+            "a test re-sort",
+            null);
+    queue.write(table);
+    Thread pauser =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(600);
+              } catch (InterruptedException e) {
+                return;
+              }
+              MoveQueue.read(table)
+                  .orElseThrow()
+                  .withState(MoveQueue.State.PAUSED, null)
+                  .write(table);
+            });
+    pauser.start();
+    MoveQueue paused = new DesignExecutor(table).run(QUIET);
+    pauser.join();
+    assertThat(paused.state()).isEqualTo(MoveQueue.State.PAUSED);
+    assertThat(paused.steps().get(0).state()).isEqualTo(MoveQueue.StepState.PENDING);
+    assertThat(table.latest()).isEqualTo(before);
+    new GarbageCollector(table).collect(java.time.Duration.ZERO);
+    try (var files = Files.walk(dir.resolve("devices"))) {
+      assertThat(files.filter(f -> f.toString().endsWith(".parquet")).count())
+          .as("only the old version's files")
+          .isEqualTo(before.segments().size());
+    }
+
+    MoveQueue.read(table).orElseThrow().withState(MoveQueue.State.RUNNING, null).write(table);
+    // At full speed now: the queue keeps its rate, so resume through a faster copy of it.
+    MoveQueue fast = MoveQueue.read(table).orElseThrow();
+    new MoveQueue(
+            fast.table(),
+            fast.state(),
+            fast.shape(),
+            1e12,
+            1e12,
+            0,
+            Map.of(),
+            fast.steps(),
+            fast.reason(),
+            null)
+        .write(table);
+    MoveQueue done = new DesignExecutor(table).run(QUIET);
+    assertThat(done.state()).isEqualTo(MoveQueue.State.DONE);
+    Manifest sorted = table.latest();
+    assertThat(sorted.version()).isEqualTo(before.version() + 1);
+    assertThat(sorted.properties()).containsEntry(MosaicTable.CLUSTERING, "d");
+    try (BufferAllocator alloc = new RootAllocator()) {
+      TableRoundTripTest.assertRowsEqual(table, sorted, CrashWorkload.rows(0, 1, 2), alloc);
+    }
   }
 
   private static List<io.mosaic.trace.TraceRecord> epoch(MosaicTable table) {
