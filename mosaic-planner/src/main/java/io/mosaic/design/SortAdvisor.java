@@ -163,7 +163,8 @@ public final class SortAdvisor {
         String.format(
             Locale.ROOT,
             "%s (its order explains what %d of the epoch's scans skipped): the %d scans reading"
-                + " it read %d row groups of %d each now, about %d of %d sorted by it",
+                + " it read %d row groups in all now (of %d each), about %d sorted by it (of %d"
+                + " each)",
             candidate.column(),
             candidate.explained(),
             candidate.scans().size(),
