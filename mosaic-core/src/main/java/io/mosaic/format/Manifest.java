@@ -141,4 +141,10 @@ public record Manifest(
         rowGroups,
         segments.stream().filter(s -> s.rowGroupCount() > 0).toList());
   }
+
+  /** This version with other table properties (a maintenance commit that records one). */
+  public Manifest withProperties(Map<String, String> next) {
+    return new Manifest(
+        tableId, version, operation, committedAt, schema, next, rowGroups, segments);
+  }
 }

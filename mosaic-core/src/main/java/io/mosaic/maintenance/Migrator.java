@@ -92,10 +92,20 @@ public final class Migrator {
    */
   public record RangeTarget(String column, int fromRowGroup, int toRowGroup, String device) {}
 
-  /** The moves that turn the base version into the placement, with their byte counts. */
-  public record Plan(String table, long baseVersion, List<Move> moves) {
+  /**
+   * The moves that turn the base version into the placement, with their byte counts. {@code codecs}
+   * are the columns whose codec changes on their device (a codec change, issue 25): their commit
+   * records the codec in the table property {@code column.<name>.codec}; every other column a plan
+   * commits goes back to its device's codec (the property dropped).
+   */
+  public record Plan(String table, long baseVersion, List<Move> moves, Map<String, Codec> codecs) {
     public Plan {
       moves = List.copyOf(moves);
+      codecs = Map.copyOf(codecs);
+    }
+
+    public Plan(String table, long baseVersion, List<Move> moves) {
+      this(table, baseVersion, moves, Map.of());
     }
 
     public long bytesToRead() {
@@ -249,6 +259,24 @@ public final class Migrator {
   }
 
   /**
+   * Plans a codec change (issue 25): every segment of {@code column} not stored with {@code codec}
+   * is re-encoded with it on the device it is on, and the commit records the codec in the table
+   * property {@code column.<name>.codec}, so appends write it too. A column already stored so has
+   * no moves.
+   */
+  public Plan planCodec(String column, Codec codec) {
+    Manifest base = table.latest();
+    String name = base.schema().column(column).name();
+    List<Move> moves = new ArrayList<>();
+    for (SegmentEntry s : base.segmentsOf(name)) {
+      if (s.codec() != codec) {
+        moves.add(new Move(name, s, s.device(), codec, estimate(s, codec)));
+      }
+    }
+    return new Plan(table.name(), base.version(), moves, Map.of(name, codec));
+  }
+
+  /**
    * Plans a range-aware placement (issue 26): each target's row groups go to its device; row groups
    * no target names stay where they are. A segment whose row groups all stay is not touched; one
    * that a boundary crosses is split, each piece (those that stay too) written as a segment of its
@@ -380,7 +408,7 @@ public final class Migrator {
             created.add(mover.moveSegment(latest, move, path, alloc, listener));
             CrashPoints.reached("segment-moved");
           }
-          latest = commitColumn(column.getValue(), created);
+          latest = commitColumn(column.getValue(), created, plan.codecs().get(column.getKey()));
         } catch (IOException | RuntimeException e) {
           mover.deleteQuietly(latest.tableId(), created);
           throw failure(e, column.getKey());
@@ -412,7 +440,7 @@ public final class Migrator {
     return new IOException(where + e.getMessage(), e);
   }
 
-  private Manifest commitColumn(List<Move> moves, List<SegmentEntry> created) {
+  private Manifest commitColumn(List<Move> moves, List<SegmentEntry> created, Codec override) {
     return table.commit(
         "migrate",
         base -> {
@@ -443,7 +471,17 @@ public final class Migrator {
             segments.remove(at);
             segments.addAll(at, r.getValue());
           }
-          return base.next("migrate", base.rowGroups(), segments);
+          Manifest next = base.next("migrate", base.rowGroups(), segments);
+          // A codec change records its codec for appends; a move returns the column to its
+          // device's codec, as the move re-encoded it.
+          Map<String, String> properties = new LinkedHashMap<>(base.properties());
+          String key = MosaicTable.codecProperty(moves.get(0).column());
+          if (override != null) {
+            properties.put(key, override.configName());
+          } else if (properties.remove(key) == null) {
+            return next;
+          }
+          return next.withProperties(properties);
         });
   }
 }

@@ -1,6 +1,7 @@
 package io.mosaic.table;
 
 import io.mosaic.MosaicException;
+import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
@@ -39,6 +40,20 @@ public final class MosaicTable {
 
   /** Table property prefix: {@code column.<name>.device} places a column before it has data. */
   public static final String COLUMN_DEVICE_PREFIX = "column.";
+
+  /**
+   * Table property suffix: {@code column.<name>.codec} stores a column with another codec than its
+   * device's (a codec change, issue 25); appends and the column's segments follow it until a move
+   * to another device drops it.
+   */
+  public static final String COLUMN_CODEC_SUFFIX = ".codec";
+
+  /**
+   * Table property: the column the table's rows were last sorted by ({@code mosaic maintain}'s
+   * re-sort, issue 25), so that min/max skipping prunes row groups on it. Rows appended after the
+   * re-sort are not in that order.
+   */
+  public static final String CLUSTERING = "clustering";
 
   static final long DEFAULT_ROW_GROUP_ROWS = 1 << 20;
 
@@ -83,7 +98,9 @@ public final class MosaicTable {
     }
     properties.forEach(
         (key, value) -> {
-          if (key.equals(DEFAULT_DEVICE) || key.startsWith(COLUMN_DEVICE_PREFIX)) {
+          if (key.startsWith(COLUMN_DEVICE_PREFIX) && key.endsWith(COLUMN_CODEC_SUFFIX)) {
+            codecProperty(key, value, abs);
+          } else if (key.equals(DEFAULT_DEVICE) || key.startsWith(COLUMN_DEVICE_PREFIX)) {
             pool.device(value);
           }
         });
@@ -287,7 +304,8 @@ public final class MosaicTable {
     return new TableWriter(this, latest());
   }
 
-  long rowGroupRows(Manifest m) {
+  /** Rows per row group a writer cuts for version {@code m} (table property, else the default). */
+  public long rowGroupRows(Manifest m) {
     return rowGroupRows(m.properties(), root);
   }
 
@@ -321,6 +339,37 @@ public final class MosaicTable {
       id = m.properties().get(DEFAULT_DEVICE);
     }
     return id != null ? pool.device(id) : pool.devices().get(0);
+  }
+
+  /** The property that records {@code column}'s codec override ({@link #COLUMN_CODEC_SUFFIX}). */
+  public static String codecProperty(String column) {
+    return COLUMN_DEVICE_PREFIX + column + COLUMN_CODEC_SUFFIX;
+  }
+
+  /**
+   * The codec new segments of {@code column} on {@code device} are written with: the column's
+   * override ({@code column.<name>.codec}), else the device's.
+   */
+  public static Codec codecOf(Manifest m, String column, Device device) {
+    String value = m.properties().get(codecProperty(column));
+    return value == null
+        ? device.spec().codec()
+        : codecProperty(codecProperty(column), value, null);
+  }
+
+  private static Codec codecProperty(String key, String value, Path root) {
+    return Codec.fromConfigName(value.strip())
+        .orElseThrow(
+            () ->
+                MosaicException.invalid(
+                    "table property "
+                        + key
+                        + " = '"
+                        + value
+                        + "'"
+                        + (root == null ? "" : " of " + root)
+                        + " is no codec; write one of "
+                        + Codec.allowed()));
   }
 
   /** Appends the rows of all results in one new version (an empty list commits nothing). */

@@ -100,7 +100,10 @@ public final class TableWriter implements AutoCloseable {
       segments.put(
           c.name(),
           new SegmentWriter(
-              c, device, segmentPath(base, c.name(), lock.id(), 0), device.spec().codec()));
+              c,
+              device,
+              segmentPath(base, c.name(), lock.id(), 0),
+              MosaicTable.codecOf(base, c.name(), device)));
       CrashPoints.reached("segment-created");
     }
   }

@@ -78,6 +78,13 @@ public final class TableFixtures {
       java.util.Map<String, String> properties)
       throws IOException {
     MosaicTable table = MosaicTable.create(root, pool, schema, properties);
+    appendRows(table, schema, rows);
+    return table;
+  }
+
+  /** Appends rows (as {@link #write} takes them) to {@code table} in one commit. */
+  public static io.mosaic.format.Manifest appendRows(
+      MosaicTable table, TableSchema schema, List<List<Object>> rows) throws IOException {
     try (BufferAllocator alloc = new RootAllocator();
         TableWriter writer = table.newWriter()) {
       for (int from = 0; from < rows.size(); from += 8192) {
@@ -103,8 +110,7 @@ public final class TableFixtures {
           writer.write(batch);
         }
       }
-      table.append(List.of(writer.finish()));
+      return table.append(List.of(writer.finish()));
     }
-    return table;
   }
 }

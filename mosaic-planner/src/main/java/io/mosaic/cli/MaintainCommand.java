@@ -236,7 +236,7 @@ final class MaintainCommand implements Callable<Integer> {
             index + 1,
             step.column(),
             step.from(),
-            step.to(),
+            step.target(),
             ByteSize.ofBytes(step.writeBytes()));
       }
 

@@ -4,6 +4,7 @@ import io.mosaic.device.ByteSize;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.maintenance.TableSorter;
 import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
@@ -38,6 +39,16 @@ final class TableCommand implements Callable<Integer> {
         m.rowCount(),
         m.rowGroups().size(),
         table.versions());
+    String clustering = m.properties().get(MosaicTable.CLUSTERING);
+    if (clustering != null) {
+      // Recorded by a re-sort (docs/physical-design.md); rows appended since are not in order.
+      out.printf(
+          "clustered by %s (%s)%n",
+          clustering,
+          TableSorter.sortedBy(m, clustering)
+              ? "row groups in its order"
+              : "rows appended since the re-sort are not in its order");
+    }
     TextTable placement =
         new TextTable("column", "type", "device", "codec", "segments", "stored", "raw");
     for (ColumnSpec c : m.schema().columns()) {

@@ -4,6 +4,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.format.Manifest;
 import io.mosaic.maintenance.Migrator;
+import io.mosaic.maintenance.TableSorter;
 import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
@@ -89,45 +90,46 @@ public final class DesignExecutor {
       MoveSchedule schedule = queue.schedule();
       long[] stepBytes = {0};
       long[] lastCheck = {System.nanoTime()};
-      Migrator migrator = new Migrator(table);
-      Migrator.Plan plan = migrator.plan(Map.of(step.column(), step.to()));
+      Runnable check =
+          () -> {
+            // The queue file is read at most every 200 ms: a pause lands quickly without a file
+            // read per buffer.
+            if (System.nanoTime() - lastCheck[0] > 200_000_000L) {
+              lastCheck[0] = System.nanoTime();
+              if (current().state() != MoveQueue.State.RUNNING) {
+                throw new Stopped();
+              }
+            }
+          };
+      // Charges a chunk that read device a and wrote device b to both devices' buckets, each at the
+      // device's rate, and stops the step when a person paused or cancelled the queue.
+      Pacer pace =
+          new Pacer() {
+            @Override
+            public void check() {
+              check.run();
+            }
+
+            @Override
+            public void chunk(String a, String b, long bytes) {
+              stepBytes[0] += bytes;
+              long bytesDone = done[0] + stepBytes[0];
+              boolean queries = !table.pinnedVersions().isEmpty();
+              Map<Device, Double> rates = new LinkedHashMap<>();
+              for (String d : List.of(a, b)) {
+                rates.put(table.pool().device(d), schedule.rate(d, bytesDone, queries));
+              }
+              listener.copied(
+                  bytesDone,
+                  total,
+                  rates.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow());
+              sleepUntil(DeviceBuckets.reserve(rates, bytes, System.nanoTime()));
+              check.run();
+            }
+          };
       Manifest after;
       try {
-        after =
-            plan.moves().isEmpty()
-                ? table.latest()
-                : migrator.apply(
-                    plan,
-                    new Migrator.Listener() {
-                      @Override
-                      public void copied(Migrator.Move move, long bytes) {
-                        stepBytes[0] += bytes;
-                        long bytesDone = done[0] + stepBytes[0];
-                        boolean queries = !table.pinnedVersions().isEmpty();
-                        // The chunk read its source device and wrote its target: it takes its
-                        // bytes from both devices' buckets, each at the device's rate.
-                        Map<Device, Double> rates = new LinkedHashMap<>();
-                        for (String d : List.of(move.from().device(), move.toDevice())) {
-                          rates.put(table.pool().device(d), schedule.rate(d, bytesDone, queries));
-                        }
-                        listener.copied(
-                            bytesDone,
-                            total,
-                            rates.values().stream()
-                                .mapToDouble(Double::doubleValue)
-                                .min()
-                                .orElseThrow());
-                        sleepUntil(DeviceBuckets.reserve(rates, bytes, System.nanoTime()));
-                        // The queue file is read at most every 200 ms: a pause lands quickly
-                        // without a file read per buffer.
-                        if (System.nanoTime() - lastCheck[0] > 200_000_000L) {
-                          lastCheck[0] = System.nanoTime();
-                          if (current().state() != MoveQueue.State.RUNNING) {
-                            throw new Stopped();
-                          }
-                        }
-                      }
-                    });
+        after = runStep(step, pace);
       } catch (RuntimeException | IOException e) {
         // The migrator wraps what stops a copy with where the table was left.
         if (e instanceof Stopped || e.getCause() instanceof Stopped) {
@@ -155,6 +157,59 @@ public final class DesignExecutor {
     queue = queue.withState(MoveQueue.State.DONE, null);
     queue.write(table);
     return queue;
+  }
+
+  /** Paces a chunk of a step: {@code bytes} read on device {@code from}, written on {@code to}. */
+  private interface Pacer {
+    void chunk(String from, String to, long bytes);
+
+    /** Stops the step when the queue was paused or cancelled (checked at most every 200 ms). */
+    void check();
+  }
+
+  /**
+   * Runs one step by its kind and returns the version it committed. A step whose commit a kill left
+   * unrecorded finds nothing to do and returns the latest version (a column already on its target
+   * or in its codec, rows already in their order), so nothing is rewritten twice.
+   */
+  private Manifest runStep(MoveQueue.Step step, Pacer pace) throws IOException {
+    if (step.kind() == StepKind.SORT) {
+      Manifest latest = table.latest();
+      if (step.column().equals(latest.properties().get(MosaicTable.CLUSTERING))
+          && TableSorter.sortedBy(latest, step.column())) {
+        return latest;
+      }
+      return new TableSorter(table)
+          .sort(
+              step.column(),
+              new TableSorter.Listener() {
+                @Override
+                public void copied(String device, long bytes) {
+                  pace.chunk(device, device, bytes);
+                }
+
+                @Override
+                public void written(long rows, long total) {
+                  pace.check();
+                }
+              });
+    }
+    Migrator migrator = new Migrator(table);
+    Migrator.Plan plan =
+        step.kind() == StepKind.CODEC
+            ? migrator.planCodec(step.column(), step.codec())
+            : migrator.plan(Map.of(step.column(), step.to()));
+    if (plan.moves().isEmpty()) {
+      return table.latest();
+    }
+    return migrator.apply(
+        plan,
+        new Migrator.Listener() {
+          @Override
+          public void copied(Migrator.Move move, long bytes) {
+            pace.chunk(move.from().device(), move.toDevice(), bytes);
+          }
+        });
   }
 
   private MoveQueue current() {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mosaic.MosaicException;
+import io.mosaic.device.Codec;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -84,7 +86,9 @@ public record MoveQueue(
   }
 
   /**
-   * One step of the queue: a column to move, its planned bytes, and the version its move committed.
+   * One step of the queue: a column to move (or re-encode with {@code codec}, or sort the table
+   * by), its planned bytes, and the version its commit made. A queue written before step kinds has
+   * only moves.
    */
   public record Step(
       String column,
@@ -93,9 +97,33 @@ public record MoveQueue(
       long writeBytes,
       double gainSeconds,
       StepState state,
-      long committedVersion) {
+      long committedVersion,
+      StepKind kind,
+      Codec codec) {
+    public Step {
+      Objects.requireNonNull(kind, "kind");
+    }
+
+    /** A move. */
+    public Step(
+        String column,
+        String from,
+        String to,
+        long writeBytes,
+        double gainSeconds,
+        StepState state,
+        long committedVersion) {
+      this(column, from, to, writeBytes, gainSeconds, state, committedVersion, StepKind.MOVE, null);
+    }
+
     Step done(long version) {
-      return new Step(column, from, to, writeBytes, gainSeconds, StepState.DONE, version);
+      return new Step(
+          column, from, to, writeBytes, gainSeconds, StepState.DONE, version, kind, codec);
+    }
+
+    /** Where the step leaves its column, for a person: the device, with the codec or the order. */
+    public String target() {
+      return MoveStep.target(kind, to, codec, column);
     }
   }
 
@@ -116,7 +144,9 @@ public record MoveQueue(
               s.writeBytes(),
               s.gainSeconds(),
               StepState.PENDING,
-              0));
+              0,
+              s.kind(),
+              s.codec()));
     }
     return new MoveQueue(
         table,
@@ -197,7 +227,10 @@ public record MoveQueue(
                 s.required("writeBytes").asLong(),
                 s.required("gainSeconds").asDouble(),
                 StepState.valueOf(s.required("state").asText().toUpperCase(Locale.ROOT)),
-                s.required("committedVersion").asLong()));
+                s.required("committedVersion").asLong(),
+                // Queues written before step kinds hold only moves.
+                s.hasNonNull("kind") ? StepKind.parse(s.get("kind").asText()) : StepKind.MOVE,
+                s.hasNonNull("codec") ? codec(s.get("codec").asText()) : null));
       }
       // Queues written before rates per device have none: the transformation's rate for all.
       Map<String, Double> deviceRates = new TreeMap<>();
@@ -228,6 +261,12 @@ public record MoveQueue(
     }
   }
 
+  private static Codec codec(String name) {
+    return Codec.fromConfigName(name)
+        .orElseThrow(
+            () -> new IllegalArgumentException("no codec '" + name + "'; " + Codec.allowed()));
+  }
+
   /** Writes the queue to the table's root atomically (a reader sees the old or the new one). */
   public void write(MosaicTable table) {
     ObjectNode root = JSON.createObjectNode();
@@ -250,6 +289,10 @@ public record MoveQueue(
       o.put("gainSeconds", s.gainSeconds());
       o.put("state", s.state().spelling());
       o.put("committedVersion", s.committedVersion());
+      o.put("kind", s.kind().configName());
+      if (s.codec() != null) {
+        o.put("codec", s.codec().configName());
+      }
     }
     Path file = file(table);
     Path tmp = file.resolveSibling(FILE + ".tmp");

@@ -7,9 +7,13 @@ import io.mosaic.design.DesignProposal;
 import io.mosaic.design.MoveQueue;
 import io.mosaic.design.MoveSchedule;
 import io.mosaic.design.MoveStep;
+import io.mosaic.design.SortAdvisor;
+import io.mosaic.device.Codec;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
@@ -21,6 +25,7 @@ import io.mosaic.placement.PlacementOptions;
 import io.mosaic.placement.PlacementProblem;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
+import io.mosaic.trace.TraceRecord;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -263,9 +268,10 @@ public final class MaintenanceExecutor {
         DesignAdvisor.propose(
             model,
             workload,
-            current,
+            new DesignAdvisor.Current(current, codecOverrides(table)),
             keepUnread(model, workload, current, target),
-            request.options());
+            request.options(),
+            SortAdvisor.identify(table, epochRecords(table)));
     if (request.drift() != null) {
       // Drift (issue 25, "Identification"): the new epoch's workload runs enough faster on the
       // new design that identification is worth acting on; else nothing starts, and the reason
@@ -343,6 +349,24 @@ public final class MaintenanceExecutor {
     return MoveQueue.read(table).orElseThrow();
   }
 
+  private static List<TraceRecord> epochRecords(MosaicTable table) {
+    TraceLog log = new TraceLog(table.root());
+    return log.read(log.epoch());
+  }
+
+  /** The columns stored with another codec than their device's, by {@code column.<name>.codec}. */
+  private static Map<ColumnRef, Codec> codecOverrides(MosaicTable table) {
+    Manifest m = table.latest();
+    Map<ColumnRef, Codec> codecs = new LinkedHashMap<>();
+    for (ColumnSpec c : m.schema().columns()) {
+      String value = m.properties().get(MosaicTable.codecProperty(c.name()));
+      Optional<Codec> codec =
+          value == null ? Optional.empty() : Codec.fromConfigName(value.strip());
+      codec.ifPresent(k -> codecs.put(new ColumnRef(table.name(), c.name()), k));
+    }
+    return codecs;
+  }
+
   private static MaintainResult proposed(MosaicTable table, DesignProposal proposal) {
     List<MaintainResult.StepRow> rows = new ArrayList<>();
     for (int i = 0; i < proposal.steps().size(); i++) {
@@ -352,7 +376,7 @@ public final class MaintenanceExecutor {
               i + 1,
               s.column().column(),
               s.from(),
-              s.to(),
+              s.target(),
               s.writeBytes(),
               s.gainSeconds(),
               "proposed"));
@@ -369,7 +393,7 @@ public final class MaintenanceExecutor {
               i + 1,
               s.column(),
               s.from(),
-              s.to(),
+              s.target(),
               s.writeBytes(),
               s.gainSeconds(),
               s.state().spelling()));

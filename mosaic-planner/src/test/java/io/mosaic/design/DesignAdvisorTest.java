@@ -8,6 +8,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Cost;
+import io.mosaic.device.CpuModel;
 import io.mosaic.device.Latency;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
@@ -130,5 +131,94 @@ class DesignAdvisorTest {
         .isInstanceOf(MosaicException.class)
         .hasMessageContaining("give a number above 0");
     assertThatThrownBy(() -> new DesignOptions(1, -1)).hasMessageContaining("give 0 or more");
+  }
+
+  // Codec changes (issue 25): decoding at 1 GB/s (zstd), 2.5 GB/s (lz4), 8 GB/s (none) on one
+  // core. "a" (4 GB) is zstd on a 2 GB/s NVMe, where decoding binds: zstd 0.444 s I/O + 4 s
+  // decoding, lz4 0.8 s + 1.6 s, none 2 s + 0.5 s, so lz4 wins. "b" (4 GB) is lz4 on a 0.1 GB/s
+  // HDD, where reading binds: lz4 16 s + 1.6 s, zstd 8.889 s + 4 s, so zstd wins.
+  private static final CpuModel CPU =
+      new CpuModel(
+          1,
+          Latency.ZERO,
+          Map.of(
+              Codec.ZSTD, new Bandwidth(GB),
+              Codec.LZ4, new Bandwidth(2.5 * GB),
+              Codec.NONE, new Bandwidth(8 * GB)));
+
+  private static DeviceProfile codecDevice(String id, Codec codec, double gbPerSecond) {
+    Bandwidth rate = new Bandwidth(gbPerSecond * GB);
+    double ratio = DeviceProfile.defaultRatio(codec);
+    return new DeviceProfile(
+        id,
+        codec,
+        Latency.ZERO,
+        rate,
+        new Bandwidth(rate.bytesPerSecond() * ratio),
+        ratio,
+        100 * GB,
+        Cost.ofCents(10));
+  }
+
+  private static final CostModel CODECS =
+      CostModel.of(
+          List.of(codecDevice("nvme", Codec.ZSTD, 2), codecDevice("hdd", Codec.LZ4, 0.1)),
+          List.of(
+              new ColumnSize(col("a"), 4 * GB, Map.of()),
+              new ColumnSize(col("b"), 4 * GB, Map.of()),
+              new ColumnSize(col("unread"), 4 * GB, Map.of())),
+          java.util.Optional.of(CPU));
+  private static final Workload AB =
+      new Workload(
+          List.of(new DistinctScan(Set.of(col("a")), 10), new DistinctScan(Set.of(col("b")), 10)));
+  private static final Placement AB_NOW =
+      new Placement(Map.of(col("a"), "nvme", col("b"), "hdd", col("unread"), "nvme"));
+
+  @Test
+  void codecChangesFollowTheDecodingRateOnFastDevicesAndTheBytesOnSlowOnes() {
+    DesignProposal p = DesignAdvisor.propose(CODECS, AB, AB_NOW, AB_NOW, DesignOptions.DEFAULTS);
+    // b first: it saves 10 x 4.711 s for 0.889 GB written, a 10 x 2.044 s for 1.6 GB.
+    assertThat(p.steps()).extracting(MoveStep::kind).containsOnly(StepKind.CODEC);
+    assertThat(p.steps()).extracting(MoveStep::column).containsExactly(col("b"), col("a"));
+    MoveStep b = p.steps().get(0);
+    MoveStep a = p.steps().get(1);
+    assertThat(b.codec()).isEqualTo(Codec.ZSTD);
+    assertThat(b.from()).isEqualTo("hdd");
+    assertThat(b.to()).isEqualTo("hdd");
+    assertThat(b.target()).isEqualTo("hdd (zstd)");
+    assertThat(a.codec()).isEqualTo(Codec.LZ4);
+    assertThat(a.to()).isEqualTo("nvme");
+    assertThat(b.gainSeconds()).isCloseTo(10 * (17.6 - (4 / 4.5 / 0.1 + 4)), within(1e-6));
+    assertThat(a.gainSeconds()).isCloseTo(10 * ((4 / 4.5 / 2 + 4) - 2.4), within(1e-6));
+    // Cost: read and write at the device's rate, decode the old codec and encode the new one.
+    assertThat(b.costSeconds()).isCloseTo(1.6 / 0.1 + 4 / 4.5 / 0.1 + 1.6 + 4, within(1e-6));
+    assertThat(p.worthIt()).isTrue();
+    assertThat(p.reason()).startsWith("worth it: 0 moves and 2 codec changes");
+    // The column no scan reads keeps its codec.
+    assertThat(p.steps()).extracting(MoveStep::column).doesNotContain(col("unread"));
+  }
+
+  @Test
+  void aCodecChangeThatDoesNotPayOffIsNotProposedAndOneAlreadyMadeIsNotRepeated() {
+    DesignProposal brief =
+        DesignAdvisor.propose(CODECS, AB, AB_NOW, AB_NOW, new DesignOptions(0.1, 2));
+    assertThat(brief.worthIt()).isFalse();
+    assertThat(brief.reason())
+        .startsWith("not worth it: 0 moves and 2 codec changes")
+        .contains("less than 2.0x the cost");
+    // a is stored as lz4 already (column.a.codec), b as zstd: nothing is left to gain.
+    DesignProposal done =
+        DesignAdvisor.propose(
+            CODECS,
+            AB,
+            new DesignAdvisor.Current(AB_NOW, Map.of(col("a"), Codec.LZ4, col("b"), Codec.ZSTD)),
+            AB_NOW,
+            DesignOptions.DEFAULTS);
+    assertThat(done.steps()).isEmpty();
+    // Without a CPU model the model has no decoding rate per codec: no codec change.
+    DesignProposal noCpu =
+        DesignAdvisor.propose(
+            CODECS.withCpu(java.util.Optional.empty()), AB, AB_NOW, AB_NOW, DesignOptions.DEFAULTS);
+    assertThat(noCpu.steps()).isEmpty();
   }
 }

@@ -3,6 +3,7 @@ package io.mosaic.design;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.cli.MosaicCli;
+import io.mosaic.device.Codec;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
@@ -118,6 +119,105 @@ class DesignCrashTest {
     // Most kills must fall inside the transformations for the test to show anything.
     assertThat(kills).as("processes killed").isGreaterThanOrEqualTo(2);
     assertThat(killedMidway).as("kills leaving some steps done and some pending").isPositive();
+  }
+
+  /**
+   * Transformations other than moves (issue 25) killed at their points: a codec change of v (lz4 on
+   * ssd to zstd there), a re-sort by d (the rows' order already, so every row must come back in the
+   * same order), and a move of k to hdd. Each step commits one version and none is done twice.
+   */
+  @Test
+  void aCodecChangeAndAReSortKilledAtTheirPointsAreDoneOnce() throws Exception {
+    Path root = dir.resolve("transforms");
+    Files.createDirectories(root);
+    DevicePool pool = TestPool.fourDevices(root);
+    MosaicTable table = CrashWorkload.table(root.resolve("t"), pool, BATCHES);
+    Manifest m = table.latest();
+    long base = m.version();
+    long bytes = m.segments().stream().mapToLong(SegmentEntry::fileBytes).sum();
+    List<MoveQueue.Step> steps =
+        List.of(
+            new MoveQueue.Step(
+                "v",
+                "ssd",
+                "ssd",
+                bytes / 4,
+                1.0,
+                MoveQueue.StepState.PENDING,
+                0,
+                StepKind.CODEC,
+                Codec.ZSTD),
+            new MoveQueue.Step(
+                "d",
+                MoveStep.ALL_DEVICES,
+                MoveStep.ALL_DEVICES,
+                bytes,
+                1.0,
+                MoveQueue.StepState.PENDING,
+                0,
+                StepKind.SORT,
+                null),
+            new MoveQueue.Step("k", "nvme", "hdd", bytes / 4, 1.0, MoveQueue.StepState.PENDING, 0));
+    new MoveQueue(
+            table.name(),
+            MoveQueue.State.RUNNING,
+            ScheduleShape.CONSTANT,
+            1e15,
+            1e15,
+            0,
+            Map.of(),
+            steps,
+            "a test transformation",
+            null)
+        .write(table);
+    record Kill(String point, int versionsAfter, int stepsDone) {}
+    List<Kill> kills =
+        List.of(
+            // The codec change halfway through v's segments: nothing committed.
+            new Kill("segment-moved", 0, 0),
+            // The codec change committed, not recorded.
+            new Kill("column-committed", 1, 0),
+            // Recorded on resume without a rewrite; the re-sort's files written, not committed.
+            new Kill("sort-written", 1, 1),
+            // The re-sort committed, its old segments not yet retired.
+            new Kill("sort-committed", 2, 1),
+            // Found committed on resume (clustering recorded, rows in order), not yet recorded.
+            new Kill("design-step-committed", 2, 1));
+    for (Kill k : kills) {
+      Run run =
+          maintain(root, List.of("-Dmosaic.crash.at=1", "-Dmosaic.crash.name=" + k.point()), -1);
+      assertThat(run.crashPoint()).as("%s reached: %s", k, run.output()).isEqualTo(k.point());
+      assertThat(MosaicTable.open(root.resolve("t"), pool(root)).latest().version())
+          .as("%s: versions committed", k)
+          .isEqualTo(base + k.versionsAfter());
+      assertThat(
+              queue(root).steps().stream()
+                  .filter(s -> s.state() == MoveQueue.StepState.DONE)
+                  .count())
+          .as("%s: steps the queue says are done", k)
+          .isEqualTo(k.stepsDone());
+    }
+    Run done = maintain(root, List.of(), -1);
+    assertThat(String.join("\n", done.output()))
+        .containsPattern("transformation of t: done, 3 of 3 steps done");
+    Manifest after = MosaicTable.open(root.resolve("t"), pool(root)).latest();
+    assertThat(after.version()).isEqualTo(base + 3);
+    MoveQueue q = queue(root);
+    for (int i = 0; i < 3; i++) {
+      assertThat(q.steps().get(i).committedVersion()).as("step %d", i + 1).isEqualTo(base + i + 1);
+      assertThat(q.steps().get(i).kind()).isEqualTo(steps.get(i).kind());
+    }
+    assertThat(after.segmentsOf("v"))
+        .allMatch(s -> s.codec() == Codec.ZSTD && s.device().equals("ssd"));
+    assertThat(after.properties())
+        .containsEntry(MosaicTable.CLUSTERING, "d")
+        .containsEntry(MosaicTable.codecProperty("v"), "zstd");
+    assertThat(after.segmentsOf("k")).allMatch(s -> s.device().equals("hdd"));
+    List<List<List<Object>>> batches = new ArrayList<>();
+    for (int b = 0; b < BATCHES; b++) {
+      batches.add(CrashWorkload.rows(b));
+    }
+    CrashSafetyTest.check(root, batches, 0);
   }
 
   /**

@@ -127,7 +127,7 @@ final class MaintainProcedure implements Provider<Procedure> {
               public void stepCommitted(int index, MoveQueue.Step step, long version) {
                 log.info(
                     "maintain %s: step %d (%s %s -> %s) committed version %d",
-                    name, index + 1, step.column(), step.from(), step.to(), version);
+                    name, index + 1, step.column(), step.from(), step.target(), version);
               }
             });
     log.info(
