@@ -56,7 +56,7 @@ import java.util.Set;
  * column is read from its old device until it commits, so the run reads exactly that placement).
  *
  * <p>Usage: {@code benchmarks/bench experiments.DesignTransformation [SF] [DIVISOR] [RATE_MBPS]
- * [AFTER] [BASELINE_RUNS] [SHARE] [THINK]} (defaults 0.1, 50, 0.15, 3, 2, 0.25, 0.5: THINK seconds
+ * [AFTER] [BASELINE_RUNS] [SHARE] [THINK]} (defaults 0.1, 50, 0.2, 3, 3, 0.25, 0.5: THINK seconds
  * of pause before each run of B, when the devices idle and {@code slow-start} copies at full rate).
  * Writes {@code docs/experiments/design-transformation{,-steps}.csv} and {@code
  * design-transformation.svg} (with {@code -TAG} under {@code EXPERIMENT_TAG}).
@@ -77,9 +77,9 @@ public final class DesignTransformation {
   public static void main(String[] args) throws Exception {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 0.1;
     double divisor = args.length > 1 ? Double.parseDouble(args[1]) : 50;
-    double rate = (args.length > 2 ? Double.parseDouble(args[2]) : 0.15) * 1e6;
+    double rate = (args.length > 2 ? Double.parseDouble(args[2]) : 0.2) * 1e6;
     int after = args.length > 3 ? Integer.parseInt(args[3]) : 3;
-    int baselineRuns = args.length > 4 ? Integer.parseInt(args[4]) : 2;
+    int baselineRuns = args.length > 4 ? Integer.parseInt(args[4]) : 3;
     double share = args.length > 5 ? Double.parseDouble(args[5]) : 0.25;
     double think = args.length > 6 ? Double.parseDouble(args[6]) : 0.5;
     Path out = Path.of("docs/experiments");
