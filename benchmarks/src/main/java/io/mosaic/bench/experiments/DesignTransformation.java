@@ -349,7 +349,7 @@ public final class DesignTransformation {
           MoveStep s = steps.get(i);
           double seconds = (rec.committed[i] - rec.started[i]) / 1e9;
           double mbps = rec.copied[i] / seconds / 1e6;
-          if (rec.fullChunks[i] == 0) {
+          if (rec.chunks[i] > 0 && rec.fullChunks[i] == 0) { // every chunk paced
             pacedBytes += rec.copied[i];
             pacedSeconds += seconds;
           }
