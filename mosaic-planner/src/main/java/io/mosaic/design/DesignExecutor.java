@@ -90,6 +90,9 @@ public final class DesignExecutor {
       MoveSchedule schedule = queue.schedule();
       long[] stepBytes = {0};
       long[] lastCheck = {System.nanoTime()};
+      // When the chunk being copied started: its slot in the devices' buckets starts there, so the
+      // copy itself counts towards the rate instead of being added to it.
+      long[] copyStart = {System.nanoTime()};
       Runnable check =
           () -> {
             // The queue file is read at most every 200 ms: a pause lands quickly without a file
@@ -112,19 +115,22 @@ public final class DesignExecutor {
 
             @Override
             public void chunk(String a, String b, long bytes) {
+              // The chunk's rate is decided by the bytes done before it: the chunk that completes
+              // fast-start's working set is still part of it.
+              long before = done[0] + stepBytes[0];
               stepBytes[0] += bytes;
-              long bytesDone = done[0] + stepBytes[0];
               boolean queries = !table.pinnedVersions().isEmpty();
               Map<Device, Double> rates = new LinkedHashMap<>();
               for (String d : List.of(a, b)) {
-                rates.put(table.pool().device(d), schedule.rate(d, bytesDone, queries));
+                rates.put(table.pool().device(d), schedule.rate(d, before, queries));
               }
               listener.copied(
-                  bytesDone,
+                  before + bytes,
                   total,
                   rates.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow());
-              sleepUntil(DeviceBuckets.reserve(rates, bytes, System.nanoTime()));
+              sleepUntil(DeviceBuckets.reserve(rates, bytes, copyStart[0]));
               check.run();
+              copyStart[0] = System.nanoTime();
             }
           };
       Manifest after;

@@ -20,8 +20,9 @@ final class DeviceBuckets {
   private DeviceBuckets() {}
 
   /**
-   * Reserves {@code bytes} on each device at its rate (bytes per second) and returns the {@code
-   * System.nanoTime()} at which all of them are through; a device named twice is charged once.
+   * Reserves {@code bytes} on each device at its rate (bytes per second), from {@code now} (the
+   * {@code System.nanoTime()} their copy started) or the device's clock if later, and returns the
+   * time at which all of them are through; a device named twice is charged once.
    */
   static long reserve(Map<Device, Double> rates, long bytes, long now) {
     long due = now;
@@ -30,7 +31,7 @@ final class DeviceBuckets {
           NEXT.computeIfAbsent(e.getKey().root().toAbsolutePath().normalize(), k -> new long[1]);
       long cost = (long) Math.min(bytes / e.getValue() * 1e9, 1e15);
       synchronized (next) {
-        // An idle device does not save up: its clock starts from now.
+        // An idle device does not save up: its clock starts from when this copy did.
         long start = next[0] - now > 0 ? next[0] : now;
         next[0] = start + cost;
         due = next[0] - due > 0 ? next[0] : due;
