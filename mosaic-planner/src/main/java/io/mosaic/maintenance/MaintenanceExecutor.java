@@ -303,7 +303,7 @@ public final class MaintenanceExecutor {
    * hold it: LOPT is indifferent to where those go, and moving them costs I/O for no gain. When
    * they had to make room (a full device), the target stays as LOPT gave it.
    */
-  private static Placement keepUnread(
+  public static Placement keepUnread(
       CostModel model, Workload workload, Placement current, Placement target) {
     java.util.Set<io.mosaic.model.ColumnRef> read = new java.util.HashSet<>();
     workload.scans().forEach(s -> read.addAll(s.columns()));

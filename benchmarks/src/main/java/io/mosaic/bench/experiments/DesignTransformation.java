@@ -9,6 +9,7 @@ import io.mosaic.design.MoveSchedule;
 import io.mosaic.design.MoveStep;
 import io.mosaic.design.ScheduleShape;
 import io.mosaic.device.CpuModel;
+import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DistinctScan;
@@ -29,13 +30,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Issue 25's measure (docs/experiments/design.md): a running workload switches to another trace and
@@ -119,8 +118,9 @@ public final class DesignTransformation {
               Optional.of(cpu));
       Map<ColumnRef, String> hdd = new LinkedHashMap<>();
       model.columns().forEach(c -> hdd.put(c, "hdd"));
-      Placement placedA = keepUnread(model, a, new Placement(hdd), lopt(model, a));
-      Placement placedB = keepUnread(model, b, placedA, lopt(model, b));
+      Placement placedA =
+          MaintenanceExecutor.keepUnread(model, a, new Placement(hdd), lopt(model, a));
+      Placement placedB = MaintenanceExecutor.keepUnread(model, b, placedA, lopt(model, b));
       DesignProposal proposal =
           DesignAdvisor.propose(model, b, placedA, placedB, DesignOptions.DEFAULTS);
       System.out.printf(
@@ -540,23 +540,6 @@ public final class DesignTransformation {
             new PlacementProblem(
                 model, workload, PlacementMode.CAPACITY, PlacementOptions.defaults()))
         .placement();
-  }
-
-  /**
-   * As {@code mosaic maintain}: columns the workload does not read stay where they are when the
-   * devices still hold them (LOPT is indifferent to them).
-   */
-  private static Placement keepUnread(
-      CostModel model, Workload workload, Placement current, Placement target) {
-    Set<ColumnRef> read = new HashSet<>();
-    workload.scans().forEach(s -> read.addAll(s.columns()));
-    Map<ColumnRef, String> kept = new LinkedHashMap<>(target.deviceOf());
-    kept.replaceAll((c, d) -> read.contains(c) ? d : current.deviceOf().getOrDefault(c, d));
-    Placement candidate = new Placement(kept);
-    boolean fits =
-        model.usedBytes(candidate).entrySet().stream()
-            .allMatch(e -> e.getValue() <= model.device(e.getKey()).capacityBytes());
-    return fits ? candidate : target;
   }
 
   // The median run of B, with the clients' pause before each run as in the shapes' loop.
