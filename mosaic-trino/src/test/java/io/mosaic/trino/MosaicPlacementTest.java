@@ -251,12 +251,12 @@ class MosaicPlacementTest {
     assertThat(sql("SELECT DISTINCT step_state FROM \"kept$moves\"").getOnlyColumnAsSet())
         .containsExactly("done");
     // The progress view: every byte done, nothing left, and the workload's predicted time now.
-    MaterializedRow progress =
+    List<MaterializedRow> progress =
         sql("SELECT DISTINCT bytes_done, bytes_left, eta_seconds,"
                 + " predicted_seconds_now IS NOT NULL FROM \"kept$moves\"")
-            .getMaterializedRows()
-            .get(0);
-    assertThat(progress.getFields())
+            .getMaterializedRows();
+    assertThat(progress).as("the same on every row").hasSize(1);
+    assertThat(progress.get(0).getFields())
         .containsExactly(
             sql("SELECT sum(bytes) FROM \"kept$moves\"").getOnlyValue(), 0L, 0.0, true);
     assertThat(devices("kept"))
