@@ -162,7 +162,7 @@ final class MaintainCommand implements Callable<Integer> {
     if (control.watch != null) {
       return watch(out, executor.watch(request.withDrift(drift)));
     }
-    print(out, executor.maintain(request.withDrift(drift), progress(out), false));
+    print(out, executor.maintain(request.withDrift(drift), progress(out), false), control.dryRun);
     return 0;
   }
 
@@ -178,7 +178,7 @@ final class MaintainCommand implements Callable<Integer> {
         100 * watch.threshold());
     while (!Thread.currentThread().isInterrupted()) {
       try {
-        watch.check(progress(out)).ifPresent(r -> print(out, r));
+        watch.check(progress(out)).ifPresent(r -> print(out, r, false));
       } catch (IOException | MosaicException e) {
         out.println("watch: " + e.getMessage()); // the next check tries again
       }
@@ -192,9 +192,11 @@ final class MaintainCommand implements Callable<Integer> {
     return 0;
   }
 
-  private void print(PrintWriter out, MaintainResult result) {
+  /** The steps and the progress view; {@code mosaic moves} prints the same. */
+  static void print(PrintWriter out, MaintainResult result, boolean dryRun) {
     TextTable steps =
-        new TextTable("step", "column", "from", "to", "bytes", "saves per run", "state");
+        new TextTable(
+            "step", "column", "from", "to", "bytes", "saves per run", "state", "done", "left");
     for (MaintainResult.StepRow s : result.steps()) {
       steps.row(
           Integer.toString(s.step()),
@@ -203,13 +205,15 @@ final class MaintainCommand implements Callable<Integer> {
           s.toDevice(),
           ByteSize.ofBytes(s.bytes()).toString(),
           String.format(Locale.ROOT, "%.3f s", s.savesSeconds()),
-          s.stepState());
+          s.stepState(),
+          ByteSize.ofBytes(s.bytesDone()).toString(),
+          ByteSize.ofBytes(s.bytesLeft()).toString());
     }
     out.print(steps.render());
     out.println(result.reason());
     if (result.state().equals("proposed")) {
       out.println(
-          control.dryRun || (result.steps().isEmpty() && !result.reason().startsWith("no drift"))
+          dryRun || (result.steps().isEmpty() && !result.reason().startsWith("no drift"))
               ? "dry run: nothing moved"
               : result.reason().startsWith("no drift")
                   ? "not started: the workload has not drifted by more than the threshold (--drift)"
@@ -224,6 +228,17 @@ final class MaintainCommand implements Callable<Integer> {
         result.state(),
         done,
         result.steps().size());
+    MaintainResult.Progress p = result.progress();
+    out.printf(
+        Locale.ROOT,
+        "progress: %s done, %s left, rate %s, ETA %s, predicted workload time now %s%n",
+        ByteSize.ofBytes(p.bytesDone()),
+        ByteSize.ofBytes(p.bytesLeft()),
+        p.rate() == null ? "not measured yet" : ByteSize.ofBytes(Math.round(p.rate())) + "/s",
+        p.etaSeconds() == null ? "none" : String.format(Locale.ROOT, "%.1f s", p.etaSeconds()),
+        p.predictedSecondsNow() == null
+            ? "unknown"
+            : String.format(Locale.ROOT, "%.3f s", p.predictedSecondsNow()));
   }
 
   private static DesignExecutor.Listener progress(PrintWriter out) {

@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
       ExportMipCommand.class,
       ImportSolutionCommand.class,
       MaintainCommand.class,
+      MovesCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class MosaicCli {

@@ -62,7 +62,8 @@ public final class DesignExecutor {
       return current(); // another process (or thread) runs it, and reads the queue as it goes
     }
     try (RunnerLock held = lock.get()) {
-      return runSteps(listener);
+      // The progress is kept with the queue, so another process shows it (ProgressRecorder).
+      return runSteps(new ProgressRecorder(table, listener));
     }
   }
 
@@ -149,8 +150,10 @@ public final class DesignExecutor {
       CrashPoints.reached("design-step-committed");
       done[0] += step.writeBytes();
       // Re-read: a person may have paused meanwhile; the step's commit is recorded either way.
-      queue = current().withStepDone(i, after.version());
-      queue.write(table);
+      int index = i;
+      queue =
+          MoveQueue.update(table, q -> q.withStepDone(index, after.version()))
+              .orElseGet(this::current);
       CrashPoints.reached("design-queue-written");
       listener.stepCommitted(i, step, after.version());
       if (queue.state() != MoveQueue.State.RUNNING) {

@@ -41,6 +41,9 @@ import java.util.TreeMap;
  * @param steps in the order they run
  * @param reason the identification's reason, in numbers
  * @param error the failure that stopped it, if any
+ * @param secondsNow the predicted time of one workload run before any step (NaN in a queue written
+ *     before progress was kept)
+ * @param progress how far the step in flight got and how fast, or null before any copy
  */
 public record MoveQueue(
     String table,
@@ -52,7 +55,9 @@ public record MoveQueue(
     Map<String, Double> deviceRates,
     List<Step> steps,
     String reason,
-    String error) {
+    String error,
+    double secondsNow,
+    Progress progress) {
 
   /** The file in the table's root. */
   public static final String FILE = "_design-moves.json";
@@ -86,9 +91,26 @@ public record MoveQueue(
   }
 
   /**
+   * How far the runner got, written with the queue at most every {@link #PROGRESS_MILLIS} ms while
+   * a step copies, so another process can show it.
+   *
+   * @param step the index of the step in flight
+   * @param stepBytesDone the bytes that step copied so far
+   * @param startedMillis when the transformation started or was last resumed (epoch ms)
+   * @param rate the bytes per second copied since {@code startedMillis} (0 until measured)
+   */
+  public record Progress(int step, long stepBytesDone, long startedMillis, double rate) {}
+
+  /** The least time between two writes of {@link Progress}: the queue is rewritten whole. */
+  public static final long PROGRESS_MILLIS = 1000;
+
+  /**
    * One step of the queue: a column to move (or re-encode with {@code codec}, or sort the table
    * by), its planned bytes, and the version its commit made. A queue written before step kinds has
    * only moves.
+   *
+   * @param secondsAfter the predicted time of one workload run once this step and those before it
+   *     are done (NaN in a queue written before progress was kept)
    */
   public record Step(
       String column,
@@ -99,9 +121,34 @@ public record MoveQueue(
       StepState state,
       long committedVersion,
       StepKind kind,
-      Codec codec) {
+      Codec codec,
+      double secondsAfter) {
     public Step {
       Objects.requireNonNull(kind, "kind");
+    }
+
+    /** A step without its predicted workload time. */
+    public Step(
+        String column,
+        String from,
+        String to,
+        long writeBytes,
+        double gainSeconds,
+        StepState state,
+        long committedVersion,
+        StepKind kind,
+        Codec codec) {
+      this(
+          column,
+          from,
+          to,
+          writeBytes,
+          gainSeconds,
+          state,
+          committedVersion,
+          kind,
+          codec,
+          Double.NaN);
     }
 
     /** A move. */
@@ -118,13 +165,49 @@ public record MoveQueue(
 
     Step done(long version) {
       return new Step(
-          column, from, to, writeBytes, gainSeconds, StepState.DONE, version, kind, codec);
+          column,
+          from,
+          to,
+          writeBytes,
+          gainSeconds,
+          StepState.DONE,
+          version,
+          kind,
+          codec,
+          secondsAfter);
     }
 
     /** Where the step leaves its column, for a person: the device, with the codec or the order. */
     public String target() {
       return MoveStep.target(kind, to, codec, column);
     }
+  }
+
+  /** A queue without progress (as written before it was kept). */
+  public MoveQueue(
+      String table,
+      State state,
+      ScheduleShape shape,
+      double rate,
+      double fullRate,
+      long workingSetBytes,
+      Map<String, Double> deviceRates,
+      List<Step> steps,
+      String reason,
+      String error) {
+    this(
+        table,
+        state,
+        shape,
+        rate,
+        fullRate,
+        workingSetBytes,
+        deviceRates,
+        steps,
+        reason,
+        error,
+        Double.NaN,
+        null);
   }
 
   public MoveQueue {
@@ -146,7 +229,8 @@ public record MoveQueue(
               StepState.PENDING,
               0,
               s.kind(),
-              s.codec()));
+              s.codec(),
+              s.secondsAfter()));
     }
     return new MoveQueue(
         table,
@@ -158,6 +242,8 @@ public record MoveQueue(
         schedule.deviceRates(),
         steps,
         proposal.reason(),
+        null,
+        proposal.secondsNow(),
         null);
   }
 
@@ -167,14 +253,53 @@ public record MoveQueue(
 
   public MoveQueue withState(State next, String why) {
     return new MoveQueue(
-        table, next, shape, rate, fullRate, workingSetBytes, deviceRates, steps, reason, why);
+        table,
+        next,
+        shape,
+        rate,
+        fullRate,
+        workingSetBytes,
+        deviceRates,
+        steps,
+        reason,
+        why,
+        secondsNow,
+        progress);
   }
 
   MoveQueue withStepDone(int index, long version) {
     List<Step> next = new ArrayList<>(steps);
     next.set(index, steps.get(index).done(version));
     return new MoveQueue(
-        table, state, shape, rate, fullRate, workingSetBytes, deviceRates, next, reason, error);
+        table,
+        state,
+        shape,
+        rate,
+        fullRate,
+        workingSetBytes,
+        deviceRates,
+        next,
+        reason,
+        error,
+        secondsNow,
+        progress);
+  }
+
+  /** This queue with {@code next} as its progress. */
+  public MoveQueue withProgress(Progress next) {
+    return new MoveQueue(
+        table,
+        state,
+        shape,
+        rate,
+        fullRate,
+        workingSetBytes,
+        deviceRates,
+        steps,
+        reason,
+        error,
+        secondsNow,
+        next);
   }
 
   /** Bytes of the steps done. */
@@ -187,6 +312,62 @@ public record MoveQueue(
 
   public long bytesTotal() {
     return steps.stream().mapToLong(Step::writeBytes).sum();
+  }
+
+  // ---- the progress view (docs/physical-design.md, "The progress view")
+
+  /**
+   * The bytes step {@code index} has copied: all of a done one; of the one in flight, what the
+   * runner last wrote (while the queue runs: a pause or a stop deletes the partial copy).
+   */
+  public long stepBytesDone(int index) {
+    Step s = steps.get(index);
+    if (s.state() == StepState.DONE) {
+      return s.writeBytes();
+    }
+    if (state == State.RUNNING && progress != null && progress.step() == index) {
+      return Math.min(Math.max(0, progress.stepBytesDone()), s.writeBytes());
+    }
+    return 0;
+  }
+
+  /** The bytes copied so far: the done steps' and the step in flight's. */
+  public long bytesCopied() {
+    long sum = 0;
+    for (int i = 0; i < steps.size(); i++) {
+      sum += stepBytesDone(i);
+    }
+    return sum;
+  }
+
+  /** The bytes per second measured since the run started or resumed, NaN before any copy. */
+  public double measuredRate() {
+    return progress != null && progress.rate() > 0 ? progress.rate() : Double.NaN;
+  }
+
+  /**
+   * The seconds until every step is done: the bytes left at the measured rate, or at the configured
+   * one before anything was measured; 0 once done, NaN once cancelled (nothing more runs).
+   */
+  public double etaSeconds() {
+    if (state == State.CANCELLED) {
+      return Double.NaN;
+    }
+    double r = Double.isNaN(measuredRate()) ? rate : measuredRate();
+    return (bytesTotal() - bytesCopied()) / r;
+  }
+
+  /**
+   * The predicted time of one workload run with the design as it is now: the last done step's
+   * {@code secondsAfter}, or the time before any step (NaN when the queue predates them).
+   */
+  public double predictedSecondsNow() {
+    for (int i = steps.size() - 1; i >= 0; i--) {
+      if (steps.get(i).state() == StepState.DONE) {
+        return steps.get(i).secondsAfter();
+      }
+    }
+    return secondsNow;
   }
 
   // ---- persistence
@@ -230,7 +411,9 @@ public record MoveQueue(
                 s.required("committedVersion").asLong(),
                 // Queues written before step kinds hold only moves.
                 s.hasNonNull("kind") ? StepKind.parse(s.get("kind").asText()) : StepKind.MOVE,
-                s.hasNonNull("codec") ? codec(s.get("codec").asText()) : null));
+                s.hasNonNull("codec") ? codec(s.get("codec").asText()) : null,
+                // Queues written before progress was kept have no predicted times.
+                s.hasNonNull("secondsAfter") ? s.get("secondsAfter").asDouble() : Double.NaN));
       }
       // Queues written before rates per device have none: the transformation's rate for all.
       Map<String, Double> deviceRates = new TreeMap<>();
@@ -248,7 +431,9 @@ public record MoveQueue(
               deviceRates,
               steps,
               root.path("reason").asText(""),
-              root.hasNonNull("error") ? root.get("error").asText() : null));
+              root.hasNonNull("error") ? root.get("error").asText() : null,
+              root.hasNonNull("secondsNow") ? root.get("secondsNow").asDouble() : Double.NaN,
+              progress(root.path("progress"))));
     } catch (IllegalArgumentException e) {
       throw new MosaicException(
           MosaicException.Kind.CORRUPT,
@@ -261,10 +446,55 @@ public record MoveQueue(
     }
   }
 
+  private static Progress progress(JsonNode p) {
+    if (!p.isObject()) {
+      return null;
+    }
+    return new Progress(
+        p.required("step").asInt(),
+        p.required("stepBytesDone").asLong(),
+        p.required("startedMillis").asLong(),
+        p.required("rate").asDouble());
+  }
+
   private static Codec codec(String name) {
     return Codec.fromConfigName(name)
         .orElseThrow(
             () -> new IllegalArgumentException("no codec '" + name + "'; " + Codec.allowed()));
+  }
+
+  /** The lock a change of the queue holds while it reads and writes it ({@link #update}). */
+  static final String UPDATE_LOCK = "_design-moves.update.lock";
+
+  // This JVM's changes of a queue, one at a time: an OS lock belongs to the process, and closing a
+  // second descriptor of the file would drop it.
+  private static final Map<Path, Object> UPDATING = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Reads the table's queue, changes it with {@code change} and writes it back, holding a lock
+   * against every other change (this process's and others'), so a pause written by one is not lost
+   * to the runner's progress written by another from the queue it read before. Empty, writing
+   * nothing, when the table has no queue.
+   */
+  public static Optional<MoveQueue> update(
+      MosaicTable table, java.util.function.UnaryOperator<MoveQueue> change) {
+    Path lockFile = table.root().resolve(UPDATE_LOCK);
+    synchronized (UPDATING.computeIfAbsent(lockFile, f -> new Object())) {
+      try (java.nio.channels.FileChannel channel =
+              java.nio.channels.FileChannel.open(
+                  lockFile,
+                  java.nio.file.StandardOpenOption.CREATE,
+                  java.nio.file.StandardOpenOption.WRITE);
+          java.nio.channels.FileLock ignored = channel.lock()) {
+        Optional<MoveQueue> changed = read(table).map(change);
+        changed.ifPresent(q -> q.write(table));
+        return changed;
+      } catch (IOException e) {
+        throw MosaicException.io(
+            "cannot lock " + lockFile + " to change the table's move queue (check its permissions)",
+            e);
+      }
+    }
   }
 
   /** Writes the queue to the table's root atomically (a reader sees the old or the new one). */
@@ -279,6 +509,16 @@ public record MoveQueue(
     deviceRates.forEach(root.putObject("deviceRates")::put);
     root.put("reason", reason);
     root.put("error", error);
+    if (!Double.isNaN(secondsNow)) {
+      root.put("secondsNow", secondsNow);
+    }
+    if (progress != null) {
+      ObjectNode p = root.putObject("progress");
+      p.put("step", progress.step());
+      p.put("stepBytesDone", progress.stepBytesDone());
+      p.put("startedMillis", progress.startedMillis());
+      p.put("rate", progress.rate());
+    }
     ArrayNode array = root.putArray("steps");
     for (Step s : steps) {
       ObjectNode o = array.addObject();
@@ -292,6 +532,9 @@ public record MoveQueue(
       o.put("kind", s.kind().configName());
       if (s.codec() != null) {
         o.put("codec", s.codec().configName());
+      }
+      if (!Double.isNaN(s.secondsAfter())) {
+        o.put("secondsAfter", s.secondsAfter());
       }
     }
     Path file = file(table);

@@ -223,20 +223,23 @@ public final class MaintenanceExecutor {
           if (queue.state() == MoveQueue.State.DONE) {
             return result(queue);
           }
-          queue.withState(MoveQueue.State.RUNNING, null).write(table);
+          // The run measures its rate afresh: the paused step's partial copy is gone.
+          MoveQueue.update(
+              table, q -> q.withState(MoveQueue.State.RUNNING, null).withProgress(null));
           return result(execute(table, listener, background));
         }
-        MoveQueue steered =
-            queue.withState(
-                request.action() == MaintainRequest.Action.PAUSE
-                    ? MoveQueue.State.PAUSED
-                    : MoveQueue.State.CANCELLED,
-                null);
         if (queue.state() == MoveQueue.State.DONE) {
           return result(queue); // nothing left to pause or cancel
         }
-        steered.write(table);
-        return result(steered);
+        // Under the queue's lock: the runner's progress, written meanwhile, does not undo it.
+        MoveQueue.State next =
+            request.action() == MaintainRequest.Action.PAUSE
+                ? MoveQueue.State.PAUSED
+                : MoveQueue.State.CANCELLED;
+        return result(
+            MoveQueue.update(
+                    table, q -> q.state() == MoveQueue.State.DONE ? q : q.withState(next, null))
+                .orElse(queue));
       }
       case START -> {}
     }
@@ -278,14 +281,14 @@ public final class MaintenanceExecutor {
       // says by how much it missed.
       String drift = proposal.driftReason(request.drift());
       if (!proposal.drifted(request.drift())) {
-        return proposed(table, proposal.withReason(drift + "; nothing started"));
+        return proposed(table, proposal.withReason(drift + "; nothing started"), request.rate());
       }
       proposal = proposal.withReason(drift + "; " + proposal.reason());
     }
     if (proposal.steps().isEmpty()
         || request.dryRun()
         || !(proposal.worthIt() || request.force())) {
-      return proposed(table, proposal);
+      return proposed(table, proposal, request.rate());
     }
     MoveSchedule schedule =
         new MoveSchedule(
@@ -367,7 +370,7 @@ public final class MaintenanceExecutor {
     return codecs;
   }
 
-  private static MaintainResult proposed(MosaicTable table, DesignProposal proposal) {
+  private static MaintainResult proposed(MosaicTable table, DesignProposal proposal, double rate) {
     List<MaintainResult.StepRow> rows = new ArrayList<>();
     for (int i = 0; i < proposal.steps().size(); i++) {
       MoveStep s = proposal.steps().get(i);
@@ -379,9 +382,23 @@ public final class MaintenanceExecutor {
               s.target(),
               s.writeBytes(),
               s.gainSeconds(),
-              "proposed"));
+              "proposed",
+              0,
+              s.writeBytes()));
     }
-    return new MaintainResult(table.name(), "proposed", proposal.reason(), rows);
+    // Nothing copied yet, nothing measured: the ETA at the configured rate.
+    long total = proposal.bytesToWrite();
+    return new MaintainResult(
+        table.name(),
+        "proposed",
+        proposal.reason(),
+        rows,
+        new MaintainResult.Progress(
+            0,
+            total,
+            null,
+            MaintainResult.known(total / rate),
+            MaintainResult.known(proposal.secondsNow())));
   }
 
   private static MaintainResult result(MoveQueue queue) {
@@ -396,11 +413,24 @@ public final class MaintenanceExecutor {
               s.target(),
               s.writeBytes(),
               s.gainSeconds(),
-              s.state().spelling()));
+              s.state().spelling(),
+              queue.stepBytesDone(i),
+              s.writeBytes() - queue.stepBytesDone(i)));
     }
     String reason =
         queue.error() == null ? queue.reason() : queue.reason() + "; stopped: " + queue.error();
-    return new MaintainResult(queue.table(), queue.state().spelling(), reason, rows);
+    long done = queue.bytesCopied();
+    return new MaintainResult(
+        queue.table(),
+        queue.state().spelling(),
+        reason,
+        rows,
+        new MaintainResult.Progress(
+            done,
+            queue.bytesTotal() - done,
+            MaintainResult.known(queue.measuredRate()),
+            MaintainResult.known(queue.etaSeconds()),
+            MaintainResult.known(queue.predictedSecondsNow())));
   }
 
   /**

@@ -9,6 +9,8 @@ import io.mosaic.device.DeviceModel;
 import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
 import io.mosaic.device.Latency;
+import io.mosaic.maintenance.MaintainRequest;
+import io.mosaic.maintenance.MaintainResult;
 import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.maintenance.MoveRequest;
 import io.mosaic.maintenance.MoveResult;
@@ -390,6 +392,45 @@ class TableCommandsTest {
           .isEqualTo(s.state() == MoveQueue.StepState.DONE ? "nvme" : "hdd");
     }
     assertThat(allValues(devicePool, reopened)).isEqualTo(before);
+    // The progress view, from the queue as another process sees it: the done steps' bytes are
+    // done, the rest left, at the rate measured, and the workload's predicted time is the last
+    // done step's.
+    MaintainResult view =
+        new MaintenanceExecutor(devicePool, n -> MosaicTable.open(Path.of(n), devicePool))
+            .maintain(
+                MaintainRequest.parse(
+                    table.toString(), "status", null, null, null, null, null, null, null, null),
+                new io.mosaic.design.DesignExecutor.Listener() {},
+                false);
+    MaintainResult.Progress progress = view.progress();
+    assertThat(progress.bytesDone()).isPositive();
+    assertThat(progress.bytesLeft()).isPositive();
+    assertThat(progress.bytesDone() + progress.bytesLeft()).isEqualTo(paused.bytesTotal());
+    assertThat(progress.bytesDone())
+        .isEqualTo(view.steps().stream().mapToLong(MaintainResult.StepRow::bytesDone).sum());
+    for (MaintainResult.StepRow s : view.steps()) {
+      assertThat(s.bytesDone())
+          .as(s.column())
+          .isEqualTo(s.stepState().equals("done") ? s.bytes() : 0);
+      assertThat(s.bytesDone() + s.bytesLeft()).isEqualTo(s.bytes());
+    }
+    assertThat(progress.rate()).isNotNull().isPositive();
+    assertThat(progress.etaSeconds())
+        .isCloseTo(
+            progress.bytesLeft() / progress.rate(), org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(progress.predictedSecondsNow())
+        .isNotNull()
+        .isEqualTo(paused.steps().get((int) done - 1).secondsAfter());
+    assertThat(view.rows()).allSatisfy(r -> assertThat(r).hasSize(MaintainResult.COLUMNS.size()));
+    assertThat(run(concat(new String[] {"moves"}, pool))).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("transformation of orders: paused, " + done + " of ")
+        .containsPattern("progress: .+ done, .+ left, rate .+/s, ETA [0-9.]+ s,")
+        .contains(
+            String.format(
+                java.util.Locale.ROOT,
+                "predicted workload time now %.3f s",
+                paused.steps().get((int) done - 1).secondsAfter()));
     assertThat(run(concat(new String[] {"maintain"}, pool))).isOne();
     assertThat(err.toString()).contains("has a transformation paused", "resume or cancel it first");
 

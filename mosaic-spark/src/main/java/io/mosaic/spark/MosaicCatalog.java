@@ -228,6 +228,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
           return new AnalyzeProcedure(this);
         case MaintainProcedure.NAME:
           return new MaintainProcedure(this);
+        case MovesProcedure.NAME:
+          return new MovesProcedure(this);
         default:
           break;
       }
@@ -245,9 +247,11 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
             + name
             + ".system.move_columns, "
             + name
-            + ".system.analyze and "
+            + ".system.analyze, "
             + name
-            + ".system.maintain (docs/spark.md)");
+            + ".system.maintain and "
+            + name
+            + ".system.moves (docs/spark.md)");
   }
 
   @Override
@@ -258,7 +262,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
         Identifier.of(namespace, PlaceProcedure.NAME),
         Identifier.of(namespace, MoveColumnsProcedure.NAME),
         Identifier.of(namespace, AnalyzeProcedure.NAME),
-        Identifier.of(namespace, MaintainProcedure.NAME)
+        Identifier.of(namespace, MaintainProcedure.NAME),
+        Identifier.of(namespace, MovesProcedure.NAME)
       };
     }
     return new Identifier[0];

@@ -260,6 +260,18 @@ class MosaicProceduresTest {
     }
     assertThat(status)
         .allMatch(r -> r.getString(7).equals("done") && r.getString(8).equals("done"));
+    // The progress view: the same rows, every byte done, nothing left.
+    List<Row> moves = call("CALL mosaic.system.moves(table => 'tpch.kept')");
+    assertThat(moves).hasSameSizeAs(status);
+    long total = moves.stream().mapToLong(r -> r.<Long>getAs("bytes")).sum();
+    assertThat(moves)
+        .allMatch(
+            r ->
+                r.<Long>getAs("bytes_done") == total
+                    && r.<Long>getAs("bytes_left") == 0
+                    && r.<Long>getAs("step_bytes_left") == 0
+                    && r.<Double>getAs("eta_seconds") == 0
+                    && !r.isNullAt(r.fieldIndex("predicted_seconds_now")));
     assertThat(placement("tpch.kept"))
         .containsEntry("o_orderkey", "nvme")
         .containsEntry("o_totalprice", "nvme")

@@ -250,6 +250,15 @@ class MosaicPlacementTest {
     }
     assertThat(sql("SELECT DISTINCT step_state FROM \"kept$moves\"").getOnlyColumnAsSet())
         .containsExactly("done");
+    // The progress view: every byte done, nothing left, and the workload's predicted time now.
+    List<MaterializedRow> progress =
+        sql("SELECT DISTINCT bytes_done, bytes_left, eta_seconds,"
+                + " predicted_seconds_now IS NOT NULL FROM \"kept$moves\"")
+            .getMaterializedRows();
+    assertThat(progress).as("the same on every row").hasSize(1);
+    assertThat(progress.get(0).getFields())
+        .containsExactly(
+            sql("SELECT sum(bytes) FROM \"kept$moves\"").getOnlyValue(), 0L, 0.0, true);
     assertThat(devices("kept"))
         .containsEntry("o_orderkey", "fast")
         .containsEntry("o_totalprice", "fast")

@@ -1,0 +1,55 @@
+package io.mosaic.spark;
+
+import io.mosaic.design.DesignExecutor;
+import io.mosaic.maintenance.MaintainRequest;
+import io.mosaic.maintenance.MaintainResult;
+import java.io.IOException;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code CALL mosaic.system.moves(table => 'ns.t')}: the progress view of a table's transformation
+ * (issue 25, docs/physical-design.md), the rows of {@code maintain(..., action => 'status')}: each
+ * step's bytes done and left, and the transformation's bytes done and left, measured rate, ETA and
+ * predicted workload time now, as {@code mosaic moves} and Trino's {@code $moves} table show them.
+ */
+final class MovesProcedure extends MosaicProcedure {
+  static final String NAME = "moves";
+
+  private static final StructType OUTPUT = schema(MaintainResult.COLUMNS);
+
+  MovesProcedure(MosaicCatalog catalog) {
+    super(catalog);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Show the progress of a Mosaic table's transformation";
+  }
+
+  @Override
+  public ProcedureParameter[] parameters() {
+    return new ProcedureParameter[] {ProcedureParameter.in("table", DataTypes.StringType).build()};
+  }
+
+  @Override
+  StructType outputType() {
+    return OUTPUT;
+  }
+
+  @Override
+  List<InternalRow> run(InternalRow args) throws IOException {
+    MaintainRequest request =
+        MaintainRequest.parse(
+            string(args, 0), "status", null, null, null, null, null, null, null, null);
+    return rows(executor().maintain(request, new DesignExecutor.Listener() {}, false).rows());
+  }
+}
