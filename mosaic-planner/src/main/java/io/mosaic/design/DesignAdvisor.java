@@ -132,6 +132,10 @@ public final class DesignAdvisor {
           String fastest = null;
           double fastestSeconds = Double.POSITIVE_INFINITY;
           for (Codec codec : Codec.values()) {
+            if (codec != model.device(device).codec()
+                && !model.cpu().orElseThrow().decode().containsKey(codec)) {
+              continue; // the CPU model has no decoding rate to price it with (not calibrated)
+            }
             String v = codec == model.device(device).codec() ? device : variant(device, codec);
             Map<ColumnRef, String> tried = new LinkedHashMap<>(now);
             tried.put(c, v);
