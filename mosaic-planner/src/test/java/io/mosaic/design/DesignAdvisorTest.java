@@ -279,4 +279,24 @@ class DesignAdvisorTest {
             CODECS.withCpu(java.util.Optional.empty()), AB, AB_NOW, AB_NOW, DesignOptions.DEFAULTS);
     assertThat(noCpu.steps()).isEmpty();
   }
+
+  @Test
+  void aCodecTheCpuModelHasNoRateForIsNoCandidate() {
+    // Calibrated for none and zstd only (as the design benchmark does): lz4 cannot be priced.
+    CpuModel cpu =
+        new CpuModel(
+            1,
+            Latency.ZERO,
+            Map.of(Codec.ZSTD, new Bandwidth(GB), Codec.NONE, new Bandwidth(8 * GB)));
+    CostModel model =
+        CostModel.of(
+            List.of(codecDevice("nvme", Codec.ZSTD, 2)),
+            List.of(new ColumnSize(col("a"), 4 * GB, Map.of())),
+            java.util.Optional.of(cpu));
+    Placement at = new Placement(Map.of(col("a"), "nvme"));
+    Workload w = new Workload(List.of(new DistinctScan(Set.of(col("a")), 10)));
+    DesignProposal p = DesignAdvisor.propose(model, w, at, at, DesignOptions.DEFAULTS);
+    // zstd decodes at 1 GB/s where the NVMe reads 2 GB/s: none (2 s I/O + 0.5 s) beats it.
+    assertThat(p.steps()).extracting(MoveStep::codec).containsExactly(Codec.NONE);
+  }
 }
