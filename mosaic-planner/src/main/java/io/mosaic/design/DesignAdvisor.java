@@ -22,9 +22,12 @@ import java.util.Set;
  * Identifies a transformation from the current design to a target one (LOPT's placement for the
  * current trace epoch) and orders its steps for a schedule (Physical Design Management in Ceph,
  * Section IV): working set first, that is the move that saves the most predicted workload time per
- * byte written goes next, given the moves before it; a move into a device that is full now waits
- * for the moves that free room there. It proposes the transformation only when the benefit over the
- * horizon exceeds its cost by the payoff factor, and says why not otherwise.
+ * byte written goes next, given the moves before it. A move into a device that is full now is
+ * scored together with the moves out of that device that make room for it (its gain over the bytes
+ * of all of them), and those evictions run right before it, so the evictions that unblock the
+ * biggest gain go first rather than in the order they were found. It proposes the transformation
+ * only when the benefit over the horizon exceeds its cost by the payoff factor, and says why not
+ * otherwise.
  */
 public final class DesignAdvisor {
   private DesignAdvisor() {}
@@ -110,10 +113,11 @@ public final class DesignAdvisor {
     double seconds = secondsNow;
     double cost = 0;
     while (true) {
-      ColumnRef best = null;
-      String bestTo = null;
+      // The next group: a move or codec change that fits now, or a move into a full device
+      // together with the evictions that make room for it, best gain per byte written first
+      // (Section IV, "working set first": an eviction is worth what the move it unblocks gains).
+      List<Map.Entry<ColumnRef, String>> best = null;
       double bestScore = Double.NEGATIVE_INFINITY;
-      double bestSeconds = 0;
       List<Map.Entry<ColumnRef, String>> candidates = new ArrayList<>(pending.entrySet());
       if (model.cpu().isPresent()) {
         // A codec change of a column the workload reads, on the device it is on: once per column,
@@ -128,6 +132,10 @@ public final class DesignAdvisor {
           String fastest = null;
           double fastestSeconds = Double.POSITIVE_INFINITY;
           for (Codec codec : Codec.values()) {
+            if (codec != model.device(device).codec()
+                && !model.cpu().orElseThrow().decode().containsKey(codec)) {
+              continue; // the CPU model has no decoding rate to price it with (not calibrated)
+            }
             String v = codec == model.device(device).codec() ? device : variant(device, codec);
             Map<ColumnRef, String> tried = new LinkedHashMap<>(now);
             tried.put(c, v);
@@ -146,22 +154,32 @@ public final class DesignAdvisor {
         DeviceProfile to = priced.device(e.getValue());
         long write = model.storedBytes(to, e.getKey());
         String toDevice = device(e.getValue());
-        if (used.get(toDevice) + write > to.capacityBytes()) {
-          continue; // no room yet: another step must move something out first
+        boolean move = pending.containsKey(e.getKey());
+        List<Map.Entry<ColumnRef, String>> group;
+        if (used.get(toDevice) + write <= to.capacityBytes()) {
+          group = List.of(e);
+        } else if (move) {
+          group = withEvictions(e, write, to, model, priced, now, used, pending);
+          if (group == null) {
+            continue; // no room yet, and the moves out of its device cannot make it now
+          }
+        } else {
+          continue; // a codec change waits for room like any write
         }
         Map<ColumnRef, String> tried = new LinkedHashMap<>(now);
-        tried.put(e.getKey(), e.getValue());
+        long written = 0;
+        for (var m : group) {
+          tried.put(m.getKey(), m.getValue());
+          written += model.storedBytes(priced.device(m.getValue()), m.getKey());
+        }
         double after = priced.time(tried);
-        boolean move = pending.containsKey(e.getKey());
         if (!move && seconds - after <= 1e-12 * Math.max(1, seconds)) {
           continue; // a codec change that saves nothing is no step
         }
-        double score = (seconds - after) / Math.max(1, write);
+        double score = (seconds - after) / Math.max(1, written);
         if (best == null || score > bestScore) {
-          best = e.getKey();
-          bestTo = e.getValue();
+          best = group;
           bestScore = score;
-          bestSeconds = after;
         }
       }
       if (best == null && pending.isEmpty()) {
@@ -184,44 +202,52 @@ public final class DesignAdvisor {
                 + String.join(", ", pending.values().stream().distinct().toList())
                 + " first");
       }
-      boolean move = pending.remove(best) != null;
-      DeviceProfile from = priced.device(now.get(best));
-      DeviceProfile to = priced.device(bestTo);
-      String fromId = device(from.id());
-      String toId = device(to.id());
-      long read0 = model.storedBytes(from, best);
-      long write = model.storedBytes(to, best);
-      // The device model measures reads; writes are costed at the target's read rate, and a
-      // codec change at the CPU's decoding rate on both sides (docs/physical-design.md).
-      double stepCost = from.raw().secondsFor(read0) + to.raw().secondsFor(write);
-      if (from.codec() != to.codec()) {
-        stepCost += model.cpuTime(from, best) + model.cpuTime(to, best);
+      // The group's evictions right before the move they make room for.
+      for (var m : best) {
+        ColumnRef column = m.getKey();
+        String at = m.getValue();
+        Map<ColumnRef, String> tried = new LinkedHashMap<>(now);
+        tried.put(column, at);
+        double stepSeconds = priced.time(tried);
+        boolean move = pending.remove(column) != null;
+        DeviceProfile from = priced.device(now.get(column));
+        DeviceProfile to = priced.device(at);
+        String fromId = device(from.id());
+        String toId = device(to.id());
+        long read0 = model.storedBytes(from, column);
+        long write = model.storedBytes(to, column);
+        // The device model measures reads; writes are costed at the target's read rate, and a
+        // codec change at the CPU's decoding rate on both sides (docs/physical-design.md).
+        double stepCost = from.raw().secondsFor(read0) + to.raw().secondsFor(write);
+        if (from.codec() != to.codec()) {
+          stepCost += model.cpuTime(from, column) + model.cpuTime(to, column);
+        }
+        used.merge(fromId, -read0, Long::sum);
+        used.merge(toId, write, Long::sum);
+        now.put(column, at);
+        List<Integer> after = List.copyOf(freed.getOrDefault(toId, List.of()));
+        freed.computeIfAbsent(fromId, k -> new ArrayList<>()).add(steps.size());
+        if (!move) {
+          recoded.add(column);
+        }
+        steps.add(
+            new MoveStep(
+                column,
+                fromId,
+                toId,
+                read0,
+                write,
+                stepCost,
+                seconds - stepSeconds,
+                stepSeconds,
+                move
+                    ? needed(after, steps, model.device(toId), write, usedAtStart.get(toId))
+                    : List.of(),
+                move ? StepKind.MOVE : StepKind.CODEC,
+                move ? null : to.codec()));
+        seconds = stepSeconds;
+        cost += stepCost;
       }
-      used.merge(fromId, -read0, Long::sum);
-      used.merge(toId, write, Long::sum);
-      now.put(best, bestTo);
-      List<Integer> after = List.copyOf(freed.getOrDefault(toId, List.of()));
-      freed.computeIfAbsent(fromId, k -> new ArrayList<>()).add(steps.size());
-      if (!move) {
-        recoded.add(best);
-      }
-      steps.add(
-          new MoveStep(
-              best,
-              fromId,
-              toId,
-              read0,
-              write,
-              stepCost,
-              seconds - bestSeconds,
-              bestSeconds,
-              move
-                  ? needed(after, steps, model.device(toId), write, usedAtStart.get(toId))
-                  : List.of(),
-              move ? StepKind.MOVE : StepKind.CODEC,
-              move ? null : to.codec()));
-      seconds = bestSeconds;
-      cost += stepCost;
     }
     String sortWhy = "";
     if (sort != null && sort.candidate().isEmpty()) {
@@ -389,6 +415,85 @@ public final class DesignAdvisor {
       }
       return total;
     }
+  }
+
+  /**
+   * A move into a full device preceded by the pending moves out of that device that make room for
+   * it (each fitting where it goes), or null when they cannot: the one that frees just enough with
+   * the fewest bytes, else the largest first until there is room (fewest bytes written for the
+   * room).
+   */
+  private static List<Map.Entry<ColumnRef, String>> withEvictions(
+      Map.Entry<ColumnRef, String> move,
+      long write,
+      DeviceProfile to,
+      CostModel model,
+      Priced priced,
+      Map<ColumnRef, String> now,
+      Map<String, Long> used,
+      Map<ColumnRef, String> pending) {
+    String toDevice = device(to.id());
+    long need = used.get(toDevice) + write - to.capacityBytes();
+    List<Map.Entry<ColumnRef, String>> out = new ArrayList<>();
+    Map<Map.Entry<ColumnRef, String>, Long> frees = new LinkedHashMap<>();
+    for (var e : pending.entrySet()) {
+      ColumnRef c = e.getKey();
+      if (!c.equals(move.getKey()) && toDevice.equals(device(now.get(c)))) {
+        out.add(e);
+        frees.put(e, model.storedBytes(priced.device(now.get(c)), c));
+      }
+    }
+    Map.Entry<ColumnRef, String> justEnough = null;
+    for (var e : out) {
+      long f = frees.get(e);
+      if (f >= need
+          && (justEnough == null || f < frees.get(justEnough))
+          && fits(List.of(e), model, priced, used)) {
+        justEnough = e;
+      }
+    }
+    List<Map.Entry<ColumnRef, String>> group = new ArrayList<>();
+    if (justEnough != null) {
+      group.add(justEnough);
+    } else {
+      out.sort((x, y) -> Long.compare(frees.get(y), frees.get(x)));
+      long freed = 0;
+      for (var e : out) {
+        if (freed >= need) {
+          break;
+        }
+        group.add(e);
+        if (fits(group, model, priced, used)) {
+          freed += frees.get(e);
+        } else {
+          group.remove(group.size() - 1);
+        }
+      }
+      if (freed < need) {
+        return null;
+      }
+    }
+    group.add(move);
+    return group;
+  }
+
+  // Whether the moves fit where they go, one after the other, from the room there is now.
+  private static boolean fits(
+      List<Map.Entry<ColumnRef, String>> moves,
+      CostModel model,
+      Priced priced,
+      Map<String, Long> used) {
+    Map<String, Long> room = new HashMap<>(used);
+    for (var e : moves) {
+      DeviceProfile to = priced.device(e.getValue());
+      long write = model.storedBytes(to, e.getKey());
+      String id = device(to.id());
+      if (room.get(id) + write > to.capacityBytes()) {
+        return false;
+      }
+      room.merge(id, write, Long::sum);
+    }
+    return true;
   }
 
   // Of the steps that freed room on the target, those without which it would not fit.

@@ -1,7 +1,6 @@
 package io.mosaic.design;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Device;
 import io.mosaic.format.Manifest;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.maintenance.TableSorter;
@@ -9,20 +8,23 @@ import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Runs a table's {@link MoveQueue} in the background by its schedule (Physical Design Management in
  * Ceph, Section IV; docs/physical-design.md): one step at a time, each a column move through core's
  * {@link Migrator} that commits on its own, so queries read the old or the new segments and gain as
  * each step lands. Copies are paced per device ({@link DeviceBuckets}) at the schedule's rate for
- * each device; the queue file is read again between chunks, so a pause or cancel from another
- * process stops the step in flight (its column stays where it was, its partial files deleted) and
- * the queue keeps every step already committed.
+ * each device, the rate decided again every slice of a chunk ({@link ChunkPacing}); the queue file
+ * is read again between chunks, so a pause or cancel from another process stops the step in flight
+ * (its column stays where it was, its partial files deleted) and the queue keeps every step already
+ * committed.
  */
 public final class DesignExecutor {
   /** Progress, for a person at a terminal or a log. */
@@ -120,16 +122,38 @@ public final class DesignExecutor {
               // fast-start's working set is still part of it.
               long before = done[0] + stepBytes[0];
               stepBytes[0] += bytes;
-              boolean queries = !table.pinnedVersions().isEmpty();
-              Map<Device, Double> rates = new LinkedHashMap<>();
-              for (String d : List.of(a, b)) {
-                rates.put(table.pool().device(d), schedule.rate(d, before, queries));
-              }
+              // Decided again for each slice of the chunk (ChunkPacing): slow-start speeds up as
+              // soon as the pins go away and slows down when a query pins the table.
+              Supplier<Map<Path, Double>> rates =
+                  () -> {
+                    boolean queries = !table.pinnedVersions().isEmpty();
+                    Map<Path, Double> r = new LinkedHashMap<>();
+                    for (String d : List.of(a, b)) {
+                      r.merge(
+                          table.pool().device(d).root().toAbsolutePath().normalize(),
+                          schedule.rate(d, before, queries),
+                          Math::min);
+                    }
+                    return r;
+                  };
+              Map<Path, Double> first = rates.get();
               listener.copied(
                   before + bytes,
                   total,
-                  rates.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow());
-              sleepUntil(DeviceBuckets.reserve(rates, bytes, copyStart[0]));
+                  first.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow());
+              boolean[] asked = {false};
+              ChunkPacing.pace(
+                  bytes,
+                  copyStart[0],
+                  () -> {
+                    if (!asked[0]) {
+                      asked[0] = true;
+                      return first;
+                    }
+                    return rates.get();
+                  },
+                  SYSTEM,
+                  check);
               check.run();
               copyStart[0] = System.nanoTime();
             }
@@ -248,8 +272,10 @@ public final class DesignExecutor {
     return failed;
   }
 
-  // Sleeps until the buckets have let the chunk through.
-  private void sleepUntil(long due) {
+  private static final ChunkPacing.Sleep SYSTEM = DesignExecutor::sleepUntil;
+
+  // Sleeps until the buckets have let the slice through.
+  private static void sleepUntil(long due) {
     long wait = due - System.nanoTime();
     if (wait > 0) {
       try {

@@ -2,6 +2,7 @@ package io.mosaic.design;
 
 import io.mosaic.device.Device;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,10 +26,16 @@ final class DeviceBuckets {
    * time at which all of them are through; a device named twice is charged once.
    */
   static long reserve(Map<Device, Double> rates, long bytes, long now) {
+    Map<Path, Double> byRoot = new LinkedHashMap<>();
+    rates.forEach((d, r) -> byRoot.merge(d.root().toAbsolutePath().normalize(), r, Math::min));
+    return reserveAt(byRoot, bytes, now);
+  }
+
+  /** As {@link #reserve}, the devices named by their directories. */
+  static long reserveAt(Map<Path, Double> rates, long bytes, long now) {
     long due = now;
-    for (Map.Entry<Device, Double> e : rates.entrySet()) {
-      long[] next =
-          NEXT.computeIfAbsent(e.getKey().root().toAbsolutePath().normalize(), k -> new long[1]);
+    for (Map.Entry<Path, Double> e : rates.entrySet()) {
+      long[] next = NEXT.computeIfAbsent(e.getKey().toAbsolutePath().normalize(), k -> new long[1]);
       long cost = (long) Math.min(bytes / e.getValue() * 1e9, 1e15);
       synchronized (next) {
         // An idle device does not save up: its clock starts from when this copy did.

@@ -93,6 +93,38 @@ class DevicePacingTest {
   }
 
   @Test
+  void aSlowStartStepSpeedsUpWhenTheQueriesStopMidStep() throws Exception {
+    DevicePool pool = TestPool.fourDevices(dir);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 1); // k: one segment, one chunk
+    long kBytes = bytes(table, "k");
+    double gentle = kBytes / 6.0; // about 6 s for k while a query runs
+    queue(table, Map.of("k", "hdd"), Map.of(), ScheduleShape.SLOW_START, gentle);
+    Map<String, Long> nanos = new ConcurrentHashMap<>();
+    Map<String, Long> copied = new ConcurrentHashMap<>();
+    io.mosaic.table.TablePin pin = table.pin(); // a query reading the table
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(500);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              pin.close(); // the query ends half a second into the step
+            });
+    reader.start();
+    MoveQueue after =
+        new DesignExecutor(table).run(recorder(new ConcurrentHashMap<>(), copied, nanos));
+    reader.join(10_000);
+    assertThat(after.state()).isEqualTo(MoveQueue.State.DONE);
+    double seconds = nanos.get("k") / 1e9;
+    // Gentle while the pin is held (not done before it goes), at full rate within a slice of its
+    // going: well under the 6 s that one decision per chunk, taken while the query ran, gave.
+    assertThat(seconds).as("k's %d bytes", copied.get("k")).isGreaterThanOrEqualTo(0.4);
+    assertThat(seconds).as("k's %d bytes", copied.get("k")).isLessThan(3.5);
+  }
+
+  @Test
   void aRateForADeviceThePoolLacksIsRefused() throws Exception {
     DevicePool pool = TestPool.fourDevices(dir);
     CrashWorkload.table(dir.resolve("t"), pool, 1);
@@ -146,6 +178,15 @@ class DevicePacingTest {
   /** A running queue moving each column to its device, unpaced but for {@code deviceRates}. */
   private static void queue(
       MosaicTable table, Map<String, String> target, Map<String, Double> deviceRates) {
+    queue(table, target, deviceRates, ScheduleShape.CONSTANT, UNPACED);
+  }
+
+  private static void queue(
+      MosaicTable table,
+      Map<String, String> target,
+      Map<String, Double> deviceRates,
+      ScheduleShape shape,
+      double rate) {
     Manifest m = table.latest();
     List<MoveQueue.Step> steps = new ArrayList<>();
     new java.util.TreeMap<>(target)
@@ -163,8 +204,8 @@ class DevicePacingTest {
     new MoveQueue(
             table.name(),
             MoveQueue.State.RUNNING,
-            ScheduleShape.CONSTANT,
-            UNPACED,
+            shape,
+            rate,
             UNPACED,
             0,
             deviceRates,
