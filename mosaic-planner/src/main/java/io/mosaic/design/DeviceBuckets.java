@@ -1,8 +1,6 @@
 package io.mosaic.design;
 
-import io.mosaic.device.Device;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -21,17 +19,10 @@ final class DeviceBuckets {
   private DeviceBuckets() {}
 
   /**
-   * Reserves {@code bytes} on each device at its rate (bytes per second), from {@code now} (the
-   * {@code System.nanoTime()} their copy started) or the device's clock if later, and returns the
-   * time at which all of them are through; a device named twice is charged once.
+   * Reserves {@code bytes} on each device (by its directory) at its rate (bytes per second), from
+   * {@code now} (the {@code System.nanoTime()} the copy started) or the device's clock if later,
+   * and returns the time at which all of them are through.
    */
-  static long reserve(Map<Device, Double> rates, long bytes, long now) {
-    Map<Path, Double> byRoot = new LinkedHashMap<>();
-    rates.forEach((d, r) -> byRoot.merge(d.root().toAbsolutePath().normalize(), r, Math::min));
-    return reserveAt(byRoot, bytes, now);
-  }
-
-  /** As {@link #reserve}, the devices named by their directories. */
   static long reserveAt(Map<Path, Double> rates, long bytes, long now) {
     long due = now;
     for (Map.Entry<Path, Double> e : rates.entrySet()) {
