@@ -3,17 +3,13 @@ package io.mosaic.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.design.MoveQueue;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
-import io.mosaic.device.Latency;
 import io.mosaic.maintenance.MaintainRequest;
 import io.mosaic.maintenance.MaintainResult;
 import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.maintenance.MoveRequest;
 import io.mosaic.maintenance.MoveResult;
+import io.mosaic.maintenance.TestDeviceModels;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -27,7 +23,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -291,7 +286,7 @@ class TableCommandsTest {
         }
       }
     }
-    writeTestModel(devicePool);
+    TestDeviceModels.nvme40xHdd(devicePool);
     long total = t.latest().segments().stream().mapToLong(s -> s.compressedBytes()).sum();
     // nvme holds the recent quarter of both columns (their rows are alike) but neither whole
     // column: only ranges can use it well.
@@ -343,7 +338,7 @@ class TableCommandsTest {
         }
       }
     }
-    writeTestModel(devicePool);
+    TestDeviceModels.nvme40xHdd(devicePool);
     List<List<Object>> before = allValues(devicePool, t);
 
     assertThat(run(concat(new String[] {"maintain", "--dry-run"}, pool)))
@@ -469,7 +464,7 @@ class TableCommandsTest {
         }
       }
     }
-    writeTestModel(devicePool);
+    TestDeviceModels.nvme40xHdd(devicePool);
     List<List<Object>> before = allValues(devicePool, t);
 
     // A threshold the new design does not beat: nothing starts, and the output says why.
@@ -568,31 +563,8 @@ class TableCommandsTest {
         }
       }
     }
-    writeTestModel(devicePool);
+    TestDeviceModels.nvme40xHdd(devicePool);
     return pool;
-  }
-
-  private static void writeTestModel(DevicePool devicePool) throws IOException {
-    DeviceModelFile.write(
-        devicePool.modelFile(),
-        List.of(
-            new DeviceModel(
-                "nvme",
-                2,
-                Bandwidth.ofMegabytesPerSecond(2000),
-                Latency.ofMillis(0.1),
-                Map.of(
-                    Codec.ZSTD,
-                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(3000), 3.0))),
-            new DeviceModel(
-                "hdd",
-                1,
-                Bandwidth.ofMegabytesPerSecond(50),
-                Latency.ofMillis(8),
-                Map.of(
-                    Codec.LZ4,
-                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(80), 2.0)))),
-        "test model: nvme is 40x faster than hdd");
   }
 
   @Test

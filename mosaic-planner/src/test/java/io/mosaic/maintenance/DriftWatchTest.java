@@ -5,12 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.design.MoveQueue;
 import io.mosaic.design.ScheduleShape;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
-import io.mosaic.device.Latency;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
@@ -257,26 +252,7 @@ class DriftWatchTest {
         emulate = { read = "1 GB/s", seek = "1 ms" }
         """);
     DevicePool pool = DevicePool.load(devices);
-    DeviceModelFile.write(
-        pool.modelFile(),
-        List.of(
-            new DeviceModel(
-                "nvme",
-                2,
-                Bandwidth.ofMegabytesPerSecond(2000),
-                Latency.ofMillis(0.1),
-                Map.of(
-                    Codec.ZSTD,
-                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(3000), 3.0))),
-            new DeviceModel(
-                "hdd",
-                1,
-                Bandwidth.ofMegabytesPerSecond(50),
-                Latency.ofMillis(8),
-                Map.of(
-                    Codec.LZ4,
-                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(80), 2.0)))),
-        "test model: nvme is 40x faster than hdd");
+    TestDeviceModels.nvme40xHdd(pool);
     return pool;
   }
 }

@@ -8,12 +8,7 @@ import io.mosaic.design.MoveStep;
 import io.mosaic.design.ScheduleShape;
 import io.mosaic.design.SortAdvisor;
 import io.mosaic.design.StepKind;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
-import io.mosaic.device.Latency;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Predicate;
@@ -282,26 +277,7 @@ class ReSortTest {
         cost_per_gb = "30 ct"
         """);
     DevicePool pool = DevicePool.load(devices);
-    DeviceModelFile.write(
-        pool.modelFile(),
-        List.of(
-            new DeviceModel(
-                "nvme",
-                2,
-                Bandwidth.ofMegabytesPerSecond(2000),
-                Latency.ofMillis(0.1),
-                Map.of(
-                    Codec.ZSTD,
-                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(3000), 3.0))),
-            new DeviceModel(
-                "hdd",
-                1,
-                Bandwidth.ofMegabytesPerSecond(50),
-                Latency.ofMillis(8),
-                Map.of(
-                    Codec.LZ4,
-                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(80), 2.0)))),
-        "test model: nvme is 40x faster than hdd");
+    TestDeviceModels.nvme40xHdd(pool);
     return pool;
   }
 }

@@ -1,0 +1,40 @@
+package io.mosaic.maintenance;
+
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.Codec;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DeviceModelFile;
+import io.mosaic.device.DevicePool;
+import io.mosaic.device.Latency;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/** Device models the planner's tests write as `mosaic calibrate` would, instead of measuring. */
+public final class TestDeviceModels {
+  private TestDeviceModels() {}
+
+  /** A pool of an "nvme" (zstd) and an "hdd" (lz4) device: the nvme reads 40x faster. */
+  public static void nvme40xHdd(DevicePool pool) throws IOException {
+    DeviceModelFile.write(
+        pool.modelFile(),
+        List.of(
+            new DeviceModel(
+                "nvme",
+                2,
+                Bandwidth.ofMegabytesPerSecond(2000),
+                Latency.ofMillis(0.1),
+                Map.of(
+                    Codec.ZSTD,
+                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(3000), 3.0))),
+            new DeviceModel(
+                "hdd",
+                1,
+                Bandwidth.ofMegabytesPerSecond(50),
+                Latency.ofMillis(8),
+                Map.of(
+                    Codec.LZ4,
+                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(80), 2.0)))),
+        "test model: nvme is 40x faster than hdd");
+  }
+}
