@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.design.MoveQueue;
 import io.mosaic.device.DevicePool;
+import io.mosaic.maintenance.CalibratedModels;
 import io.mosaic.maintenance.MaintainRequest;
 import io.mosaic.maintenance.MaintainResult;
 import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.maintenance.MoveRequest;
 import io.mosaic.maintenance.MoveResult;
-import io.mosaic.maintenance.TestDeviceModels;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -286,7 +286,7 @@ class TableCommandsTest {
         }
       }
     }
-    TestDeviceModels.nvme40xHdd(devicePool);
+    CalibratedModels.nvme40xHdd(devicePool);
     long total = t.latest().segments().stream().mapToLong(s -> s.compressedBytes()).sum();
     // nvme holds the recent quarter of both columns (their rows are alike) but neither whole
     // column: only ranges can use it well.
@@ -338,7 +338,7 @@ class TableCommandsTest {
         }
       }
     }
-    TestDeviceModels.nvme40xHdd(devicePool);
+    CalibratedModels.nvme40xHdd(devicePool);
     List<List<Object>> before = allValues(devicePool, t);
 
     assertThat(run(concat(new String[] {"maintain", "--dry-run"}, pool)))
@@ -464,7 +464,7 @@ class TableCommandsTest {
         }
       }
     }
-    TestDeviceModels.nvme40xHdd(devicePool);
+    CalibratedModels.nvme40xHdd(devicePool);
     List<List<Object>> before = allValues(devicePool, t);
 
     // A threshold the new design does not beat: nothing starts, and the output says why.
@@ -563,7 +563,7 @@ class TableCommandsTest {
         }
       }
     }
-    TestDeviceModels.nvme40xHdd(devicePool);
+    CalibratedModels.nvme40xHdd(devicePool);
     return pool;
   }
 

@@ -252,7 +252,7 @@ class DriftWatchTest {
         emulate = { read = "1 GB/s", seek = "1 ms" }
         """);
     DevicePool pool = DevicePool.load(devices);
-    TestDeviceModels.nvme40xHdd(pool);
+    CalibratedModels.nvme40xHdd(pool);
     return pool;
   }
 }

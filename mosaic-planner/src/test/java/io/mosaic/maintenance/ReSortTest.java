@@ -277,7 +277,7 @@ class ReSortTest {
         cost_per_gb = "30 ct"
         """);
     DevicePool pool = DevicePool.load(devices);
-    TestDeviceModels.nvme40xHdd(pool);
+    CalibratedModels.nvme40xHdd(pool);
     return pool;
   }
 }

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /** Device models the planner's tests write as `mosaic calibrate` would, instead of measuring. */
-public final class TestDeviceModels {
-  private TestDeviceModels() {}
+public final class CalibratedModels {
+  private CalibratedModels() {}
 
   /** A pool of an "nvme" (zstd) and an "hdd" (lz4) device: the nvme reads 40x faster. */
   public static void nvme40xHdd(DevicePool pool) throws IOException {
