@@ -55,8 +55,9 @@ import java.util.Optional;
  * column is read from its old device until it commits, so the run reads exactly that placement).
  *
  * <p>Usage: {@code benchmarks/bench experiments.DesignTransformation [SF] [DIVISOR] [RATE_MBPS]
- * [AFTER] [BASELINE_RUNS] [SHARE] [THINK]} (defaults 0.1, 50, 0.2, 3, 3, 0.25, 0.5: THINK seconds
- * of pause before each run of B, when the devices idle and {@code slow-start} copies at full rate).
+ * [AFTER] [BASELINE_RUNS] [SHARE] [THINK] [A] [B]} (defaults 0.1, 50, 0.2, 3, 3, 0.25, 0.5,
+ * q01,q06,q14,q15, q04,q12,q18,q21: THINK seconds of pause before each run of B, when the devices
+ * idle and {@code slow-start} copies at full rate; A and B the trace's queries of each workload).
  * Writes {@code docs/experiments/design-transformation{,-steps}.csv} and {@code
  * design-transformation.svg} (with {@code -TAG} under {@code EXPERIMENT_TAG}).
  */
@@ -81,6 +82,8 @@ public final class DesignTransformation {
     int baselineRuns = args.length > 4 ? Integer.parseInt(args[4]) : 3;
     double share = args.length > 5 ? Double.parseDouble(args[5]) : 0.25;
     double think = args.length > 6 ? Double.parseDouble(args[6]) : 0.5;
+    List<String> queriesA = args.length > 7 ? List.of(args[7].split(",")) : QUERIES_A;
+    List<String> queriesB = args.length > 8 ? List.of(args[8].split(",")) : QUERIES_B;
     Path out = Path.of("docs/experiments");
     long start = System.nanoTime();
     System.out.printf(
@@ -89,8 +92,8 @@ public final class DesignTransformation {
             + " A = %s, B = %s, rate %.3f MB/s, %.1f s between runs, load %.2f%n",
         sf,
         divisor,
-        QUERIES_A,
-        QUERIES_B,
+        queriesA,
+        queriesB,
         rate / 1e6,
         think,
         load());
@@ -103,8 +106,8 @@ public final class DesignTransformation {
             (t, root, devices, properties) ->
                 TpchTables.load(t, sf, root, devices, properties, rows -> {}))) {
       MosaicTable table = pool.tables().get(0);
-      Workload a = lineitemScans(QUERIES_A);
-      Workload b = lineitemScans(QUERIES_B);
+      Workload a = lineitemScans(queriesA);
+      Workload b = lineitemScans(queriesB);
       CpuModel cpu = pool.cpu();
       long stored = pool.storedBytes();
       Map<String, Long> capacity = new LinkedHashMap<>();
