@@ -1,13 +1,17 @@
 package io.mosaic.cli;
 
-import io.mosaic.model.ColumnRef;
 import io.mosaic.placement.BudgetSweep;
+import io.mosaic.table.MosaicTable;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeMap;
 
-/** The demo's report.html: the Pareto curve, the strategies' times, and LOPT's column map. */
+/**
+ * The demo's report.html: the Pareto curve, the strategies' times, and LOPT's placement as the
+ * tables' manifests store it.
+ */
 final class DemoReport {
   private static final List<String> DEVICES = List.of("nvme", "ssd", "raid5", "hdd");
   private static final String[] COLORS = {"#1f77b4", "#ff7f0e", "#2ca02c", "#7f7f7f"};
@@ -19,7 +23,7 @@ final class DemoReport {
       double allOnHdd,
       BudgetSweep.Result sweep,
       List<String[]> strategies,
-      Map<ColumnRef, String> lopt) {
+      List<MosaicTable> tables) {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Mosaic demo</title>\n")
         .append("<style>body{font-family:sans-serif;margin:2em;max-width:60em}")
@@ -49,32 +53,60 @@ final class DemoReport {
           .append(r[2])
           .append("</td></tr>\n");
     }
-    h.append(
-        "</table>\n<h2>LOPT's placement: column &rarr; device</h2>\n<table><tr><th>table</th><th>columns</th></tr>\n");
-    Map<String, StringBuilder> byTable = new TreeMap<>();
-    new TreeMap<>(
-            Map.copyOf(
-                lopt.entrySet().stream()
-                    .collect(
-                        java.util.stream.Collectors.toMap(
-                            e -> e.getKey().toString(), Map.Entry::getValue))))
-        .forEach(
-            (column, device) -> {
-              String table = column.substring(0, column.indexOf('.'));
-              byTable
-                  .computeIfAbsent(table, t -> new StringBuilder())
-                  .append("<span style=\"color:")
-                  .append(COLORS[Math.max(0, DEVICES.indexOf(device))])
-                  .append("\">")
-                  .append(column.substring(column.indexOf('.') + 1))
-                  .append(" (")
-                  .append(device)
-                  .append(")</span> ");
-            });
-    byTable.forEach(
-        (t, cols) ->
-            h.append("<tr><td>").append(t).append("</td><td>").append(cols).append("</td></tr>\n"));
+    h.append("</table>\n<h2>LOPT's placement as stored: column &rarr; device</h2>\n")
+        .append("<p>A column split across devices shows each device's row groups")
+        .append(" (<code>0:6</code>: row groups 0 to 5).</p>\n")
+        .append("<table><tr><th>table</th><th>columns</th></tr>\n");
+    for (MosaicTable t : byName(tables)) {
+      StringBuilder cols = new StringBuilder();
+      new TreeMap<>(ColumnPart.of(t.latest()))
+          .forEach(
+              (column, parts) -> {
+                if (parts.size() == 1) {
+                  ColumnPart whole = parts.get(0);
+                  cols.append(colored(whole.device(), column + " (" + whole + ")")).append(' ');
+                } else {
+                  cols.append(column).append(" (");
+                  for (int i = 0; i < parts.size(); i++) {
+                    ColumnPart p = parts.get(i);
+                    cols.append(i == 0 ? "" : ", ").append(colored(p.device(), p.toString()));
+                  }
+                  cols.append(") ");
+                }
+              });
+      h.append("<tr><td>").append(t.name()).append("</td><td>").append(cols).append("</td></tr>\n");
+    }
     return h.append("</table>\n</body></html>\n").toString();
+  }
+
+  /**
+   * The console's part of the placement: each column split across devices, with its devices' row
+   * groups ({@code orders.o_orderdate: hdd 0:6, nvme 6:8}).
+   */
+  static List<String> splitColumns(List<MosaicTable> tables) {
+    List<String> lines = new ArrayList<>();
+    for (MosaicTable t : byName(tables)) {
+      new TreeMap<>(ColumnPart.of(t.latest()))
+          .forEach(
+              (column, parts) -> {
+                if (parts.size() > 1) {
+                  lines.add(t.name() + "." + column + ": " + ColumnPart.describe(parts));
+                }
+              });
+    }
+    return lines;
+  }
+
+  private static List<MosaicTable> byName(List<MosaicTable> tables) {
+    return tables.stream().sorted(Comparator.comparing(MosaicTable::name)).toList();
+  }
+
+  private static String colored(String device, String text) {
+    return "<span style=\"color:"
+        + COLORS[Math.max(0, DEVICES.indexOf(device))]
+        + "\">"
+        + text
+        + "</span>";
   }
 
   /** Horizontal bars: measured (solid) and predicted (outline) per strategy. */

@@ -9,6 +9,7 @@ import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -51,29 +52,20 @@ final class TableCommand implements Callable<Integer> {
     }
     TextTable placement =
         new TextTable("column", "type", "device", "codec", "segments", "stored", "raw");
+    Map<String, List<ColumnPart>> parts = ColumnPart.of(m);
     for (ColumnSpec c : m.schema().columns()) {
-      Set<String> devices = new LinkedHashSet<>();
       Set<String> codecs = new LinkedHashSet<>();
       long stored = 0;
       long raw = 0;
       for (SegmentEntry s : m.segmentsOf(c.name())) {
-        devices.add(s.device());
         codecs.add(s.codec().configName());
         stored += s.fileBytes();
         raw += s.uncompressedBytes();
       }
-      // A column whose row ranges live apart (docs/row-ranges.md) shows each device's row groups.
-      List<String> parts =
-          m.storedColumns().stream()
-              .filter(p -> p.column().equals(c.name()))
-              .map(p -> p.device() + " " + p.rowGroups())
-              .toList();
       placement.row(
           c.name(),
           c.type() + (c.nullable() ? "" : " not null"),
-          devices.isEmpty()
-              ? "-"
-              : devices.size() == 1 ? devices.iterator().next() : String.join(", ", parts),
+          ColumnPart.describe(parts.getOrDefault(c.name(), List.of())),
           codecs.isEmpty() ? "-" : String.join(",", codecs),
           Integer.toString(m.segmentsOf(c.name()).size()),
           ByteSize.ofBytes(stored).toString(),
