@@ -131,7 +131,8 @@ public final class LoptFormulation {
         switching[d] = switches(index, t, scanned, d, relaxed);
       }
       if (shares != null) {
-        rangedScan(model, index, t, scanned, times, shares, withCpu, fixed, switching);
+        rangedScan(
+            model, index, t, scanned, times, shares, withCpu, fixed, switching, allowed, limits);
       }
       for (int d = 0; shares == null && d < nd; d++) {
         LinearExprBuilder device = LinearExpr.newBuilder();
@@ -294,13 +295,57 @@ public final class LoptFormulation {
       double[][] shares,
       boolean withCpu,
       double fixed,
-      LinearExpr[] switching) {
+      LinearExpr[] switching,
+      double[][] allowed,
+      ScanLimits limits) {
     int nd = devices.size();
     int n = scanned.size();
     int ranges = shares[0].length;
     Variable[] io = new Variable[ranges];
     for (int r = 0; r < ranges; r++) {
-      io[r] = variable(builder.newNumVar(0, Double.POSITIVE_INFINITY, unique("y_" + t + "_" + r)));
+      // The range's units alone, their times scaled to their share of it: the scan-wide bounds
+      // and cuts price the units as if read together, a sum's maximum, where the scan takes the
+      // sum of the ranges' maxima. Bounding each y_r so (its least value over placements within
+      // the limits, and per unit and device the least with that unit there) keeps the relaxation
+      // from spreading a range's units over the devices as a divisible load: the root LP of
+      // issue 26's TPC-H units was 22 % below the optimum, against 4 % for whole columns.
+      List<Integer> in = new ArrayList<>();
+      for (int c = 0; c < n; c++) {
+        if (shares[c][r] > 0) {
+          in.add(c);
+        }
+      }
+      double[][] part = new double[in.size()][];
+      List<ColumnRef> units = new ArrayList<>();
+      for (int i = 0; i < in.size(); i++) {
+        int c = in.get(i);
+        part[i] = new double[nd];
+        for (int d = 0; d < nd; d++) {
+          part[i][d] = allowed[c][d] * shares[c][r];
+        }
+        units.add(scanned.get(c));
+      }
+      ScanLowerBound.Limits own = limits.of(units);
+      io[r] =
+          variable(
+              builder.newNumVar(
+                  below(ScanLowerBound.of(part, own, SCAN_BOUND_NODES)),
+                  Double.POSITIVE_INFINITY,
+                  unique("y_" + t + "_" + r)));
+      for (int i = 0; i < in.size(); i++) {
+        int c = in.get(i);
+        LinearExprBuilder cut = LinearExpr.newBuilder();
+        for (int d = 0; d < nd; d++) {
+          double alone =
+              below(ScanLowerBound.of(ScanLowerBound.fixed(part, i, d), own, SCAN_BOUND_NODES));
+          cut.addTerm(
+              place[d][index.get(scanned.get(c))], Math.max(shares[c][r] * times[c][d], alone));
+        }
+        cut.addTerm(io[r], -1);
+        builder
+            .addLessOrEqual(cut, 0)
+            .withName(unique("range_cut_" + t + "_" + r + "_" + scanned.get(c)));
+      }
       for (int d = 0; d < nd; d++) {
         LinearExprBuilder range = LinearExpr.newBuilder();
         boolean any = false;

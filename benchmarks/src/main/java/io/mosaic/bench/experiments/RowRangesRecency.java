@@ -76,53 +76,9 @@ public final class RowRangesRecency {
         ROW_GROUPS,
         100 * recent,
         divisor);
-    List<TpchTable<?>> tables = List.of(TpchTable.LINE_ITEM, TpchTable.ORDERS);
-    try (ExperimentPool pool =
-        ExperimentPool.create(
-            Path.of("mosaic-work/experiments/row-ranges"),
-            sf,
-            divisor,
-            tables,
-            (t, root, devices, properties) -> {
-              Map<String, String> props = new HashMap<>(properties);
-              long rows = Math.round((t == TpchTable.LINE_ITEM ? 6_001_215 : 1_500_000) * sf);
-              props.put(
-                  MosaicTable.ROW_GROUP_ROWS, Long.toString(-Math.floorDiv(-rows, ROW_GROUPS)));
-              return t == TpchTable.LINE_ITEM
-                  ? TpchTables.load(
-                      TpchTable.LINE_ITEM,
-                      sf,
-                      root,
-                      devices,
-                      props,
-                      n -> {},
-                      Comparator.comparingInt(LineItem::getShipDate))
-                  : TpchTables.load(
-                      TpchTable.ORDERS,
-                      sf,
-                      root,
-                      devices,
-                      props,
-                      n -> {},
-                      Comparator.comparingInt(Order::getOrderDate));
-            })) {
+    try (ExperimentPool pool = load(Path.of("mosaic-work/experiments/row-ranges"), sf, divisor)) {
       Workload columnTrace = onTables(pool.trace(), Set.of("lineitem", "orders"));
-      List<RangeUnits.RangeScan> scans = new ArrayList<>();
-      for (DistinctScan s : columnTrace.scans()) {
-        String table = s.sortedColumns().first().table();
-        Set<String> columns = new TreeSet<>();
-        s.sortedColumns().forEach(c -> columns.add(c.column()));
-        int groups = rowGroups(pool, table);
-        int first =
-            columns.stream().anyMatch(DATE_COLUMNS::contains)
-                ? groups - (int) Math.ceil(groups * recent)
-                : 0;
-        Set<Integer> read = new TreeSet<>();
-        for (int g = first; g < groups; g++) {
-          read.add(g);
-        }
-        scans.add(new RangeUnits.RangeScan(table, columns, read, s.weight()));
-      }
+      List<RangeUnits.RangeScan> scans = recencyScans(pool, columnTrace, recent);
       Split skewed = split(pool, scans);
       List<RangeUnits.RangeScan> even = new ArrayList<>();
       for (RangeUnits.RangeScan s : scans) {
@@ -243,7 +199,67 @@ public final class RowRangesRecency {
     }
   }
 
-  private record Split(int units, List<ColumnSize> sizes, Workload workload) {}
+  /**
+   * The pool of this experiment: TPC-H lineitem and orders in date order, {@value #ROW_GROUPS} row
+   * groups each, every column on the HDD.
+   */
+  static ExperimentPool load(Path work, double sf, double divisor) throws IOException {
+    List<TpchTable<?>> tables = List.of(TpchTable.LINE_ITEM, TpchTable.ORDERS);
+    return ExperimentPool.create(
+        work,
+        sf,
+        divisor,
+        tables,
+        (t, root, devices, properties) -> {
+          Map<String, String> props = new HashMap<>(properties);
+          long rows = Math.round((t == TpchTable.LINE_ITEM ? 6_001_215 : 1_500_000) * sf);
+          props.put(MosaicTable.ROW_GROUP_ROWS, Long.toString(-Math.floorDiv(-rows, ROW_GROUPS)));
+          return t == TpchTable.LINE_ITEM
+              ? TpchTables.load(
+                  TpchTable.LINE_ITEM,
+                  sf,
+                  root,
+                  devices,
+                  props,
+                  n -> {},
+                  Comparator.comparingInt(LineItem::getShipDate))
+              : TpchTables.load(
+                  TpchTable.ORDERS,
+                  sf,
+                  root,
+                  devices,
+                  props,
+                  n -> {},
+                  Comparator.comparingInt(Order::getOrderDate));
+        });
+  }
+
+  /**
+   * The scans of {@code columnTrace} with the recency skew: one reading a date column of its table
+   * reads the last {@code recent} of the row groups, the others all of them.
+   */
+  static List<RangeUnits.RangeScan> recencyScans(
+      ExperimentPool pool, Workload columnTrace, double recent) {
+    List<RangeUnits.RangeScan> scans = new ArrayList<>();
+    for (DistinctScan s : columnTrace.scans()) {
+      String table = s.sortedColumns().first().table();
+      Set<String> columns = new TreeSet<>();
+      s.sortedColumns().forEach(c -> columns.add(c.column()));
+      int groups = rowGroups(pool, table);
+      int first =
+          columns.stream().anyMatch(DATE_COLUMNS::contains)
+              ? groups - (int) Math.ceil(groups * recent)
+              : 0;
+      Set<Integer> read = new TreeSet<>();
+      for (int g = first; g < groups; g++) {
+        read.add(g);
+      }
+      scans.add(new RangeUnits.RangeScan(table, columns, read, s.weight()));
+    }
+    return scans;
+  }
+
+  record Split(int units, List<ColumnSize> sizes, Workload workload) {}
 
   private record Solved(PlacementResult result, double seconds) {}
 
@@ -257,7 +273,7 @@ public final class RowRangesRecency {
         .size();
   }
 
-  private static Split split(ExperimentPool pool, List<RangeUnits.RangeScan> scans) {
+  static Split split(ExperimentPool pool, List<RangeUnits.RangeScan> scans) {
     int units = 0;
     List<ColumnSize> sizes = new ArrayList<>();
     List<DistinctScan> unitScans = new ArrayList<>();
@@ -299,7 +315,7 @@ public final class RowRangesRecency {
   }
 
   /** The scans of {@code workload} on these tables. */
-  private static Workload onTables(Workload workload, Set<String> tables) {
+  static Workload onTables(Workload workload, Set<String> tables) {
     List<DistinctScan> kept = new ArrayList<>();
     for (DistinctScan s : workload.scans()) {
       if (s.sortedColumns().stream().map(ColumnRef::table).allMatch(tables::contains)) {
