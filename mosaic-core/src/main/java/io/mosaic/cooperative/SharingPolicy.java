@@ -16,6 +16,13 @@ public enum SharingPolicy {
   /** The paper's relevance functions (Figures 3 and 11): starved scans first, shared chunks. */
   RELEVANCE;
 
+  /**
+   * What Trino and Spark scans use unless configured: relevance met the goals of Table 3 through
+   * both the retriever and Trino (docs/cooperative-scans.md). The CLI and experiments, which run
+   * one scan at a time, keep {@link #NORMAL} (the ordered path with its decode-ahead).
+   */
+  public static final SharingPolicy ENGINE_DEFAULT = RELEVANCE;
+
   /** The name used in configuration ({@code relevance}, ...). */
   public String configName() {
     return ConfigNames.of(this);

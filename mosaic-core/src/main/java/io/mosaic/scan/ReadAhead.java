@@ -440,10 +440,7 @@ final class ReadAhead {
   }
 
   private PageIndexCache.PageIndex pageIndex(ColumnSpec column, int group) {
-    SegmentEntry segment = manifest.segmentFor(column.name(), group);
-    Device device = table.pool().device(segment.device());
-    ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, segment);
-    return retriever.pageIndexes().get(table.name(), manifest, device, segment, footer, group);
+    return retriever.pageIndex(table, manifest, column, group);
   }
 
   /** Chunk mode: the rows of the scan's row group {@code g} to decode; null: all of them. */

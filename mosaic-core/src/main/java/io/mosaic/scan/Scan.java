@@ -98,7 +98,11 @@ public final class Scan implements AutoCloseable {
     }
     SharingPolicy policy = request.sharing() != null ? request.sharing() : retriever.sharing();
     SharedBuffer buffer =
-        request.ordered() || columns.isEmpty() || groups.isEmpty()
+        request.ordered()
+                || columns.isEmpty()
+                || groups.isEmpty()
+                || policy == SharingPolicy.NORMAL
+                || prunesPages(chunkMode)
             ? null
             : retriever.shared(policy);
     if (buffer != null) {
@@ -118,6 +122,38 @@ public final class Scan implements AutoCloseable {
               retriever, table, manifest, request, columns, groups, () -> cursor, chunkMode);
     }
     this.taken = new boolean[groups.size()];
+  }
+
+  /**
+   * Whether page indexes rule out pages of a row group this chunk-mode scan reads: then it reads on
+   * the ordered path, which fetches only the pages kept, where a shared scan reads whole chunks
+   * (docs/cooperative-scans.md). The indexes read here are cached for that path.
+   */
+  private boolean prunesPages(boolean chunkMode) {
+    if (!chunkMode || !request.pagePruning()) {
+      return false;
+    }
+    // The plan's predicate and the narrowing one (Trino's dynamic filter) as it stands now.
+    List<ColumnPredicate> terms = new ArrayList<>(request.predicate().terms());
+    if (request.narrowing() != null) {
+      terms.addAll(request.narrowing().get().terms());
+    }
+    if (terms.isEmpty()) {
+      return false;
+    }
+    RowGroupFilter filter = new RowGroupFilter(table.name(), manifest, new Predicate(terms));
+    if (filter.terms().isEmpty()) {
+      return false;
+    }
+    for (int group : groups) {
+      long rows = manifest.rowGroups().get(group);
+      if (PageFilter.rowRanges(
+              filter, rows, column -> retriever.pageIndex(table, manifest, column, group))
+          != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.mosaic.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
@@ -250,6 +251,40 @@ class PagePruningTest {
       if (overlapping < all.getPageCount()) {
         assertThat(c.bytes()).isLessThan(chunk(m, c.column().name(), group).getTotalSize());
       }
+    }
+  }
+
+  @Test
+  void aSharedChunkScanWhosePredicatePrunesPagesReadsOnTheOrderedPath() {
+    // A shared scan reads whole chunks: where pages can be pruned, the scan reads on the ordered
+    // path instead, whatever the sharing policy.
+    long key = (Long) rows.get(rows.size() / 2).get(0);
+    ScanRequest narrow =
+        ScanRequest.of(COLUMNS)
+            .where(Predicate.of(Predicate.between("l_orderkey", key, key + 10)))
+            .recorded(false);
+    try (Retriever relevance = new Retriever(pool, 2, 0, SharingPolicy.RELEVANCE, 64L << 20)) {
+      try (TablePin pin = lineitem.pin();
+          Scan scan = relevance.chunks(lineitem, pin, narrow)) {
+        int taken = 0;
+        while (scan.hasNext()) {
+          assertThat(scan.nextChunks().rowRanges()).as("pages pruned").isNotNull();
+          taken++;
+        }
+        assertThat(taken).isPositive();
+      }
+      assertThat(relevance.sharedManager(SharingPolicy.RELEVANCE)).isNull();
+      // Page pruning off: the same scan goes through the shared buffer.
+      try (TablePin pin = lineitem.pin();
+          Scan scan = relevance.chunks(lineitem, pin, narrow.pagePruning(false))) {
+        while (scan.hasNext()) {
+          scan.ready().join();
+          if (scan.hasNext()) {
+            assertThat(scan.nextChunks().rowRanges()).isNull();
+          }
+        }
+      }
+      assertThat(relevance.sharedManager(SharingPolicy.RELEVANCE)).isNotNull();
     }
   }
 

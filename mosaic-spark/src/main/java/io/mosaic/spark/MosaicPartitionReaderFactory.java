@@ -60,7 +60,7 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
                   p.options().pool(),
                   settings.decodeThreads(),
                   settings.vectorPoolBytes(),
-                  SharingPolicy.NORMAL,
+                  SharingPolicy.ENGINE_DEFAULT,
                   settings.sharedBufferBytes());
             });
     MosaicTable table = MosaicTable.open(p.options().rootPath(), p.options().pool());

@@ -22,7 +22,7 @@ public class MosaicConfig {
   private DataSize scanBufferMemory = DataSize.of(256, DataSize.Unit.MEGABYTE);
   private int decodeThreads = Runtime.getRuntime().availableProcessors();
   private DataSize vectorPoolMemory = DataSize.ofBytes(Retriever.DEFAULT_POOLED_VECTOR_BYTES);
-  private SharingPolicy sharingPolicy = SharingPolicy.NORMAL;
+  private SharingPolicy sharingPolicy = SharingPolicy.ENGINE_DEFAULT;
   private DataSize sharedBufferMemory = DataSize.ofBytes(Retriever.DEFAULT_SHARED_BUFFER_BYTES);
   private DataSize targetSplitSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
   // Hive's default (hive.dynamic-filtering.wait-timeout): no wait. Waiting delays every probe
@@ -110,8 +110,8 @@ public class MosaicConfig {
 
   @Config("mosaic.sharing-policy")
   @ConfigDescription(
-      "How concurrent scans on this node share their reads (docs/cooperative-scans.md): normal"
-          + " (each reads its own, in order), attach, elevator or relevance")
+      "How concurrent scans on this node share their reads (docs/cooperative-scans.md):"
+          + " relevance (the default), elevator, attach or normal (each reads its own, in order)")
   public MosaicConfig setSharingPolicy(String policy) {
     try {
       this.sharingPolicy = SharingPolicy.parse(policy);

@@ -85,7 +85,11 @@ class MosaicColdTest {
               "mosaic.target-split-size",
               "256kB",
               "mosaic.decode-threads",
-              "2"));
+              "2",
+              // The scheduler under ordered scans: a shared buffer would serve the second pass
+              // from memory (shared scans through it: ColdSchedulerScanTest).
+              "mosaic.sharing-policy",
+              "normal"));
       runner.execute("CREATE SCHEMA " + name + ".tiny");
       for (String t : TABLES) {
         runner.execute(

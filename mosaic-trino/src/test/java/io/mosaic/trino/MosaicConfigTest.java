@@ -34,7 +34,7 @@ class MosaicConfigTest {
             .setTargetSplitSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
             .setDynamicFilteringWaitTimeout(new Duration(0, TimeUnit.SECONDS))
             .setMinimumAssignedSplitWeight(0.05)
-            .setSharingPolicy("normal")
+            .setSharingPolicy("relevance")
             .setSharedBufferMemory(DataSize.of(256, DataSize.Unit.MEGABYTE)));
   }
 
@@ -42,7 +42,7 @@ class MosaicConfigTest {
   void explicitPropertyMappings() {
     Map<String, String> properties =
         Map.ofEntries(
-            Map.entry("mosaic.sharing-policy", "relevance"),
+            Map.entry("mosaic.sharing-policy", "elevator"),
             Map.entry("mosaic.shared-buffer-memory", "64MB"),
             Map.entry("mosaic.dynamic-filtering.wait-timeout", "3s"),
             Map.entry("mosaic.minimum-assigned-split-weight", "0.2"),
@@ -63,7 +63,7 @@ class MosaicConfigTest {
             .setVectorPoolMemory(DataSize.ofBytes(0))
             .setDynamicFilteringWaitTimeout(new Duration(3, TimeUnit.SECONDS))
             .setMinimumAssignedSplitWeight(0.2)
-            .setSharingPolicy("relevance")
+            .setSharingPolicy("elevator")
             .setSharedBufferMemory(DataSize.of(64, DataSize.Unit.MEGABYTE)));
   }
 

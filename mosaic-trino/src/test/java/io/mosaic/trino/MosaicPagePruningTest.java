@@ -88,9 +88,12 @@ class MosaicPagePruningTest {
     }
   }
 
+  // On: the default sharing policy, whose scans read on the ordered path where pages are pruned.
+  // Off: whole chunks on the ordered path (a shared scan could be served from the node's buffer).
   private Session pruning(boolean on) {
     return Session.builder(runner.getDefaultSession())
         .setCatalogSessionProperty("mosaic", "page_pruning_enabled", Boolean.toString(on))
+        .setCatalogSessionProperty("mosaic", "sharing_policy", on ? "relevance" : "normal")
         .build();
   }
 
@@ -173,6 +176,7 @@ class MosaicPagePruningTest {
     Session off =
         Session.builder(base.build())
             .setCatalogSessionProperty("mosaic", "page_pruning_enabled", "false")
+            .setCatalogSessionProperty("mosaic", "sharing_policy", "normal")
             .build();
     long[] bytes = new long[2];
     MaterializedResult result = both(join, on, off, bytes).result();

@@ -92,10 +92,17 @@ public final class HeadlineTrino {
           "mosaic",
           "mosaic",
           Map.of(
-              "mosaic.devices-config", dir.resolve("headline-pool/devices.toml").toString(),
-              "mosaic.metadata-directory", dir.resolve("metadata").toString(),
+              "mosaic.devices-config",
+              dir.resolve("headline-pool/devices.toml").toString(),
+              "mosaic.metadata-directory",
+              dir.resolve("metadata").toString(),
               // As TpchCatalogs: 16 MB splits, so lineitem's scans have work for all drivers.
-              "mosaic.target-split-size", "16MB"));
+              "mosaic.target-split-size",
+              "16MB",
+              // Queries run one at a time from the devices: no shared buffer keeping chunks
+              // across them (the Parquet readers have none).
+              "mosaic.sharing-policy",
+              "normal"));
       runner.installPlugin(new HivePlugin());
       Files.createDirectories(dir.resolve("hive-metastore"));
       // The local file system rooted at "/": each Parquet copy lives on its device's mount.

@@ -84,12 +84,18 @@ public final class TpchCatalogs implements AutoCloseable {
           "mosaic",
           "mosaic",
           Map.of(
-              "mosaic.devices-config", dir.resolve("devices.toml").toString(),
-              "mosaic.metadata-directory", dir.resolve("metadata").toString(),
+              "mosaic.devices-config",
+              dir.resolve("devices.toml").toString(),
+              "mosaic.metadata-directory",
+              dir.resolve("metadata").toString(),
               // 16 MB of the read columns per split (the default is 128 MB): at SF 1 a 4-column
               // scan of lineitem is ~50 MB, which would otherwise be one or two splits for the
               // four drivers of the two nodes; Hive splits Parquet files at 32-64 MB.
-              "mosaic.target-split-size", "16MB"));
+              "mosaic.target-split-size",
+              "16MB",
+              // Compared with Hive query by query: no shared buffer keeping chunks across them.
+              "mosaic.sharing-policy",
+              "normal"));
       runner.installPlugin(new MemoryPlugin());
       // Each node holds what its writer tasks wrote: SF 1 is ~1.5 GB in Trino's pages.
       runner.createCatalog("memory", "memory", Map.of("memory.max-data-per-node", "8GB"));
