@@ -460,10 +460,7 @@ public final class ActiveBufferManager {
     for (GroupNeed g : chosen.candidates(device)) {
       Set<ChunkRef> chunks = new HashSet<>(absent(g.chunks(), null));
       int interested = 1;
-      // Every scan still needing the row group with a column in common rides along, starved or
-      // not (DSM, Section 6: the row group is read once for all the queries interested in it);
-      // leaving the others out only makes them read it again later.
-      for (Scan s : scans) {
+      for (Scan s : starved) {
         GroupNeed other = s.remaining.get(g.key());
         if (s == chosen || other == null || s.coming(other) || !overlaps(columns, s.columns())) {
           continue;
