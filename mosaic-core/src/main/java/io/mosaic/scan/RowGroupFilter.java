@@ -13,7 +13,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Decides from min/max/null statistics which row groups a predicate cannot rule out (DESIGN section
@@ -137,6 +139,68 @@ public final class RowGroupFilter {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether page statistics could rule out part of row group {@code rowGroup}, judged from the
+   * manifest alone: a term on a column sorted across the row groups (each row group's values at or
+   * above the one before's) cuts the row group's range of values. Where a column is not sorted, its
+   * pages span about the row group's range, and a shared scan reading whole chunks loses little
+   * (docs/cooperative-scans.md).
+   */
+  public boolean mayPrunePages(int rowGroup) {
+    long rows = manifest.rowGroups().get(rowGroup);
+    for (Bound t : terms) {
+      RowGroupStats s = stats(t.column(), rowGroup);
+      boolean nullTest =
+          t.predicate().op() == ColumnPredicate.Op.IS_NULL
+              || t.predicate().op() == ColumnPredicate.Op.IS_NOT_NULL;
+      if (nullTest ? s.nulls() > 0 && s.nulls() < rows : sorted(t.column()) && !holdsForAll(t, s)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private final Map<String, Boolean> sorted = new HashMap<>();
+
+  private boolean sorted(ColumnSpec column) {
+    return sorted.computeIfAbsent(
+        column.name(),
+        c -> {
+          Object last = null;
+          for (int g = 0; g < manifest.rowGroups().size(); g++) {
+            RowGroupStats s = stats(column, g);
+            if (s.min() == null || s.max() == null) {
+              continue; // all null, or no statistics: no order to break
+            }
+            if (last != null && cmp(s.min(), last) < 0) {
+              return false;
+            }
+            last = s.max();
+          }
+          return true;
+        });
+  }
+
+  // Whether every non-null value in [min, max] satisfies the comparison term t.
+  private static boolean holdsForAll(Bound t, RowGroupStats s) {
+    Object min = s.min();
+    Object max = s.max();
+    if (min == null || max == null) {
+      return true; // nothing to cut by
+    }
+    List<Object> v = t.values();
+    return switch (t.predicate().op()) {
+      case EQ -> cmp(min, v.get(0)) == 0 && cmp(max, v.get(0)) == 0;
+      case LT -> cmp(max, v.get(0)) < 0;
+      case LE -> cmp(max, v.get(0)) <= 0;
+      case GT -> cmp(min, v.get(0)) > 0;
+      case GE -> cmp(min, v.get(0)) >= 0;
+      case BETWEEN -> cmp(min, v.get(0)) >= 0 && cmp(max, v.get(1)) <= 0;
+      case IN -> cmp(min, max) == 0 && v.stream().anyMatch(x -> x != null && cmp(x, min) == 0);
+      default -> true;
+    };
   }
 
   /** The predicate's terms, bound (for {@link PageFilter}, which tests them on pages). */

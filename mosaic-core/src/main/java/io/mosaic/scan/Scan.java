@@ -125,9 +125,10 @@ public final class Scan implements AutoCloseable {
   }
 
   /**
-   * Whether page indexes rule out pages of a row group this chunk-mode scan reads: then it reads on
-   * the ordered path, which fetches only the pages kept, where a shared scan reads whole chunks
-   * (docs/cooperative-scans.md). The indexes read here are cached for that path.
+   * Whether pages of a row group this chunk-mode scan reads may be ruled out by its predicate
+   * ({@link RowGroupFilter#mayPrunePages}, from the manifest: no I/O): then it reads on the ordered
+   * path, which fetches only the pages kept, where a shared scan reads whole chunks
+   * (docs/cooperative-scans.md).
    */
   private boolean prunesPages(boolean chunkMode) {
     if (!chunkMode || !request.pagePruning()) {
@@ -142,18 +143,7 @@ public final class Scan implements AutoCloseable {
       return false;
     }
     RowGroupFilter filter = new RowGroupFilter(table.name(), manifest, new Predicate(terms));
-    if (filter.terms().isEmpty()) {
-      return false;
-    }
-    for (int group : groups) {
-      long rows = manifest.rowGroups().get(group);
-      if (PageFilter.rowRanges(
-              filter, rows, column -> retriever.pageIndex(table, manifest, column, group))
-          != null) {
-        return true;
-      }
-    }
-    return false;
+    return groups.stream().anyMatch(filter::mayPrunePages);
   }
 
   /**

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -274,6 +275,17 @@ class PagePruningTest {
         assertThat(taken).isPositive();
       }
       assertThat(relevance.sharedManager(SharingPolicy.RELEVANCE)).isNull();
+      // A range of l_shipdate, which is not sorted: its pages span the row group's dates, so the
+      // scan shares (judged from the manifest alone, no page index read).
+      RowGroupFilter dates =
+          new RowGroupFilter(
+              "lineitem",
+              lineitem.latest(),
+              Predicate.of(
+                  Predicate.between(
+                      "l_shipdate", LocalDate.parse("1994-01-01"), LocalDate.parse("1994-12-31"))));
+      assertThat(dates.select(0, lineitem.latest().rowGroups().size()))
+          .noneMatch(dates::mayPrunePages);
       // Page pruning off: the same scan goes through the shared buffer.
       try (TablePin pin = lineitem.pin();
           Scan scan = relevance.chunks(lineitem, pin, narrow.pagePruning(false))) {

@@ -51,7 +51,7 @@ record ExecutorSettings(int decodeThreads, long vectorPoolBytes, long sharedBuff
                 + "': give a size such as 256m or 1g (a bare number is bytes; 0 keeps none)");
       }
     }
-    long shared = Retriever.DEFAULT_SHARED_BUFFER_BYTES;
+    long shared = defaultSharedBufferBytes();
     if (conf.contains(SHARED_BUFFER_MEMORY)) {
       String value = conf.get(SHARED_BUFFER_MEMORY);
       try {
@@ -68,5 +68,13 @@ record ExecutorSettings(int decodeThreads, long vectorPoolBytes, long sharedBuff
       }
     }
     return new ExecutorSettings(threads, bytes, shared);
+  }
+
+  /**
+   * The shared scan buffer's chunks are on the heap, and reads share it by default (relevance): a
+   * small executor (Spark's default 1g) gives it an eighth of its heap rather than 256 MB.
+   */
+  static long defaultSharedBufferBytes() {
+    return Math.min(Retriever.DEFAULT_SHARED_BUFFER_BYTES, Runtime.getRuntime().maxMemory() / 8);
   }
 }

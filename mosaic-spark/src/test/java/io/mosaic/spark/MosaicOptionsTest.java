@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.scan.Retriever;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -207,7 +206,7 @@ class MosaicOptionsTest {
                 .set("spark.mosaic.decode_threads", "3")
                 .set("spark.mosaic.vector_pool_memory", "64m"));
     assertThat(set)
-        .isEqualTo(new ExecutorSettings(3, 64L << 20, Retriever.DEFAULT_SHARED_BUFFER_BYTES));
+        .isEqualTo(new ExecutorSettings(3, 64L << 20, ExecutorSettings.defaultSharedBufferBytes()));
     assertThat(
             ExecutorSettings.from(new SparkConf(false).set("spark.mosaic.vector_pool_memory", "0"))
                 .vectorPoolBytes())

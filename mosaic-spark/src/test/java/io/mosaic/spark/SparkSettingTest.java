@@ -2,7 +2,6 @@ package io.mosaic.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.scan.Retriever;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +29,6 @@ class SparkSettingTest {
             .set(SparkSetting.DECODE_THREADS.confKey(), "3")
             .set(SparkSetting.VECTOR_POOL_MEMORY.confKey(), "1m");
     assertThat(ExecutorSettings.from(conf))
-        .isEqualTo(new ExecutorSettings(3, 1L << 20, Retriever.DEFAULT_SHARED_BUFFER_BYTES));
+        .isEqualTo(new ExecutorSettings(3, 1L << 20, ExecutorSettings.defaultSharedBufferBytes()));
   }
 }
