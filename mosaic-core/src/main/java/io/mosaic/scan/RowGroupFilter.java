@@ -142,24 +142,87 @@ public final class RowGroupFilter {
   }
 
   /**
-   * Whether page statistics could rule out part of row group {@code rowGroup}, judged from the
-   * manifest alone: a term on a column sorted across the row groups (each row group's values at or
-   * above the one before's) cuts the row group's range of values. Where a column is not sorted, its
-   * pages span about the row group's range, and a shared scan reading whole chunks loses little
-   * (docs/cooperative-scans.md).
+   * The share of row group {@code rowGroup}'s rows that page statistics could rule out, estimated
+   * from the manifest alone: for a term on a column sorted across the row groups (each row group's
+   * minimum at or above the previous one's maximum), the part of the row group's range of values
+   * the term excludes, taking values as spread evenly over it (strings: half where the term cuts
+   * the range); the most selective term counts. Unsorted columns' pages each span about their row
+   * group's range, so a range on them rules none out; null tests are not counted (whether pages are
+   * all null or free of nulls is not in the manifest).
    */
-  public boolean mayPrunePages(int rowGroup) {
-    long rows = manifest.rowGroups().get(rowGroup);
+  public double prunableShare(int rowGroup) {
+    double kept = 1;
     for (Bound t : terms) {
+      ColumnPredicate.Op op = t.predicate().op();
+      if (op == ColumnPredicate.Op.IS_NULL
+          || op == ColumnPredicate.Op.IS_NOT_NULL
+          || !sorted(t.column())) {
+        continue;
+      }
       RowGroupStats s = stats(t.column(), rowGroup);
-      boolean nullTest =
-          t.predicate().op() == ColumnPredicate.Op.IS_NULL
-              || t.predicate().op() == ColumnPredicate.Op.IS_NOT_NULL;
-      if (nullTest ? s.nulls() > 0 && s.nulls() < rows : sorted(t.column()) && !holdsForAll(t, s)) {
-        return true;
+      kept = Math.min(kept, keptShare(t, s.min(), s.max()));
+    }
+    return 1 - kept;
+  }
+
+  // The share of [min, max] where term t may hold, values spread evenly.
+  private static double keptShare(Bound t, Object min, Object max) {
+    if (min == null || max == null) {
+      return 1;
+    }
+    List<Object> v = t.values();
+    Object lo;
+    Object hi;
+    switch (t.predicate().op()) {
+      case EQ -> {
+        lo = v.get(0);
+        hi = v.get(0);
+      }
+      case LT, LE -> {
+        lo = min;
+        hi = v.get(0);
+      }
+      case GT, GE -> {
+        lo = v.get(0);
+        hi = max;
+      }
+      case BETWEEN -> {
+        lo = v.get(0);
+        hi = v.get(1);
+      }
+      case IN -> {
+        long inside =
+            v.stream().filter(x -> x != null && cmp(x, min) >= 0 && cmp(x, max) <= 0).count();
+        return cmp(min, max) == 0 ? (inside > 0 ? 1 : 0) : Math.min(1, inside * 0.01);
+      }
+      default -> {
+        return 1;
       }
     }
-    return false;
+    if (cmp(lo, min) < 0) {
+      lo = min;
+    }
+    if (cmp(hi, max) > 0) {
+      hi = max;
+    }
+    if (cmp(lo, hi) > 0) {
+      return 0;
+    }
+    if (cmp(min, max) == 0 || (cmp(lo, min) == 0 && cmp(hi, max) == 0)) {
+      return 1;
+    }
+    Double a = number(min);
+    Double b = number(max);
+    Double x = number(lo);
+    Double y = number(hi);
+    if (a == null || b == null || x == null || y == null) {
+      return 0.5; // strings: the term cuts the range somewhere
+    }
+    return Math.max(0, Math.min(1, (y - x) / (b - a)));
+  }
+
+  private static Double number(Object o) {
+    return o instanceof Number n ? n.doubleValue() : null;
   }
 
   private final Map<String, Boolean> sorted = new HashMap<>();
@@ -181,26 +244,6 @@ public final class RowGroupFilter {
           }
           return true;
         });
-  }
-
-  // Whether every non-null value in [min, max] satisfies the comparison term t.
-  private static boolean holdsForAll(Bound t, RowGroupStats s) {
-    Object min = s.min();
-    Object max = s.max();
-    if (min == null || max == null) {
-      return true; // nothing to cut by
-    }
-    List<Object> v = t.values();
-    return switch (t.predicate().op()) {
-      case EQ -> cmp(min, v.get(0)) == 0 && cmp(max, v.get(0)) == 0;
-      case LT -> cmp(max, v.get(0)) < 0;
-      case LE -> cmp(max, v.get(0)) <= 0;
-      case GT -> cmp(min, v.get(0)) > 0;
-      case GE -> cmp(min, v.get(0)) >= 0;
-      case BETWEEN -> cmp(min, v.get(0)) >= 0 && cmp(max, v.get(1)) <= 0;
-      case IN -> cmp(min, max) == 0 && v.stream().anyMatch(x -> x != null && cmp(x, min) == 0);
-      default -> true;
-    };
   }
 
   /** The predicate's terms, bound (for {@link PageFilter}, which tests them on pages). */

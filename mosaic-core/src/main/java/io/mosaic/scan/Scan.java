@@ -125,10 +125,10 @@ public final class Scan implements AutoCloseable {
   }
 
   /**
-   * Whether pages of a row group this chunk-mode scan reads may be ruled out by its predicate
-   * ({@link RowGroupFilter#mayPrunePages}, from the manifest: no I/O): then it reads on the ordered
-   * path, which fetches only the pages kept, where a shared scan reads whole chunks
-   * (docs/cooperative-scans.md).
+   * Whether page pruning could rule out at least half of the rows of this chunk-mode scan's row
+   * groups ({@link RowGroupFilter#prunableShare}, estimated from the manifest: no I/O): then it
+   * reads on the ordered path, which fetches only the pages kept, where a shared scan reads whole
+   * chunks (docs/cooperative-scans.md).
    */
   private boolean prunesPages(boolean chunkMode) {
     if (!chunkMode || !request.pagePruning()) {
@@ -143,7 +143,11 @@ public final class Scan implements AutoCloseable {
       return false;
     }
     RowGroupFilter filter = new RowGroupFilter(table.name(), manifest, new Predicate(terms));
-    return groups.stream().anyMatch(filter::mayPrunePages);
+    double prunable = 0;
+    for (int g : groups) {
+      prunable += filter.prunableShare(g);
+    }
+    return prunable >= 0.5 * groups.size();
   }
 
   /**

@@ -285,7 +285,19 @@ class PagePruningTest {
                   Predicate.between(
                       "l_shipdate", LocalDate.parse("1994-01-01"), LocalDate.parse("1994-12-31"))));
       assertThat(dates.select(0, lineitem.latest().rowGroups().size()))
-          .noneMatch(dates::mayPrunePages);
+          .allMatch(g -> dates.prunableShare(g) == 0);
+      // A range of whole row groups of the sorted key (as Table 3's queries): only row groups at
+      // its ends, where an order's lines straddle two, are cut, and the scan shares.
+      Manifest m = lineitem.latest();
+      int last = m.rowGroups().size() - 1;
+      assertThat(last).isPositive();
+      Object lo = keyStats(m, 1).min();
+      Object hi = keyStats(m, last).max();
+      RowGroupFilter whole =
+          new RowGroupFilter("lineitem", m, Predicate.of(Predicate.between("l_orderkey", lo, hi)));
+      List<Integer> read = whole.select(0, last + 1);
+      assertThat(read.stream().mapToDouble(whole::prunableShare).sum())
+          .isLessThan(0.5 * read.size());
       // Page pruning off: the same scan goes through the shared buffer.
       try (TablePin pin = lineitem.pin();
           Scan scan = relevance.chunks(lineitem, pin, narrow.pagePruning(false))) {
@@ -298,6 +310,11 @@ class PagePruningTest {
       }
       assertThat(relevance.sharedManager(SharingPolicy.RELEVANCE)).isNotNull();
     }
+  }
+
+  private static io.mosaic.format.RowGroupStats keyStats(Manifest m, int group) {
+    SegmentEntry s = m.segmentFor("l_orderkey", group);
+    return s.stats().get(group - s.firstRowGroup());
   }
 
   @Test
