@@ -187,9 +187,11 @@ public final class DesignExecutor {
     // The epoch starts before the queue says done: a kill between the two leaves the queue running
     // with every step done, and the resume starts the epoch again (an empty one) rather than never.
     new TraceLog(table.root()).newEpoch();
-    queue = queue.withState(MoveQueue.State.DONE, null);
-    queue.write(table);
-    return queue;
+    // Under the queue's update lock, as every change: a pause or cancel written meanwhile by
+    // another front end is read first, not overwritten by a queue read before it.
+    MoveQueue finished = queue;
+    return MoveQueue.update(table, q -> q.withState(MoveQueue.State.DONE, null))
+        .orElseGet(() -> finished.withState(MoveQueue.State.DONE, null));
   }
 
   /** Paces a chunk of a step: {@code bytes} read on device {@code from}, written on {@code to}. */
@@ -258,18 +260,18 @@ public final class DesignExecutor {
   }
 
   private MoveQueue fail(int index, Exception e) {
-    MoveQueue failed =
-        current()
-            .withState(
-                MoveQueue.State.FAILED,
-                "step "
-                    + (index + 1)
-                    + " ("
-                    + current().steps().get(index).column()
-                    + "): "
-                    + e.getMessage());
-    failed.write(table);
-    return failed;
+    return MoveQueue.update(
+            table,
+            q ->
+                q.withState(
+                    MoveQueue.State.FAILED,
+                    "step "
+                        + (index + 1)
+                        + " ("
+                        + q.steps().get(index).column()
+                        + "): "
+                        + e.getMessage()))
+        .orElseGet(this::current);
   }
 
   private static final ChunkPacing.Sleep SYSTEM = DesignExecutor::sleepUntil;
