@@ -27,6 +27,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableLayout;
 import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTableProperties;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
@@ -113,6 +114,16 @@ final class MosaicMetadata implements ConnectorMetadata {
   }
 
   // ---- tables
+
+  /**
+   * No partitioning and no sort order (no local properties): a split may hand out its row groups in
+   * whatever order the node's shared scan buffer completes them (docs/cooperative-scans.md).
+   */
+  @Override
+  public ConnectorTableProperties getTableProperties(
+      ConnectorSession session, ConnectorTableHandle table) {
+    return new ConnectorTableProperties();
+  }
 
   @Override
   public ConnectorTableHandle getTableHandle(
