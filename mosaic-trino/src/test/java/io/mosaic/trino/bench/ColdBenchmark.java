@@ -33,7 +33,8 @@ import java.util.concurrent.Future;
  * rate), 1 to N concurrent clients, each running the same sequence of TPC-H queries from its own
  * starting point; the same data read under one configuration per JVM: {@code none} (no scheduler:
  * reads in arrival order, Skipper's naive path), {@code max-queries}, {@code rank}, {@code fcfs},
- * or {@code hdd} (the same directory emulated as an HDD at the same read rate, with seeks).
+ * or {@code hdd} (the same directory emulated as an HDD at the same read rate, with seeks); each
+ * optionally with {@code +POLICY}, a sharing policy of cooperative scans ({@code rank+relevance}).
  *
  * <p>{@code load DIR SF GROUPS SWITCH READ}: writes the tables once. {@code run DIR CONFIG CLIENTS
  * CSV}: one configuration, every client count from 1 to CLIENTS after one untimed pass of the
@@ -100,7 +101,23 @@ public final class ColdBenchmark {
         .formatted(csd);
   }
 
-  private static DistributedQueryRunner start(Path dir) throws Exception {
+  /**
+   * A configuration {@code policy+sharing} (e.g. {@code rank+relevance}) reads through the node's
+   * shared scan buffer under that sharing policy, with a buffer a fifth of the data (as Table 3's,
+   * docs/cooperative-scans.md), so the data does not simply stay in it; without one, scans read on
+   * the ordered path ({@code normal}), as the naive path does.
+   */
+  private static DistributedQueryRunner start(Path dir, String config) throws Exception {
+    String[] parts = config.split("\\+");
+    String sharing = parts.length > 1 ? parts[1] : "normal";
+    long data = 0;
+    if (Files.isDirectory(dir.resolve("csd"))) {
+      try (var files = Files.walk(dir.resolve("csd"))) {
+        data = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+      }
+    }
+    String buffer = Math.max(1, data / 5 / 1024) + "kB";
+    OUT.printf(Locale.ROOT, "%s: sharing %s, shared buffer %s%n", config, sharing, buffer);
     // One node: one retriever, so one scheduler per cold device (docs/cold-storage.md).
     DistributedQueryRunner runner =
         DistributedQueryRunner.builder(session()).setWorkerCount(0).build();
@@ -114,10 +131,14 @@ public final class ColdBenchmark {
         "mosaic",
         "mosaic",
         Map.of(
-            "mosaic.devices-config", dir.resolve("devices.toml").toString(),
-            "mosaic.metadata-directory", dir.resolve("metadata").toString(),
-            // The scheduler under ordered scans, as docs/experiments/cold.md measured it.
-            "mosaic.sharing-policy", "normal"));
+            "mosaic.devices-config",
+            dir.resolve("devices.toml").toString(),
+            "mosaic.metadata-directory",
+            dir.resolve("metadata").toString(),
+            "mosaic.sharing-policy",
+            sharing,
+            "mosaic.shared-buffer-memory",
+            buffer));
     return runner;
   }
 
@@ -133,7 +154,7 @@ public final class ColdBenchmark {
         dir.resolve("cold.properties"),
         "groups=%d%nswitch=%s%nread=%s%nsf=%s%n"
             .formatted(groups, switchLatency, read, TpchCatalogs.format(sf)));
-    try (DistributedQueryRunner runner = start(dir)) {
+    try (DistributedQueryRunner runner = start(dir, "rank")) {
       runner.execute("CREATE SCHEMA mosaic.tpch");
       for (String t : TABLES) {
         long start = System.nanoTime();
@@ -178,7 +199,7 @@ public final class ColdBenchmark {
     Files.writeString(
         dir.resolve("devices.toml"),
         pool(
-            config,
+            config.split("\\+")[0],
             Integer.parseInt(props.getProperty("groups")),
             props.getProperty("switch"),
             props.getProperty("read")));
@@ -187,7 +208,7 @@ public final class ColdBenchmark {
           csv,
           "config,clients,client,client_s,total_s,switches,sf,groups,switch,read,load,started\n");
     }
-    try (DistributedQueryRunner runner = start(dir)) {
+    try (DistributedQueryRunner runner = start(dir, config)) {
       DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
       long start = System.nanoTime();
       for (int q : QUERIES) {
