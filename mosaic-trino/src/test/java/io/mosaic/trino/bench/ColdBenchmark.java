@@ -116,7 +116,7 @@ public final class ColdBenchmark {
         data = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
       }
     }
-    String buffer = Math.max(1, data / 5 / 1024) + "kB";
+    String buffer = Math.max(1024, data / 5 / 1024) + "kB"; // the catalog takes 1 MB at least
     OUT.printf(Locale.ROOT, "%s: sharing %s, shared buffer %s%n", config, sharing, buffer);
     // One node: one retriever, so one scheduler per cold device (docs/cold-storage.md).
     DistributedQueryRunner runner =
