@@ -396,12 +396,7 @@ final class ReadAhead {
    * with the others'; a row group where one lacks it is read whole.
    */
   private void select(int g) {
-    Predicate p = request.predicate();
-    if (request.narrowing() != null) {
-      List<ColumnPredicate> terms = new ArrayList<>(p.terms());
-      terms.addAll(request.narrowing().get().terms());
-      p = new Predicate(terms);
-    }
+    Predicate p = request.predicateNow();
     Selection selection = null;
     if (!p.terms().isEmpty()) {
       RowGroupFilter filter;
@@ -440,7 +435,10 @@ final class ReadAhead {
   }
 
   private PageIndexCache.PageIndex pageIndex(ColumnSpec column, int group) {
-    return retriever.pageIndex(table, manifest, column, group);
+    SegmentEntry segment = manifest.segmentFor(column.name(), group);
+    Device device = table.pool().device(segment.device());
+    ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, segment);
+    return retriever.pageIndexes().get(table.name(), manifest, device, segment, footer, group);
   }
 
   /** Chunk mode: the rows of the scan's row group {@code g} to decode; null: all of them. */

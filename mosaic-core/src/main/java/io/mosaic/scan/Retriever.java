@@ -7,9 +7,6 @@ import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.ColdSpec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
-import io.mosaic.format.ColumnSpec;
-import io.mosaic.format.Manifest;
-import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import java.util.EnumMap;
@@ -22,7 +19,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
  * The data retriever (paper Section 3.3, DESIGN section 5), one per device pool and process: every
@@ -240,15 +236,6 @@ public final class Retriever implements AutoCloseable {
 
   PageIndexCache pageIndexes() {
     return pageIndexes;
-  }
-
-  /** The page index of {@code column}'s chunk in row group {@code group}, through the caches. */
-  PageIndexCache.PageIndex pageIndex(
-      MosaicTable table, Manifest manifest, ColumnSpec column, int group) {
-    SegmentEntry segment = manifest.segmentFor(column.name(), group);
-    Device device = table.pool().device(segment.device());
-    ParquetMetadata footer = footers.footer(table.name(), manifest, device, segment);
-    return pageIndexes.get(table.name(), manifest, device, segment, footer, group);
   }
 
   BufferAllocator allocator() {

@@ -134,15 +134,11 @@ public final class Scan implements AutoCloseable {
     if (!chunkMode || !request.pagePruning()) {
       return false;
     }
-    // The plan's predicate and the narrowing one (Trino's dynamic filter) as it stands now.
-    List<ColumnPredicate> terms = new ArrayList<>(request.predicate().terms());
-    if (request.narrowing() != null) {
-      terms.addAll(request.narrowing().get().terms());
-    }
-    if (terms.isEmpty()) {
+    Predicate p = request.predicateNow();
+    if (p.terms().isEmpty()) {
       return false;
     }
-    RowGroupFilter filter = new RowGroupFilter(table.name(), manifest, new Predicate(terms));
+    RowGroupFilter filter = new RowGroupFilter(table.name(), manifest, p);
     double prunable = 0;
     for (int g : groups) {
       prunable += filter.prunableShare(g);

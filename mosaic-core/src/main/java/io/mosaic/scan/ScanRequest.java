@@ -5,6 +5,7 @@ import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.segment.ChunkForm;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -249,6 +250,19 @@ public record ScanRequest(
         pagePruning,
         sharing,
         ordered);
+  }
+
+  /**
+   * {@link #predicate} and the current value of {@link #narrowing} as one conjunction: what page
+   * statistics are tested against.
+   */
+  public Predicate predicateNow() {
+    if (narrowing == null) {
+      return predicate;
+    }
+    List<ColumnPredicate> terms = new ArrayList<>(predicate.terms());
+    terms.addAll(narrowing.get().terms());
+    return new Predicate(terms);
   }
 
   /**
