@@ -295,7 +295,7 @@ public final class MaintenanceExecutor {
             request.shape(),
             request.rate(),
             request.fullRate(),
-            MoveSchedule.workingSet(proposal, 0.9),
+            MoveSchedule.workingSet(proposal, DesignAdvisor.WORKING_SET_SHARE),
             request.deviceRates());
     MoveQueue.of(table.name(), proposal, schedule).write(table);
     return result(execute(table, listener, background));

@@ -220,7 +220,11 @@ public final class DesignTransformation {
       for (ScheduleShape shape : ScheduleShape.values()) {
         pool.migrate(between.get(0));
         MoveSchedule schedule =
-            new MoveSchedule(shape, rate, FULL_RATE, MoveSchedule.workingSet(proposal, 0.9));
+            new MoveSchedule(
+                shape,
+                rate,
+                FULL_RATE,
+                MoveSchedule.workingSet(proposal, DesignAdvisor.WORKING_SET_SHARE));
         MoveQueue.of(table.name(), proposal, schedule).write(table);
         Recorder rec = new Recorder(steps.size(), rate);
         MoveQueue[] left = new MoveQueue[1];
