@@ -57,7 +57,11 @@ final class MaintainCommand implements Callable<Integer> {
         description = "Pause it: the step in flight stops, its column stays.")
     boolean pause;
 
-    @Option(names = "--resume", description = "Run its remaining steps.")
+    @Option(
+        names = "--resume",
+        description =
+            "Run its remaining steps; --shape, --rate, --full-rate and --device-rate, when given,"
+                + " replace the schedule's.")
     boolean resume;
 
     @Option(names = "--cancel", description = "Drop its remaining steps (those done stay).")
@@ -80,9 +84,10 @@ final class MaintainCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   Control control = new Control();
 
+  // No picocli defaults for the schedule: MaintainRequest fills them in, and a --resume changes
+  // only the settings given.
   @Option(
       names = "--shape",
-      defaultValue = "fast-start",
       paramLabel = "SHAPE",
       description =
           "fast-start (full rate until the working set is placed), slow-start (the rate while"
@@ -91,7 +96,6 @@ final class MaintainCommand implements Callable<Integer> {
 
   @Option(
       names = "--rate",
-      defaultValue = MaintainRequest.DEFAULT_RATE,
       paramLabel = "RATE",
       description = "The gentle rate of the moves (default: 50 MB/s).")
   String rate;

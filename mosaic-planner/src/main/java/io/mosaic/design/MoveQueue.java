@@ -251,6 +251,23 @@ public record MoveQueue(
     return new MoveSchedule(shape, rate, fullRate, workingSetBytes, deviceRates);
   }
 
+  /** This queue run by {@code next} (a resume at another rate). */
+  public MoveQueue withSchedule(MoveSchedule next) {
+    return new MoveQueue(
+        table,
+        state,
+        next.shape(),
+        next.rate(),
+        next.fullRate(),
+        next.workingSetBytes(),
+        next.deviceRates(),
+        steps,
+        reason,
+        error,
+        secondsNow,
+        progress);
+  }
+
   public MoveQueue withState(State next, String why) {
     return new MoveQueue(
         table,

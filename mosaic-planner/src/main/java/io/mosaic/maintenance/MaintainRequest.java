@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param drift when not null, start only when the workload drifted: the new design beats the
  *     current one by more than this fraction of the workload's time ({@link
  *     io.mosaic.design.DesignProposal#drifted})
+ * @param given which of the schedule's settings the user gave rather than left to the defaults:
+ *     {@code resume} changes those of the transformation it resumes and keeps the others
  */
 public record MaintainRequest(
     String table,
@@ -38,7 +40,17 @@ public record MaintainRequest(
     DesignOptions options,
     boolean force,
     boolean dryRun,
-    Double drift) {
+    Double drift,
+    Given given) {
+
+  /** Which schedule settings a request gave (each false when the default stands in). */
+  public record Given(boolean shape, boolean rate, boolean fullRate, boolean deviceRates) {
+    public static final Given NONE = new Given(false, false, false, false);
+
+    public boolean any() {
+      return shape || rate || fullRate || deviceRates;
+    }
+  }
 
   /** What to do. */
   public enum Action {
@@ -75,6 +87,7 @@ public record MaintainRequest(
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(shape, "shape");
     Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(given, "given");
     deviceRates = Map.copyOf(deviceRates);
     if (drift != null && !(drift >= 0 && drift < 1)) {
       throw MosaicException.invalid(
@@ -91,13 +104,23 @@ public record MaintainRequest(
   /** This request with another action. */
   public MaintainRequest withAction(Action next) {
     return new MaintainRequest(
-        table, next, shape, rate, fullRate, deviceRates, options, force, dryRun, drift);
+        table, next, shape, rate, fullRate, deviceRates, options, force, dryRun, drift, given);
   }
 
   /** This request, starting only when the workload drifted by more than {@code threshold}. */
   public MaintainRequest withDrift(Double threshold) {
     return new MaintainRequest(
-        table, action, shape, rate, fullRate, deviceRates, options, force, dryRun, threshold);
+        table,
+        action,
+        shape,
+        rate,
+        fullRate,
+        deviceRates,
+        options,
+        force,
+        dryRun,
+        threshold,
+        given);
   }
 
   /** The request from text as users type it; nulls keep the defaults. */
@@ -165,6 +188,11 @@ public record MaintainRequest(
             payoff == null ? d.payoffFactor() : payoff),
         force != null && force,
         dryRun != null && dryRun,
-        null);
+        null,
+        new Given(
+            shape != null,
+            rate != null,
+            fullRate != null,
+            deviceRates != null && !deviceRates.isBlank()));
   }
 }

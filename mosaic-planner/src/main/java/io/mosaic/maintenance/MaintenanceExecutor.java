@@ -223,9 +223,16 @@ public final class MaintenanceExecutor {
           if (queue.state() == MoveQueue.State.DONE) {
             return result(queue);
           }
-          // The run measures its rate afresh: the paused step's partial copy is gone.
+          // The run measures its rate afresh: the paused step's partial copy is gone. The schedule
+          // settings the request gave replace the queue's (resume at another rate); the others
+          // and the working set stay as the transformation was started.
+          MoveSchedule resumed = resumedSchedule(queue.schedule(), request);
           MoveQueue.update(
-              table, q -> q.withState(MoveQueue.State.RUNNING, null).withProgress(null));
+              table,
+              q ->
+                  q.withSchedule(resumed)
+                      .withState(MoveQueue.State.RUNNING, null)
+                      .withProgress(null));
           return result(execute(table, listener, background));
         }
         if (queue.state() == MoveQueue.State.DONE) {
@@ -299,6 +306,20 @@ public final class MaintenanceExecutor {
             request.deviceRates());
     MoveQueue.of(table.name(), proposal, schedule).write(table);
     return result(execute(table, listener, background));
+  }
+
+  // The queue's schedule with the settings the request gave in place of its own.
+  private static MoveSchedule resumedSchedule(MoveSchedule old, MaintainRequest request) {
+    MaintainRequest.Given given = request.given();
+    if (!given.any()) {
+      return old;
+    }
+    return new MoveSchedule(
+        given.shape() ? request.shape() : old.shape(),
+        given.rate() ? request.rate() : old.rate(),
+        given.fullRate() ? request.fullRate() : old.fullRate(),
+        old.workingSetBytes(),
+        given.deviceRates() ? request.deviceRates() : old.deviceRates());
   }
 
   /**

@@ -433,6 +433,12 @@ class TableCommandsTest {
         .as(err.toString())
         .isZero();
     assertThat(out.toString()).containsPattern("done, (\\d) of \\1 steps done");
+    // The resume's rate replaced the queue's; the shape, not given, stayed the one it started with.
+    MoveQueue resumed = MoveQueue.read(t).orElseThrow();
+    assertThat(resumed.schedule().rate()).isEqualTo(1e9);
+    assertThat(resumed.schedule().shape()).isEqualTo(io.mosaic.design.ScheduleShape.CONSTANT);
+    assertThat(resumed.schedule().workingSetBytes()).isEqualTo(paused.schedule().workingSetBytes());
+    assertThat(paused.schedule().rate()).isEqualTo(20e3);
     MosaicTable finished = MosaicTable.open(table, devicePool);
     for (String c : read) {
       assertThat(finished.latest().segmentsOf(c).get(0).device()).as(c).isEqualTo("nvme");
