@@ -494,19 +494,7 @@ public final class DesignAdvisor {
 
     /** Whether the group's moves fit, one after the other, from the room there is now. */
     boolean fits(List<Map.Entry<ColumnRef, String>> group) {
-      Map<String, Long> room = new HashMap<>(used);
-      for (var m : group) {
-        DeviceProfile from = priced.device(now.get(m.getKey()));
-        DeviceProfile to = priced.device(m.getValue());
-        long write = model.storedBytes(to, m.getKey());
-        String id = device(to.id());
-        if (room.get(id) + write > to.capacityBytes()) {
-          return false;
-        }
-        room.merge(id, write, Long::sum);
-        room.merge(device(from.id()), -model.storedBytes(from, m.getKey()), Long::sum);
-      }
-      return true;
+      return DesignAdvisor.fits(group, model, priced, used, now);
     }
 
     /**
@@ -669,7 +657,7 @@ public final class DesignAdvisor {
       long f = frees.get(e);
       if (f >= need
           && (justEnough == null || f < frees.get(justEnough))
-          && fits(List.of(e), model, priced, used)) {
+          && fits(List.of(e), model, priced, used, now)) {
         justEnough = e;
       }
     }
@@ -684,7 +672,7 @@ public final class DesignAdvisor {
           break;
         }
         group.add(e);
-        if (fits(group, model, priced, used)) {
+        if (fits(group, model, priced, used, now)) {
           freed += frees.get(e);
         } else {
           group.remove(group.size() - 1);
@@ -698,14 +686,17 @@ public final class DesignAdvisor {
     return group;
   }
 
-  // Whether the moves fit where they go, one after the other, from the room there is now.
+  // Whether the moves fit where they go, one after the other, from the room there is now (each
+  // frees its source once it is done; until then it holds both copies).
   private static boolean fits(
       List<Map.Entry<ColumnRef, String>> moves,
       CostModel model,
       Priced priced,
-      Map<String, Long> used) {
+      Map<String, Long> used,
+      Map<ColumnRef, String> now) {
     Map<String, Long> room = new HashMap<>(used);
     for (var e : moves) {
+      DeviceProfile from = priced.device(now.get(e.getKey()));
       DeviceProfile to = priced.device(e.getValue());
       long write = model.storedBytes(to, e.getKey());
       String id = device(to.id());
@@ -713,6 +704,7 @@ public final class DesignAdvisor {
         return false;
       }
       room.merge(id, write, Long::sum);
+      room.merge(device(from.id()), -model.storedBytes(from, e.getKey()), Long::sum);
     }
     return true;
   }
