@@ -171,8 +171,24 @@ final class TableVersions {
     return java.util.Optional.empty();
   }
 
-  /** Writes the manifest, then links it to its version's name: fails if that name exists. */
+  /**
+   * Writes the manifest, then links it to its version's name: fails if that name exists, or if a
+   * version as new or newer exists. Callers hold the {@link CommitGate} shared (the first version
+   * of a new table excepted), so no gc pass runs between that check and the link.
+   */
   boolean publish(Manifest next) {
+    // A version number is never used twice. gc deletes the versions older than the newest, so a
+    // commit built on a base read before others committed and gc ran (v5, while v7 is the newest
+    // and v6 was retired) would recreate the retired name v6 if only the name were checked: the
+    // commit is acknowledged as v6 but the newest version, v7, lacks its rows; and a reader that
+    // read v6 as the latest before it was retired, then pinned it and checked that it still
+    // exists (MosaicTable.pin), gets the new v6, whose segments from v5 gc may have deleted (a
+    // column migrated away meanwhile). The newest version is never deleted, so seeing one at
+    // least as new as next is a lost race: the caller rebases onto the latest and retries.
+    List<Long> published = versions();
+    if (!published.isEmpty() && published.get(published.size() - 1) >= next.version()) {
+      return false;
+    }
     Path dir = root.resolve(MANIFESTS);
     Path tmp = dir.resolve(".tmp-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID());
     try {
