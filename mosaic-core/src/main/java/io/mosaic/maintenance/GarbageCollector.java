@@ -151,14 +151,37 @@ public final class GarbageCollector {
     List<Manifest> kept = new ArrayList<>(List.of(latest));
     for (long v : table.pinnedVersions()) {
       if (v != latest.version()) {
-        try {
-          kept.add(table.version(v));
-        } catch (RuntimeException e) {
-          // never existed or unreadable: no reader can be reading it
+        Manifest m = pinned(v, "gc");
+        if (m != null) {
+          kept.add(m);
         }
       }
     }
     return kept;
+  }
+
+  /**
+   * The manifest of pinned version {@code v}, or null when no reader can be reading it (it never
+   * existed, or it is damaged). Any other failure to read it (an I/O error) stops gc before it
+   * deletes a file: the reader may hold that version, and its files must stay.
+   */
+  private Manifest pinned(long v, String action) {
+    try {
+      return table.version(v);
+    } catch (TableNotFoundException | CorruptTableException e) {
+      return null;
+    } catch (RuntimeException e) {
+      throw new UncheckedIOException(
+          action
+              + " of table "
+              + table.name()
+              + " stopped before deleting any file: cannot read version v"
+              + v
+              + ", which a reader has pinned ("
+              + e.getMessage()
+              + "); its files are kept. Fix the metadata device's error and run gc again",
+          e instanceof UncheckedIOException u ? u.getCause() : new IOException(e));
+    }
   }
 
   /**
@@ -254,11 +277,7 @@ public final class GarbageCollector {
     for (long v : pinnedNow) {
       Manifest m = retired.get(v);
       if (m == null && v != latest.version()) {
-        try {
-          m = table.version(v);
-        } catch (RuntimeException e) {
-          continue; // never existed or unreadable: no reader can be reading it
-        }
+        m = pinned(v, "gc");
       }
       if (m != null) {
         live.add(m);
