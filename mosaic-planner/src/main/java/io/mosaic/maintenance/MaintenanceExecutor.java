@@ -323,9 +323,10 @@ public final class MaintenanceExecutor {
   }
 
   /**
-   * The target with every column no recorded scan reads left where it is, when the devices still
-   * hold it: LOPT is indifferent to where those go, and moving them costs I/O for no gain. When
-   * they had to make room (a full device), the target stays as LOPT gave it.
+   * The target with the columns no recorded scan reads left where they are, as many as the devices
+   * still hold: LOPT is indifferent to where those go, and moving them costs I/O for no gain. The
+   * largest are kept first (the most bytes not moved); one that no longer fits beside the others
+   * goes where LOPT put it, to make room.
    */
   public static Placement keepUnread(
       CostModel model, Workload workload, Placement current, Placement target) {
@@ -333,12 +334,27 @@ public final class MaintenanceExecutor {
     workload.scans().forEach(s -> read.addAll(s.columns()));
     java.util.Map<io.mosaic.model.ColumnRef, String> kept =
         new java.util.LinkedHashMap<>(target.deviceOf());
-    kept.replaceAll((c, d) -> read.contains(c) ? d : current.deviceOf().getOrDefault(c, d));
-    Placement candidate = new Placement(kept);
-    boolean fits =
-        model.usedBytes(candidate).entrySet().stream()
-            .allMatch(e -> e.getValue() <= model.device(e.getKey()).capacityBytes());
-    return fits ? candidate : target;
+    java.util.function.ToLongFunction<io.mosaic.model.ColumnRef> size =
+        c -> model.storedBytes(model.device(current.deviceOf().get(c)), c);
+    List<io.mosaic.model.ColumnRef> unread =
+        kept.keySet().stream()
+            .filter(
+                c ->
+                    !read.contains(c)
+                        && current.deviceOf().containsKey(c)
+                        && !current.deviceOf().get(c).equals(kept.get(c)))
+            .sorted(java.util.Comparator.comparingLong(size).reversed())
+            .toList();
+    for (io.mosaic.model.ColumnRef c : unread) {
+      String lopt = kept.put(c, current.deviceOf().get(c));
+      boolean fits =
+          model.usedBytes(new Placement(kept)).entrySet().stream()
+              .allMatch(e -> e.getValue() <= model.device(e.getKey()).capacityBytes());
+      if (!fits) {
+        kept.put(c, lopt);
+      }
+    }
+    return new Placement(kept);
   }
 
   // One background run per table root at a time, on daemon threads (they must not keep a JVM up).
