@@ -60,12 +60,12 @@ public final class GarbageCollector {
       Manifest latest = table.latest();
       String tableId = latest.tableId();
       TableFolders.requirePlainId(table, latest, "gc");
-      checkKept(keptBefore(latest), "gc");
+      checkKept(keptBefore(latest, "gc"), "gc");
       for (Device device : table.pool().devices()) {
         device.checkIdentity();
         TableFolders.checkOwner(table, tableId, device);
       }
-      Live live = retireVersions(latest);
+      Live live = retireVersions(latest, "gc");
       checkKept(live.manifests(), "gc");
       Report report = deleteUnreferenced(tableId, live.files(), grace, live.retired());
       deleteStaleWriterLocks();
@@ -86,7 +86,7 @@ public final class GarbageCollector {
       Manifest latest = table.latest();
       String tableId = latest.tableId();
       TableFolders.requirePlainId(table, latest, "deleting the old segments");
-      checkKept(keptBefore(latest), "deleting the old segments");
+      checkKept(keptBefore(latest, "deleting the old segments"), "deleting the old segments");
       Set<String> checked = new HashSet<>();
       for (SegmentEntry s : segments) {
         if (table.pool().devices().stream().anyMatch(d -> d.id().equals(s.device()))
@@ -96,7 +96,7 @@ public final class GarbageCollector {
           TableFolders.checkOwner(table, tableId, device);
         }
       }
-      Live live = retireVersions(latest);
+      Live live = retireVersions(latest, "deleting the old segments");
       checkKept(live.manifests(), "deleting the old segments");
       Set<String> keep = live.files();
       for (SegmentEntry s : segments) {
@@ -147,11 +147,11 @@ public final class GarbageCollector {
   }
 
   /** The latest version and the versions pinned now: what a retirement will keep at least. */
-  private List<Manifest> keptBefore(Manifest latest) {
+  private List<Manifest> keptBefore(Manifest latest, String action) {
     List<Manifest> kept = new ArrayList<>(List.of(latest));
     for (long v : table.pinnedVersions()) {
       if (v != latest.version()) {
-        Manifest m = pinned(v, "gc");
+        Manifest m = pinned(v, action);
         if (m != null) {
           kept.add(m);
         }
@@ -246,7 +246,7 @@ public final class GarbageCollector {
    * or is seen by the second look at the pins below, whose versions' files are kept from the
    * manifests read before deleting them.
    */
-  private Live retireVersions(Manifest latest) {
+  private Live retireVersions(Manifest latest, String action) {
     Set<Long> pinnedBefore = table.pinnedVersions();
     Map<Long, Manifest> retired = new LinkedHashMap<>();
     for (long v : table.versions()) {
@@ -277,7 +277,7 @@ public final class GarbageCollector {
     for (long v : pinnedNow) {
       Manifest m = retired.get(v);
       if (m == null && v != latest.version()) {
-        m = pinned(v, "gc");
+        m = pinned(v, action);
       }
       if (m != null) {
         live.add(m);
