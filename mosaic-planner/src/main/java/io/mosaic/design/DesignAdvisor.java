@@ -228,7 +228,15 @@ public final class DesignAdvisor {
     // most of the benefit, then one more whose gain per byte is below that of small ones).
     Replay plan = greedy;
     List<List<Map.Entry<ColumnRef, String>>> ordered =
-        workingSetFirst(groups, model, priced, start.deviceOf(), usedAtStart, secondsNow, seconds);
+        workingSetFirst(
+            groups,
+            greedy.steps,
+            model,
+            priced,
+            start.deviceOf(),
+            usedAtStart,
+            secondsNow,
+            seconds);
     if (ordered != groups) {
       Replay reordered = new Replay(model, priced, start.deviceOf(), usedAtStart, secondsNow);
       if (ordered.stream().allMatch(reordered::apply)) {
@@ -366,9 +374,12 @@ public final class DesignAdvisor {
    * greedy order, then the others in that order; {@code groups} itself when its own prefix is no
    * larger. A subset counts only when each of its groups fits, run in order without the others, and
    * holds the groups it builds on (a codec change, the move of its column).
+   *
+   * @param greedySteps the steps of {@code groups} in their order, as the greedy pass made them
    */
   private static List<List<Map.Entry<ColumnRef, String>>> workingSetFirst(
       List<List<Map.Entry<ColumnRef, String>>> groups,
+      List<MoveStep> greedySteps,
       CostModel model,
       Priced priced,
       Map<ColumnRef, String> start,
@@ -376,15 +387,22 @@ public final class DesignAdvisor {
       double secondsNow,
       double secondsAfter) {
     int n = groups.size();
-    double goal = secondsNow - WORKING_SET_SHARE * (secondsNow - secondsAfter);
     if (n < 2 || n > WORKING_SET_SEARCH_LIMIT || !(secondsNow > secondsAfter)) {
       return groups;
     }
+    double goal = secondsNow - WORKING_SET_SHARE * (secondsNow - secondsAfter);
+    // The greedy order's own working set: its steps' bytes until the goal (as bytesFractionFor).
+    long greedyBytes = -1;
+    long prefix = 0;
+    for (MoveStep step : greedySteps) {
+      prefix += step.writeBytes();
+      if (step.secondsAfter() <= goal + 1e-12 * Math.max(1, goal)) {
+        greedyBytes = prefix;
+        break;
+      }
+    }
     long[] bytes = new long[n];
     int[] needs = new int[n];
-    long prefix = 0;
-    long greedyBytes = -1;
-    Replay replay = new Replay(model, priced, start, usedAtStart, secondsNow);
     for (int i = 0; i < n; i++) {
       bytes[i] = written(groups.get(i), model, priced);
       for (int j = 0; j < i; j++) {
@@ -393,11 +411,6 @@ public final class DesignAdvisor {
             needs[i] |= 1 << j;
           }
         }
-      }
-      prefix += bytes[i];
-      replay.apply(groups.get(i));
-      if (greedyBytes < 0 && replay.seconds <= goal + 1e-12 * Math.max(1, goal)) {
-        greedyBytes = prefix;
       }
     }
     long[] subsetBytes = new long[1 << n];
@@ -497,9 +510,7 @@ public final class DesignAdvisor {
       return DesignAdvisor.fits(group, model, priced, used, now);
     }
 
-    /**
-     * The group's placement and room, without steps (what a working-set candidate is priced on).
-     */
+    /** The group's moves in the placement and the devices' room, without steps. */
     void place(List<Map.Entry<ColumnRef, String>> group) {
       for (var m : group) {
         DeviceProfile from = priced.device(now.get(m.getKey()));
@@ -532,9 +543,7 @@ public final class DesignAdvisor {
         long read0 = model.storedBytes(from, column);
         long write = model.storedBytes(to, column);
         double stepCost = stepCost(model, from, to, column);
-        used.merge(fromId, -read0, Long::sum);
-        used.merge(toId, write, Long::sum);
-        now.put(column, at);
+        place(List.of(m));
         List<Integer> after = List.copyOf(freed.getOrDefault(toId, List.of()));
         freed.computeIfAbsent(fromId, k -> new ArrayList<>()).add(steps.size());
         steps.add(

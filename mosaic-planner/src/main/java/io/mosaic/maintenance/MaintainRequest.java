@@ -45,8 +45,6 @@ public record MaintainRequest(
 
   /** Which schedule settings a request gave (each false when the default stands in). */
   public record Given(boolean shape, boolean rate, boolean fullRate, boolean deviceRates) {
-    public static final Given NONE = new Given(false, false, false, false);
-
     public boolean any() {
       return shape || rate || fullRate || deviceRates;
     }
