@@ -23,6 +23,11 @@ public final class ColdDispatcher implements AutoCloseable {
   // otherwise switch to the new group and back).
   private int running;
   private int runningGroup = -1;
+  // A worker holds a read of another group and waits for the running ones to finish: no other
+  // worker takes a read from the scheduler until it starts, or a read taken later (the scheduler
+  // may have switched on again, or back) could reach the device first, and the device would switch
+  // in another order, and another number of times, than the scheduler decided.
+  private boolean switchPending;
 
   /** A queued read and the scan it belongs to ({@link #withdraw}). */
   private record Task(Object owner, Runnable read) {}
@@ -87,13 +92,16 @@ public final class ColdDispatcher implements AutoCloseable {
       synchronized (this) {
         GroupScheduler.Served next = null;
         try {
-          while (!closed && (next = scheduler.next()) == null) {
+          while (!closed && (switchPending || (next = scheduler.next()) == null)) {
             wait();
           }
           int group = closed ? -1 : next.request().group();
+          switchPending = running > 0 && runningGroup != group;
           while (!closed && running > 0 && runningGroup != group) {
             wait();
           }
+          switchPending = false;
+          notifyAll();
           if (closed) {
             return;
           }
