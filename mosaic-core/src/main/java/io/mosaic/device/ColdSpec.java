@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import io.mosaic.ConfigNames;
 import io.mosaic.MosaicException;
 import io.mosaic.cold.GroupPolicy;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +19,40 @@ import java.util.zip.CRC32;
  * @param scheduler the policy of the device's group scheduler (Section 4.4), through which every
  *     read of the device goes; empty: no scheduler, reads served in the order they arrive (the
  *     naive path Skipper compares with, {@code policy = "none"})
+ * @param layout how the device puts files in groups ({@link #groupOf})
  */
 public record ColdSpec(
-    int groups, Latency switchLatency, Bandwidth groupRead, Optional<GroupPolicy> scheduler) {
+    int groups,
+    Latency switchLatency,
+    Bandwidth groupRead,
+    Optional<GroupPolicy> scheduler,
+    Layout layout) {
   /** The scheduler's policy when devices.toml gives none. */
   public static final GroupPolicy DEFAULT_POLICY = GroupPolicy.RANK;
+
+  /**
+   * How a cold device spreads files over its disk groups. The device, not the database, decides
+   * (Skipper, Section 2.2: a CSD behind an object interface may put a relation's objects in several
+   * groups, or keep them together); Mosaic computes the same rule from a segment's manifest path.
+   */
+  public enum Layout {
+    /** Every segment file in a group of its own: the CRC-32 of its whole path (the default). */
+    SEGMENT,
+    /**
+     * Every table in one group: the CRC-32 of the path's first name, the table's id (segment paths
+     * are {@code <table id>/...}), as an object store that keeps a bucket or prefix together does.
+     * A scan of one table then visits one group.
+     */
+    TABLE;
+
+    public String configName() {
+      return ConfigNames.of(this);
+    }
+
+    public static Layout parse(String name) {
+      return ConfigNames.parse(Layout.class, name, "cold device layout");
+    }
+  }
 
   /** The {@code policy} value that turns the scheduler off. */
   public static final String NO_SCHEDULER = "none";
@@ -38,8 +68,15 @@ public record ColdSpec(
     this(groups, switchLatency, groupRead, Optional.of(DEFAULT_POLICY));
   }
 
+  /** A cold device that spreads segments over its groups ({@link Layout#SEGMENT}). */
+  public ColdSpec(
+      int groups, Latency switchLatency, Bandwidth groupRead, Optional<GroupPolicy> scheduler) {
+    this(groups, switchLatency, groupRead, scheduler, Layout.SEGMENT);
+  }
+
   public ColdSpec {
     java.util.Objects.requireNonNull(scheduler, "scheduler");
+    java.util.Objects.requireNonNull(layout, "layout");
     if (groups < MIN_GROUPS || groups > MAX_GROUPS) {
       throw MosaicException.invalid(
           "a cold device needs "
@@ -84,25 +121,39 @@ public record ColdSpec(
 
   /**
    * The disk group of a file on this device: the CRC-32 of its path relative to the device's
-   * directory (UTF-8, '/' between names: a segment's {@code segments[].path} in the manifest),
-   * modulo {@link #groups}. Deterministic across JVMs and runs, so the scheduler, the planner and
-   * the emulation agree on it without storing it; segment names are random (their writer's id), so
-   * a table's columns spread over the groups.
+   * directory (UTF-8, '/' between names: a segment's {@code segments[].path} in the manifest), or
+   * under {@link Layout#TABLE} of that path's first name, modulo {@link #groups}. Deterministic
+   * across JVMs and runs, so the scheduler, the planner and the emulation agree on it from the
+   * manifest alone; segment names are random (their writer's id) and so are table ids, so segments
+   * (or tables) spread over the groups.
    */
   public int groupOf(String relativePath) {
+    String key = relativePath;
+    if (layout == Layout.TABLE) {
+      int slash = relativePath.indexOf('/');
+      key = slash < 0 ? relativePath : relativePath.substring(0, slash);
+    }
     CRC32 crc = new CRC32();
-    crc.update(relativePath.getBytes(StandardCharsets.UTF_8));
+    crc.update(key.getBytes(StandardCharsets.UTF_8));
     return (int) (crc.getValue() % groups);
   }
 
   /**
-   * The expected number of disk groups a scan visits when it reads {@code k} segments of this
-   * device, each in a group of its own drawn uniformly and independently (the CRC rule of {@link
-   * #groupOf} spreads segments so): {@code E(k) = G (1 - (1 - 1/G)^k)}, at most {@code min(k, G)}.
-   * Under the group scheduler (Skipper Section 4.4) a scan's reads of one group are served in one
-   * round, so this is the group switches the scan costs (docs/cost-model.md, "Cold devices").
+   * The expected number of disk groups a scan (of one table) visits when it reads {@code k}
+   * segments of this device. Under {@link Layout#SEGMENT} each is in a group of its own drawn
+   * uniformly and independently (the CRC rule of {@link #groupOf} spreads segments so): {@code E(k)
+   * = G (1 - (1 - 1/G)^k)}, at most {@code min(k, G)}; under {@link Layout#TABLE} the table's one
+   * group, {@code E(k) = 1} for any {@code k >= 1}. Under the group scheduler (Skipper Section 4.4)
+   * a scan's reads of one group are served in one round, so this is the group switches the scan
+   * costs (docs/cost-model.md, "Cold devices").
    */
   public double expectedSwitches(int k) {
+    if (layout == Layout.TABLE) {
+      if (k < 0) {
+        throw new IllegalArgumentException("negative number of segments: " + k);
+      }
+      return Math.min(k, 1);
+    }
     return expectedSwitches(groups, k);
   }
 
@@ -116,11 +167,15 @@ public record ColdSpec(
 
   /**
    * What the {@code j}-th segment (from 1) adds to {@link #expectedSwitches(int)}: {@code E(j) -
-   * E(j - 1) = (1 - 1/G)^(j - 1)}, 1 for the first and decreasing, since {@code E} is concave.
+   * E(j - 1) = (1 - 1/G)^(j - 1)}, 1 for the first and decreasing, since {@code E} is concave
+   * (under {@link Layout#TABLE}: 1 for the first, 0 after).
    */
   public double switchIncrement(int j) {
     if (j < 1) {
       throw new IllegalArgumentException("segments count from 1, not " + j);
+    }
+    if (layout == Layout.TABLE) {
+      return j == 1 ? 1 : 0;
     }
     return Math.pow(1 - 1.0 / groups, j - 1);
   }

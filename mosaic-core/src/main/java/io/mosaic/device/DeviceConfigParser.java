@@ -53,7 +53,7 @@ public final class DeviceConfigParser {
           "read", "read = \"1.2 GB/s\"",
           "source", "source = \"vendor data sheet, 2026\"");
   static final Set<String> EMULATE_FIELDS = Set.of("read", "seek");
-  static final Set<String> COLD_FIELDS = Set.of("groups", "switch", "read", "policy");
+  static final Set<String> COLD_FIELDS = Set.of("groups", "switch", "read", "policy", "layout");
   static final String COLD_EXAMPLE = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\" }";
   static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]+");
 

@@ -182,10 +182,11 @@ final class DeviceEntry {
     Optional<Latency> groupSwitch = optional("cold.switch", DeviceEntry::groupSwitch);
     Optional<Bandwidth> read = optional("cold.read", DeviceEntry::bandwidth);
     Optional<Optional<GroupPolicy>> policy = optional("cold.policy", DeviceEntry::policy);
+    Optional<ColdSpec.Layout> layout = optional("cold.layout", DeviceEntry::layout);
     if (!complete || groups.isEmpty() || groupSwitch.isEmpty() || read.isEmpty()) {
       return Optional.empty();
     }
-    if (t.contains("policy") && policy.isEmpty()) {
+    if (t.contains("policy") && policy.isEmpty() || t.contains("layout") && layout.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(
@@ -193,7 +194,25 @@ final class DeviceEntry {
             groups.get(),
             groupSwitch.get(),
             read.get(),
-            policy.orElse(Optional.of(ColdSpec.DEFAULT_POLICY))));
+            policy.orElse(Optional.of(ColdSpec.DEFAULT_POLICY)),
+            layout.orElse(ColdSpec.Layout.SEGMENT)));
+  }
+
+  static ColdSpec.Layout layout(Object value) {
+    if (!(value instanceof String s)) {
+      throw MosaicException.invalid(
+          "expected a string naming how the device puts files in disk groups, like layout ="
+              + " \"table\"");
+    }
+    try {
+      return ColdSpec.Layout.parse(s);
+    } catch (MosaicException e) {
+      throw MosaicException.invalid(
+          "cold device layout '"
+              + s
+              + "' is unknown; use segment (the default: each segment file in a group of its own)"
+              + " or table (each table's files in one group)");
+    }
   }
 
   static Optional<GroupPolicy> policy(Object value) {

@@ -112,8 +112,8 @@ class DeviceConfigParserTest {
             "F:29: device 'c' field 'cold.switch': bad value \"900 s\": too long; a group switch"
                 + " spins disks down and up in seconds (Pelican: 8 s), at most 600 s: check the"
                 + " unit, like \"10 s\"",
-            "F:37: device 'd' field 'cold': unknown field 'swich'; allowed: groups, policy, read,"
-                + " switch",
+            "F:37: device 'd' field 'cold': unknown field 'swich'; allowed: groups, layout, policy,"
+                + " read, switch",
             "F:37: device 'd' field 'cold': missing 'switch'; a cold device needs groups, switch"
                 + " and read, e.g. cold = { groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
             "F:37: device 'd' field 'cold': missing 'read'; a cold device needs groups, switch"
@@ -147,6 +147,45 @@ class DeviceConfigParserTest {
                 + " fcfs, or none (no scheduler: reads in arrival order)",
             "F:21: device 'b' field 'cold.policy': bad value 1: expected a string naming the group"
                 + " scheduling policy, like policy = \"rank\"");
+  }
+
+  @Test
+  void aColdDevicesLayoutSpreadsSegmentsUnlessItKeepsTablesTogether() throws IOException {
+    String base = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\"";
+    List<DeviceSpec> specs =
+        DeviceConfigParser.parsePool(
+            write(
+                device("warm", "metadata = true")
+                    + coldDevice("a", base + " }")
+                    + coldDevice("b", base + ", layout = \"Table\" }")));
+    ColdSpec spread = specs.get(1).cold().orElseThrow();
+    ColdSpec tables = specs.get(2).cold().orElseThrow();
+    assertThat(spread.layout()).isEqualTo(ColdSpec.Layout.SEGMENT);
+    assertThat(tables.layout()).isEqualTo(ColdSpec.Layout.TABLE);
+    // Sixteen segments of one table: spread over the groups, or all in the table's group.
+    String table = "0b7c3f9e-2a41-4d6b-9c8e-5f1a2b3c4d5e";
+    java.util.Set<Integer> spreadGroups = new java.util.HashSet<>();
+    java.util.Set<Integer> tableGroups = new java.util.HashSet<>();
+    for (int column = 0; column < 4; column++) {
+      for (int n = 0; n < 4; n++) {
+        String path = table + "/" + column + "/w" + n + "-" + n + ".parquet";
+        spreadGroups.add(spread.groupOf(path));
+        tableGroups.add(tables.groupOf(path));
+      }
+    }
+    assertThat(spreadGroups).hasSizeGreaterThan(1);
+    assertThat(tableGroups).containsExactly(tables.groupOf(table));
+    assertThat(
+            problems(
+                device("warm", "metadata = true")
+                    + coldDevice("a", base + ", layout = \"column\" }")
+                    + coldDevice("b", base + ", layout = 2 }")))
+        .containsExactly(
+            "F:13: device 'a' field 'cold.layout': bad value \"column\": cold device layout"
+                + " 'column' is unknown; use segment (the default: each segment file in a group of"
+                + " its own) or table (each table's files in one group)",
+            "F:21: device 'b' field 'cold.layout': bad value 2: expected a string naming how the"
+                + " device puts files in disk groups, like layout = \"table\"");
   }
 
   @Test

@@ -61,6 +61,23 @@ class ColdCostModelTest {
   }
 
   @Test
+  void aTableLayoutCostsAScanOneSwitchWhateverItReads() {
+    ColdSpec tables =
+        new ColdSpec(
+            4,
+            Latency.ofMillis(10_000),
+            Bandwidth.ofMegabytesPerSecond(100),
+            Optional.of(ColdSpec.DEFAULT_POLICY),
+            ColdSpec.Layout.TABLE);
+    assertThat(tables.expectedSwitches(0)).isCloseTo(0, EPS);
+    for (int k = 1; k < 10; k++) {
+      assertThat(tables.expectedSwitches(k)).isCloseTo(1, EPS);
+      assertThat(tables.switchIncrement(k)).isCloseTo(k == 1 ? 1 : 0, EPS);
+    }
+    assertThat(tables.switchSeconds(7)).isCloseTo(10, EPS);
+  }
+
+  @Test
   void aScanWaitsForItsSwitchesOnTheColdDevice() {
     DeviceProfile warm = device("hdd", 200, Optional.empty());
     DeviceProfile cold = device("csd", 1000, Optional.of(FOUR_GROUPS));

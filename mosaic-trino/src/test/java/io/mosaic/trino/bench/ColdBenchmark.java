@@ -36,10 +36,11 @@ import java.util.concurrent.Future;
  * or {@code hdd} (the same directory emulated as an HDD at the same read rate, with seeks); each
  * optionally with {@code +POLICY}, a sharing policy of cooperative scans ({@code rank+relevance}).
  *
- * <p>{@code load DIR SF GROUPS SWITCH READ}: writes the tables once. {@code run DIR CONFIG CLIENTS
- * CSV}: one configuration, every client count from 1 to CLIENTS after one untimed pass of the
- * queries (which reads the segments' footers: their reads are not scheduled); appends a CSV row per
- * client and count. Run through {@code benchmarks/cold}.
+ * <p>{@code load DIR SF GROUPS SWITCH READ [LAYOUT]}: writes the tables once, on a device that puts
+ * files in groups by LAYOUT ({@code segment}, the default, or {@code table}: docs/cold-storage.md).
+ * {@code run DIR CONFIG CLIENTS CSV}: one configuration, every client count from 1 to CLIENTS after
+ * one untimed pass of the queries (which reads the segments' footers: their reads are not
+ * scheduled); appends a CSV row per client and count. Run through {@code benchmarks/cold}.
  */
 public final class ColdBenchmark {
   /** Scan-heavy queries over lineitem, orders, customer and part, as MosaicColdTest runs. */
@@ -61,10 +62,12 @@ public final class ColdBenchmark {
               Double.parseDouble(args[2]),
               Integer.parseInt(args[3]),
               args[4],
-              args[5]);
+              args[5],
+              args.length > 6 ? args[6] : "segment");
       case "run" -> run(Path.of(args[1]), args[2], Integer.parseInt(args[3]), Path.of(args[4]));
       default -> {
-        OUT.println("usage: ColdBenchmark load DIR SF GROUPS SWITCH READ | run DIR CONFIG N CSV");
+        OUT.println(
+            "usage: ColdBenchmark load DIR SF GROUPS SWITCH READ [LAYOUT] | run DIR CONFIG N CSV");
         System.exit(2);
       }
     }
@@ -72,12 +75,13 @@ public final class ColdBenchmark {
   }
 
   /** The pool: a warm metadata device and "csd", cold under a policy or emulated as an HDD. */
-  static String pool(String config, int groups, String switchLatency, String read) {
+  static String pool(String config, int groups, String switchLatency, String read, String layout) {
     String csd =
         config.equals("hdd")
             ? "emulate = { read = \"%s\", seek = \"8 ms\" }".formatted(read)
-            : "cold = { groups = %d, switch = \"%s\", read = \"%s\", policy = \"%s\" }"
-                .formatted(groups, switchLatency, read, config);
+            : ("cold = { groups = %d, switch = \"%s\", read = \"%s\", policy = \"%s\","
+                    + " layout = \"%s\" }")
+                .formatted(groups, switchLatency, read, config, layout);
     return """
         [[device]]
         id = "warm"
@@ -146,14 +150,16 @@ public final class ColdBenchmark {
     return testSessionBuilder().setCatalog("mosaic").setSchema("tpch").build();
   }
 
-  private static void load(Path dir, double sf, int groups, String switchLatency, String read)
+  private static void load(
+      Path dir, double sf, int groups, String switchLatency, String read, String layout)
       throws Exception {
     Files.createDirectories(dir);
-    Files.writeString(dir.resolve("devices.toml"), pool("rank", groups, switchLatency, read));
+    Files.writeString(
+        dir.resolve("devices.toml"), pool("rank", groups, switchLatency, read, layout));
     Files.writeString(
         dir.resolve("cold.properties"),
-        "groups=%d%nswitch=%s%nread=%s%nsf=%s%n"
-            .formatted(groups, switchLatency, read, TpchCatalogs.format(sf)));
+        "groups=%d%nswitch=%s%nread=%s%nsf=%s%nlayout=%s%n"
+            .formatted(groups, switchLatency, read, TpchCatalogs.format(sf), layout));
     try (DistributedQueryRunner runner = start(dir, "rank")) {
       runner.execute("CREATE SCHEMA mosaic.tpch");
       for (String t : TABLES) {
@@ -202,11 +208,13 @@ public final class ColdBenchmark {
             config.split("\\+")[0],
             Integer.parseInt(props.getProperty("groups")),
             props.getProperty("switch"),
-            props.getProperty("read")));
+            props.getProperty("read"),
+            props.getProperty("layout", "segment")));
     if (!Files.exists(csv)) {
       Files.writeString(
           csv,
-          "config,clients,client,client_s,total_s,switches,sf,groups,switch,read,load,started\n");
+          "config,clients,client,client_s,total_s,switches,sf,groups,switch,read,load,started,"
+              + "layout\n");
     }
     try (DistributedQueryRunner runner = start(dir, config)) {
       DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
@@ -228,7 +236,7 @@ public final class ColdBenchmark {
           rows.append(
               String.format(
                   Locale.ROOT,
-                  "%s,%d,%d,%.2f,%.2f,%d,%s,%s,%s,%s,%.2f,%s%n",
+                  "%s,%d,%d,%.2f,%.2f,%d,%s,%s,%s,%s,%.2f,%s,%s%n",
                   config,
                   clients,
                   c,
@@ -240,7 +248,8 @@ public final class ColdBenchmark {
                   props.getProperty("switch"),
                   props.getProperty("read"),
                   load,
-                  started));
+                  started,
+                  props.getProperty("layout", "segment")));
         }
         Files.writeString(csv, rows.toString(), StandardOpenOption.APPEND);
         OUT.printf(
