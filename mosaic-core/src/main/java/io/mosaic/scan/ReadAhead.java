@@ -89,6 +89,9 @@ final class ReadAhead {
   // byte budget still bounds them), so the device's scheduler sees every chunk the split needs and
   // can serve them a disk group at a time instead of a few row groups at a time.
   private final boolean wholeSplit;
+  // A column of the scan is on a cold device with a group scheduler: reads arrive in the device's
+  // order, and the consumer may take row groups in it (unless the request asks for table order).
+  private final boolean outOfOrder;
 
   /**
    * The part of one row group a scan reads under page pruning: the rows that may match, and per
@@ -155,6 +158,7 @@ final class ReadAhead {
       }
     }
     this.wholeSplit = raw && scheduled;
+    this.outOfOrder = scheduled && !request.ordered();
   }
 
   /**
@@ -240,11 +244,67 @@ final class ReadAhead {
   }
 
   /**
-   * Whether the consumer may take row groups out of order: a chunk-mode scan over a scheduled cold
-   * device, whose reads arrive in the device's order (Skipper, VLDB 2016, Section 4.3).
+   * Whether the consumer may take row groups out of order: a scan over a scheduled cold device,
+   * whose reads arrive in the device's order (Skipper, VLDB 2016, Section 4.3), unless the request
+   * asks for table order ({@link ScanRequest#ordered}).
    */
   boolean outOfOrder() {
-    return wholeSplit;
+    return outOfOrder;
+  }
+
+  /**
+   * Out of order, vector mode: the first of the scan's row groups from {@code from} on that the
+   * consumer has not taken ({@code taken}) and whose vectors are all decoded; {@code from} if there
+   * is none.
+   */
+  synchronized int firstDecoded(int from, boolean[] taken) {
+    for (int g = from; g < scheduleGroup; g++) {
+      if (!taken[g] && decoded(g)) {
+        return g;
+      }
+    }
+    return from;
+  }
+
+  // Every chunk of the scan's row group g is issued and decoded (a ruled-out row group has none).
+  private boolean decoded(int g) {
+    if (slots[g].length == 0) {
+      return false;
+    }
+    for (Slot s : slots[g]) {
+      if (s == null || !s.vector.isDone()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Out of order, vector mode: a future done when any row group from {@code from} on that is not
+   * taken and has every read issued is decoded, or the scan failed; done at once when no such row
+   * group is under way (the consumer then waits for {@code from} in order).
+   */
+  synchronized CompletableFuture<?> anyDecoded(int from, boolean[] taken) {
+    List<CompletableFuture<?>> any = new ArrayList<>();
+    for (int g = from; g < scheduleGroup; g++) {
+      if (taken[g] || slots[g].length == 0) {
+        continue;
+      }
+      CompletableFuture<?>[] vectors = new CompletableFuture<?>[slots[g].length];
+      boolean issued = true;
+      for (int c = 0; c < vectors.length && issued; c++) {
+        issued = slots[g][c] != null;
+        vectors[c] = issued ? slots[g][c].vector : null;
+      }
+      if (issued) {
+        any.add(CompletableFuture.allOf(vectors));
+      }
+    }
+    if (any.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    any.add(failed);
+    return CompletableFuture.anyOf(any.toArray(CompletableFuture<?>[]::new));
   }
 
   /**
@@ -742,9 +802,11 @@ final class ReadAhead {
 
   /**
    * Waits for the reads under way, then frees every buffer of the row groups from {@code from} on
-   * (the consumer's cursor) and of the spares, and the scan's allocator.
+   * (the consumer's cursor) that the consumer has not taken ({@code taken}: out of order, row
+   * groups after the cursor may be the consumer's already), and of the spares, and the scan's
+   * allocator.
    */
-  void close(int from) {
+  void close(int from, boolean[] taken) {
     // Reads under way finish their chunk; queued ones see the flag and stop at once.
     long deadline = System.nanoTime() + 30_000_000_000L;
     synchronized (running) {
@@ -760,6 +822,9 @@ final class ReadAhead {
       }
     }
     for (int g = from; g < slots.length; g++) {
+      if (taken[g]) {
+        continue;
+      }
       for (Slot s : slots[g]) {
         if (s != null) {
           s.vector.cancel(false);

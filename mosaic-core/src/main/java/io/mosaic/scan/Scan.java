@@ -238,9 +238,21 @@ public final class Scan implements AutoCloseable {
     reads.awaiting(cursor);
     reads.schedule();
     List<FieldVector> vectors = new ArrayList<>();
+    int g = cursor;
     try {
+      if (reads.outOfOrder()) {
+        // Over a scheduled cold device, the first row group whose vectors are all decoded: the
+        // device serves a disk group at a time, and a task decodes what is in meanwhile instead
+        // of parking on the cursor's row group (results do not depend on the order of row groups).
+        try {
+          reads.anyDecoded(cursor, taken).get();
+        } catch (ExecutionException e) {
+          // The scan failed: the read of row group g below throws the failure.
+        }
+        g = reads.firstDecoded(cursor, taken);
+      }
       for (int c = 0; c < columns.size(); c++) {
-        vectors.add(reads.vector(cursor, c));
+        vectors.add(reads.vector(g, c));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -256,13 +268,16 @@ public final class Scan implements AutoCloseable {
     current = new VectorSchemaRoot(vectors);
     currentDictionaries = new FieldVector[columns.size()];
     for (int c = 0; c < columns.size(); c++) {
-      currentDictionaries[c] = reads.dictionary(cursor, c);
+      currentDictionaries[c] = reads.dictionary(g, c);
     }
     // A scan of no columns (count(*)) still delivers each row group's row count.
-    current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(cursor))));
-    currentIndex = cursor;
-    currentGroup = groups.get(cursor);
-    cursor++;
+    current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(g))));
+    currentIndex = g;
+    currentGroup = groups.get(g);
+    taken[g] = true;
+    while (cursor < groups.size() && taken[cursor]) {
+      cursor++;
+    }
     if (cursor == groups.size()) {
       record();
     } else {
@@ -481,7 +496,7 @@ public final class Scan implements AutoCloseable {
     if (shared != null) {
       shared.close();
     } else {
-      reads.close(cursor);
+      reads.close(cursor, taken);
     }
     record();
     if (ownsPin) {

@@ -275,6 +275,50 @@ class ColdSchedulerScanTest {
   }
 
   @ParameterizedTest
+  @ValueSource(strings = {"rank", "fcfs"})
+  void aVectorScanTakesEveryRowGroupOnceUnlessAskedForTableOrder(String policy, @TempDir Path dir)
+      throws Exception {
+    Setup s = setup(dir, policy);
+    MosaicTable parts = writeParts(s.pool(), dir.resolve("parts"), 8);
+    try (Retriever retriever = new Retriever(s.pool())) {
+      for (boolean ordered : new boolean[] {false, true, false}) {
+        List<Integer> order = new ArrayList<>();
+        ScanRequest request = ScanRequest.of(allColumns()).queryId("v" + ordered).ordered(ordered);
+        int rows = 0;
+        try (Scan scan = retriever.scan(parts, request)) {
+          while (scan.hasNext()) {
+            VectorSchemaRoot batch = scan.next();
+            order.add(scan.rowGroup());
+            int first = 15_000 * scan.rowGroup();
+            for (int c = 0; c < COLUMNS; c++) {
+              BigIntVector v = (BigIntVector) batch.getVector(c);
+              for (int r = 0; r < batch.getRowCount(); r++) {
+                if (v.get(r) != value(first + r, c)) {
+                  throw new AssertionError("row " + (first + r) + " column c" + c);
+                }
+              }
+            }
+            rows += batch.getRowCount();
+          }
+        }
+        System.out.printf(
+            "vector scan of 8 appends, policy %s, ordered %s: %s%n", policy, ordered, order);
+        assertThat(rows).isEqualTo(8 * 15_000);
+        if (ordered) {
+          assertThat(order).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        } else {
+          assertThat(order).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
+        }
+      }
+      // A scan closed after one row group, whichever came first, frees what it read ahead once.
+      try (Scan scan = retriever.scan(parts, ScanRequest.of(allColumns()).queryId("early"))) {
+        assertThat(scan.hasNext()).isTrue();
+        assertThat(scan.next().getRowCount()).isEqualTo(15_000);
+      }
+    }
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"rank", "max-queries", "fcfs"})
   void aChunkScanSwitchesOncePerGroupThroughTheScheduler(String policy, @TempDir Path dir)
       throws Exception {
