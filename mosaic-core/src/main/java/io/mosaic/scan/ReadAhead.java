@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -253,30 +254,24 @@ final class ReadAhead {
   }
 
   /**
-   * Out of order, vector mode: the first of the scan's row groups from {@code from} on that the
-   * consumer has not taken ({@code taken}) and whose vectors are all decoded; {@code from} if there
-   * is none.
+   * Out of order: the first of the scan's row groups from {@code from} on that the consumer has not
+   * taken ({@code taken}) and whose chunks are all at {@code stage} (read: {@code s -> s.raw};
+   * decoded: {@code s -> s.vector}); {@code from} if there is none.
    */
-  synchronized int firstDecoded(int from, boolean[] taken) {
+  synchronized int firstDone(
+      int from, boolean[] taken, Function<Slot, CompletableFuture<?>> stage) {
     for (int g = from; g < scheduleGroup; g++) {
-      if (!taken[g] && decoded(g)) {
-        return g;
+      if (!taken[g] && slots[g].length > 0) {
+        boolean done = true;
+        for (Slot s : slots[g]) {
+          done &= s != null && stage.apply(s).isDone();
+        }
+        if (done) {
+          return g;
+        }
       }
     }
     return from;
-  }
-
-  // Every chunk of the scan's row group g is issued and decoded (a ruled-out row group has none).
-  private boolean decoded(int g) {
-    if (slots[g].length == 0) {
-      return false;
-    }
-    for (Slot s : slots[g]) {
-      if (s == null || !s.vector.isDone()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -285,21 +280,7 @@ final class ReadAhead {
    * group is under way (the consumer then waits for {@code from} in order).
    */
   synchronized CompletableFuture<?> anyDecoded(int from, boolean[] taken) {
-    List<CompletableFuture<?>> any = new ArrayList<>();
-    for (int g = from; g < scheduleGroup; g++) {
-      if (taken[g] || slots[g].length == 0) {
-        continue;
-      }
-      CompletableFuture<?>[] vectors = new CompletableFuture<?>[slots[g].length];
-      boolean issued = true;
-      for (int c = 0; c < vectors.length && issued; c++) {
-        issued = slots[g][c] != null;
-        vectors[c] = issued ? slots[g][c].vector : null;
-      }
-      if (issued) {
-        any.add(CompletableFuture.allOf(vectors));
-      }
-    }
+    List<CompletableFuture<?>> any = issued(from, taken, s -> s.vector);
     if (any.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
@@ -308,53 +289,36 @@ final class ReadAhead {
   }
 
   /**
-   * Out of order: the first of the scan's row groups from {@code from} on that the consumer has not
-   * taken ({@code taken}) and whose chunks are all read; {@code from} if there is none.
-   */
-  synchronized int firstRead(int from, boolean[] taken) {
-    for (int g = from; g < scheduleGroup; g++) {
-      if (!taken[g] && allRead(g)) {
-        return g;
-      }
-    }
-    return from;
-  }
-
-  // Every chunk of the scan's row group g is issued and read (a ruled-out row group has none).
-  private boolean allRead(int g) {
-    if (slots[g].length == 0) {
-      return false;
-    }
-    for (Slot s : slots[g]) {
-      if (s == null || !s.raw.isDone()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Out of order: a future done when row group {@code from} or any later one not taken yet has
-   * every chunk read, or the scan failed.
+   * Out of order, chunk mode: a future done when row group {@code from} or any later one not taken
+   * yet has every chunk read, or the scan failed.
    */
   synchronized CompletableFuture<?> anyRead(int from, boolean[] taken) {
     List<CompletableFuture<?>> any = new ArrayList<>();
     any.add(ready(from));
-    for (int g = from + 1; g < scheduleGroup; g++) {
+    any.addAll(issued(from + 1, taken, s -> s.raw));
+    return CompletableFuture.anyOf(any.toArray(CompletableFuture<?>[]::new));
+  }
+
+  // Per row group from `from` on, not taken, with every chunk's read issued: all its chunks at
+  // `stage`.
+  private List<CompletableFuture<?>> issued(
+      int from, boolean[] taken, Function<Slot, CompletableFuture<?>> stage) {
+    List<CompletableFuture<?>> any = new ArrayList<>();
+    for (int g = from; g < scheduleGroup; g++) {
       if (taken[g] || slots[g].length == 0) {
         continue;
       }
-      CompletableFuture<?>[] reads = new CompletableFuture<?>[slots[g].length];
+      CompletableFuture<?>[] futures = new CompletableFuture<?>[slots[g].length];
       boolean issued = true;
-      for (int c = 0; c < reads.length && issued; c++) {
+      for (int c = 0; c < futures.length && issued; c++) {
         issued = slots[g][c] != null;
-        reads[c] = issued ? slots[g][c].raw : null;
+        futures[c] = issued ? stage.apply(slots[g][c]) : null;
       }
       if (issued) {
-        any.add(CompletableFuture.allOf(reads));
+        any.add(CompletableFuture.allOf(futures));
       }
     }
-    return CompletableFuture.anyOf(any.toArray(CompletableFuture<?>[]::new));
+    return any;
   }
 
   /** Chunk mode: the consumer is done with row group {@code g}; its bytes go back to the budget. */

@@ -249,7 +249,7 @@ public final class Scan implements AutoCloseable {
         } catch (ExecutionException e) {
           // The scan failed: the read of row group g below throws the failure.
         }
-        g = reads.firstDecoded(cursor, taken);
+        g = reads.firstDone(cursor, taken, slot -> slot.vector);
       }
       for (int c = 0; c < columns.size(); c++) {
         vectors.add(reads.vector(g, c));
@@ -360,7 +360,7 @@ public final class Scan implements AutoCloseable {
     reads.schedule();
     // Over a scheduled cold device, the first row group whose chunks are all in: the device serves
     // a group at a time, not in row-group order (results do not depend on the order of row groups).
-    int g = reads.outOfOrder() ? reads.firstRead(cursor, taken) : cursor;
+    int g = reads.outOfOrder() ? reads.firstDone(cursor, taken, slot -> slot.raw) : cursor;
     List<RawChunk> chunks = new ArrayList<>(columns.size());
     try {
       for (int c = 0; c < columns.size(); c++) {
