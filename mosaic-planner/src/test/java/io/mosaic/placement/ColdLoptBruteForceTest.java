@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 /**
  * LOPT stays exact with a cold device (docs/cost-model.md, "Cold devices"): on {@link
  * LoptBruteForceTest}'s random instances with one device (and its copies) made cold, a cheap one
- * with 2-6 groups and switches of 0.2-5 s, it matches enumerating every placement, no-regression
- * bounds included.
+ * with 2-6 groups and switches of 0.2-5 s, spreading segments over its groups or keeping a table
+ * per group (every other instance: {@code E(k) = 1}), it matches enumerating every placement,
+ * no-regression bounds included.
  */
 class ColdLoptBruteForceTest {
   private static final int INSTANCES = 30;
@@ -38,6 +39,7 @@ class ColdLoptBruteForceTest {
     int withRegressionBound = 0;
     int severalColdColumnsInAScan = 0;
     int coldUnused = 0;
+    int tableLayout = 0;
     for (int seed = 0; seed < INSTANCES; seed++) {
       Random r = new Random(777 + seed);
       PlacementProblem problem = coldProblem(r, seed);
@@ -57,6 +59,9 @@ class ColdLoptBruteForceTest {
       assertThat(result.lpBound()).as(context).isLessThanOrEqualTo(optimum + 1e-6);
       assertThat(Fixtures.feasible(problem, result.placement())).as(context).isTrue();
       compared++;
+      if (seed % 2 == 1) {
+        tableLayout++;
+      }
       if (problem.budgetMode()) {
         budgetCompared++;
       }
@@ -88,6 +93,7 @@ class ColdLoptBruteForceTest {
     assertThat(withRegressionBound).isGreaterThanOrEqualTo(5);
     assertThat(severalColdColumnsInAScan).isGreaterThanOrEqualTo(4);
     assertThat(coldUnused).as("the cold device must not always win").isGreaterThanOrEqualTo(1);
+    assertThat(tableLayout).as("instances with a table per group").isGreaterThanOrEqualTo(8);
   }
 
   private static Offset<Double> tolerance(double value) {
@@ -97,7 +103,7 @@ class ColdLoptBruteForceTest {
   /**
    * {@link LoptBruteForceTest#randomProblem} with its first device cold (and cheap: 3-15 ct/GB, so
    * budgets push columns there), its copies too; every third instance bounds regressions against a
-   * random placement with 0-50 % slack.
+   * random placement with 0-50 % slack; every other instance keeps a table per group.
    */
   static PlacementProblem coldProblem(Random r, int seed) {
     PlacementProblem warm = LoptBruteForceTest.randomProblem(r, seed);
@@ -107,7 +113,9 @@ class ColdLoptBruteForceTest {
         new ColdSpec(
             2 + r.nextInt(5),
             Latency.ofMillis(200 + r.nextInt(4800)),
-            Bandwidth.ofMegabytesPerSecond(1000));
+            Bandwidth.ofMegabytesPerSecond(1000),
+            Optional.of(ColdSpec.DEFAULT_POLICY),
+            seed % 2 == 1 ? ColdSpec.Layout.TABLE : ColdSpec.Layout.SEGMENT);
     Cost price = Cost.ofCents(3 + 12 * r.nextDouble());
     List<DeviceProfile> devices = new ArrayList<>();
     for (DeviceProfile d : model.devices()) {
