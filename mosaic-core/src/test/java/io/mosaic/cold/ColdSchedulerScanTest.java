@@ -1,6 +1,7 @@
 package io.mosaic.cold;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.ColdSpec;
@@ -14,6 +15,7 @@ import io.mosaic.scan.Retriever;
 import io.mosaic.scan.RowGroupChunks;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
+import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import io.mosaic.table.TableWriter;
@@ -33,6 +35,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -271,6 +274,36 @@ class ColdSchedulerScanTest {
         assertThat(order).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
         assertThat(rows).isEqualTo(8 * 15_000);
       }
+    }
+  }
+
+  @Test
+  void aDamagedChunkFailsAnOutOfOrderVectorScanAndLeaksNothing(@TempDir Path dir) throws Exception {
+    Setup s = setup(dir, "rank");
+    MosaicTable parts = writeParts(s.pool(), dir.resolve("parts"), 8);
+    SegmentEntry damaged = parts.latest().segmentsOf("c3").get(5);
+    Path file = s.pool().device(damaged.device()).resolve(damaged.path());
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[40] ^= 0x5a; // inside the segment's one chunk
+    Files.write(file, bytes);
+    // The retriever's close checks that every buffer of its scans was freed (Arrow's allocator).
+    try (Retriever retriever = new Retriever(s.pool())) {
+      for (int attempt = 0; attempt < 3; attempt++) {
+        int before = attempt;
+        try (Scan scan =
+            retriever.scan(parts, ScanRequest.of(allColumns()).queryId("d" + before))) {
+          assertThatThrownBy(
+                  () -> {
+                    while (scan.hasNext()) {
+                      scan.next();
+                    }
+                  })
+              .isInstanceOf(CorruptTableException.class)
+              .hasMessageContaining(file.toString())
+              .hasMessageContaining("column 'c3'");
+        }
+      }
+      assertThat(scanAndCheck(retriever, s.scheduled(), "after")).isEqualTo(ROWS);
     }
   }
 
