@@ -45,12 +45,17 @@ public record ColdSpec(
      */
     TABLE;
 
-    public String configName() {
-      return ConfigNames.of(this);
-    }
-
+    /** A {@code layout} of devices.toml's cold table; the error says what each choice does. */
     public static Layout parse(String name) {
-      return ConfigNames.parse(Layout.class, name, "cold device layout");
+      try {
+        return ConfigNames.parse(Layout.class, name, "cold device layout");
+      } catch (MosaicException e) {
+        throw MosaicException.invalid(
+            "cold device layout '"
+                + name
+                + "' is unknown; use segment (the default: each segment file in a group of its"
+                + " own) or table (each table's files in one group)");
+      }
     }
   }
 

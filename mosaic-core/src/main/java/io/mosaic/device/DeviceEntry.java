@@ -204,15 +204,7 @@ final class DeviceEntry {
           "expected a string naming how the device puts files in disk groups, like layout ="
               + " \"table\"");
     }
-    try {
-      return ColdSpec.Layout.parse(s);
-    } catch (MosaicException e) {
-      throw MosaicException.invalid(
-          "cold device layout '"
-              + s
-              + "' is unknown; use segment (the default: each segment file in a group of its own)"
-              + " or table (each table's files in one group)");
-    }
+    return ColdSpec.Layout.parse(s);
   }
 
   static Optional<GroupPolicy> policy(Object value) {
