@@ -28,6 +28,7 @@ import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,6 +38,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * Runs the maintenance operations for every front end (docs/operations.md): plans with the planner,
@@ -330,22 +332,21 @@ public final class MaintenanceExecutor {
    */
   public static Placement keepUnread(
       CostModel model, Workload workload, Placement current, Placement target) {
-    java.util.Set<io.mosaic.model.ColumnRef> read = new java.util.HashSet<>();
+    Set<ColumnRef> read = new HashSet<>();
     workload.scans().forEach(s -> read.addAll(s.columns()));
-    java.util.Map<io.mosaic.model.ColumnRef, String> kept =
-        new java.util.LinkedHashMap<>(target.deviceOf());
-    java.util.function.ToLongFunction<io.mosaic.model.ColumnRef> size =
+    Map<ColumnRef, String> kept = new LinkedHashMap<>(target.deviceOf());
+    ToLongFunction<ColumnRef> size =
         c -> model.storedBytes(model.device(current.deviceOf().get(c)), c);
-    List<io.mosaic.model.ColumnRef> unread =
+    List<ColumnRef> unread =
         kept.keySet().stream()
             .filter(
                 c ->
                     !read.contains(c)
                         && current.deviceOf().containsKey(c)
                         && !current.deviceOf().get(c).equals(kept.get(c)))
-            .sorted(java.util.Comparator.comparingLong(size).reversed())
+            .sorted(Comparator.comparingLong(size).reversed())
             .toList();
-    for (io.mosaic.model.ColumnRef c : unread) {
+    for (ColumnRef c : unread) {
       String lopt = kept.put(c, current.deviceOf().get(c));
       boolean fits =
           model.usedBytes(new Placement(kept)).entrySet().stream()
