@@ -53,6 +53,26 @@ public final class DeviceModelFile {
           sb.append(codec.configName()).append(" = \"").append(mbps(rate)).append("\"\n");
         }
       }
+      if (!cpu.byKind().isEmpty()) {
+        sb.append(
+            "# By kind of value: fixed-width columns per byte; strings and binaries per byte\n");
+        sb.append(
+            "# plus nanoseconds per value (docs/cost-model.md, \"Decoding by kind of value\").\n");
+      }
+      for (Codec codec : Codec.values()) {
+        CpuModel.Decoding kind = cpu.byKind().get(codec);
+        if (kind != null) {
+          String name = codec.configName();
+          sb.append(name)
+              .append("_fixed_width = \"")
+              .append(mbps(kind.fixedWidth()))
+              .append("\"\n");
+          sb.append(name).append("_variable_width = \"");
+          sb.append(mbps(kind.variableBytes())).append("\"\n");
+          sb.append(name).append("_variable_value_ns = ");
+          sb.append(String.format(Locale.ROOT, "%.3f", kind.variableValueNanos())).append('\n');
+        }
+      }
     }
     for (DeviceModel m : models) {
       sb.append("\n[[model]]\n");
@@ -97,13 +117,24 @@ public final class DeviceModelFile {
     }
     try {
       Map<Codec, Bandwidth> decode = new EnumMap<>(Codec.class);
+      Map<Codec, CpuModel.Decoding> byKind = new EnumMap<>(Codec.class);
       for (Codec c : Codec.values()) {
-        if (t.contains(c.configName())) {
-          decode.put(c, Bandwidth.parse(t.getString(c.configName())));
+        String name = c.configName();
+        if (t.contains(name)) {
+          decode.put(c, Bandwidth.parse(t.getString(name)));
+        }
+        if (t.contains(name + "_fixed_width")) {
+          byKind.put(
+              c,
+              new CpuModel.Decoding(
+                  Bandwidth.parse(t.getString(name + "_fixed_width")),
+                  Bandwidth.parse(t.getString(name + "_variable_width")),
+                  t.getDouble(name + "_variable_value_ns")));
         }
       }
       return Optional.of(
-          new CpuModel(t.getDouble("cores"), Latency.parse(t.getString("scan_fixed")), decode));
+          new CpuModel(
+              t.getDouble("cores"), Latency.parse(t.getString("scan_fixed")), decode, byKind));
     } catch (RuntimeException e) {
       throw new DeviceConfigException(
           List.of(

@@ -150,11 +150,15 @@ public record CostModel(
 
   /**
    * The seconds the scan's cores spend decompressing and decoding {@code column} stored with {@code
-   * device}'s codec: {@code size(c) / (decode(codec(d)) * cores)}; 0 without a CPU model.
+   * device}'s codec: {@code size(c) / (decode(codec(d)) * cores)}, by the kind of its values where
+   * calibration measured rates by kind ({@link CpuModel#seconds(Codec, long, long, boolean)}); 0
+   * without a CPU model.
    */
   public double cpuTime(DeviceProfile device, ColumnRef column) {
-    long uncompressed = size(column).bytes();
-    return cpu.map(m -> m.seconds(device.codec(), uncompressed)).orElse(0.0);
+    ColumnSize size = size(column);
+    return cpu.map(
+            m -> m.seconds(device.codec(), size.bytes(), size.values(), size.variableWidth()))
+        .orElse(0.0);
   }
 
   /** The fixed seconds of every scan, however little it reads; 0 without a CPU model. */

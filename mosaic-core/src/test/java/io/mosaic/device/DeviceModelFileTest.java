@@ -2,6 +2,7 @@ package io.mosaic.device;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -91,6 +92,43 @@ class DeviceModelFileTest {
     assertThatThrownBy(() -> DeviceModelFile.readCpu(file))
         .isInstanceOf(DeviceConfigException.class)
         .hasMessageContaining("damaged [cpu] table (cores must be a number of at least 1, not 0.5)")
+        .hasMessageContaining("calibrate the devices again");
+  }
+
+  @Test
+  void ratesByKindOfValueRoundTripAndPriceStringsPerValue() throws IOException {
+    CpuModel.Decoding zstd =
+        new CpuModel.Decoding(Bandwidth.parse("200 MB/s"), Bandwidth.parse("350 MB/s"), 15.5);
+    CpuModel cpu =
+        new CpuModel(
+            1.5,
+            Latency.ofMillis(0.5),
+            Map.of(Codec.ZSTD, Bandwidth.parse("150 MB/s")),
+            Map.of(Codec.ZSTD, zstd));
+    Path file = dir.resolve("by-kind.toml");
+    DeviceModelFile.write(file, List.of(), cpu, "test");
+    assertThat(Files.readString(file))
+        .contains(
+            "zstd_fixed_width = \"200.0 MB/s\"",
+            "zstd_variable_width = \"350.0 MB/s\"",
+            "zstd_variable_value_ns = 15.500");
+    assertThat(DeviceModelFile.readCpu(file)).contains(cpu);
+
+    // Fixed-width: per byte at its own rate; strings: per value plus per byte; a column whose
+    // values are not known, or a codec without rates by kind: the mean rate, as before.
+    assertThat(cpu.seconds(Codec.ZSTD, 300_000_000L, 1_000_000L, false))
+        .isCloseTo(1.5 / 1.5, within(1e-9));
+    assertThat(cpu.seconds(Codec.ZSTD, 35_000_000L, 10_000_000L, true))
+        .isCloseTo((0.155 + 0.1) / 1.5, within(1e-9));
+    assertThat(cpu.seconds(Codec.ZSTD, 300_000_000L, 0, false)).isCloseTo(2.0 / 1.5, within(1e-9));
+    assertThatThrownBy(() -> cpu.seconds(Codec.LZ4, 1, 1, true))
+        .hasMessageContaining("no lz4 decoding rate");
+
+    Files.writeString(
+        file, Files.readString(file).replace("zstd_variable_width = \"350.0 MB/s\"\n", ""));
+    assertThatThrownBy(() -> DeviceModelFile.readCpu(file))
+        .isInstanceOf(DeviceConfigException.class)
+        .hasMessageContaining("damaged [cpu] table")
         .hasMessageContaining("calibrate the devices again");
   }
 }

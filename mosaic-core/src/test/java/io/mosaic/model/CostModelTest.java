@@ -203,4 +203,33 @@ class CostModelTest {
         .isCloseTo(Math.max(MODEL.columnTime(SSD, A), MODEL.columnTime(HDD, C)), EPS);
     assertThat(model.toString()).isEqualTo("CostModel[2 devices, 3 columns, cpu]");
   }
+
+  @Test
+  void withRatesByKindStringsCostPerValueAndNumbersAtTheirOwnRate() {
+    // lz4: fixed-width 500 MB/s, strings 800 MB/s plus 20 ns a value; two cores, as above.
+    CpuModel cpu =
+        new CpuModel(
+            2,
+            Latency.ofMillis(2),
+            CPU.decode(),
+            Map.of(
+                Codec.LZ4,
+                new CpuModel.Decoding(
+                    Bandwidth.ofMegabytesPerSecond(500), Bandwidth.ofMegabytesPerSecond(800), 20)));
+    CostModel model =
+        CostModel.of(
+            List.of(SSD, HDD),
+            List.of(
+                new ColumnSize(A, 1_000_000_000L, Map.of(), 125_000_000L, false),
+                new ColumnSize(B, 2_000_000_000L, Map.of(), 50_000_000L, true),
+                ColumnSize.uncompressed(C, 500_000_000L)),
+            java.util.Optional.of(cpu));
+    assertThat(model.cpuTime(SSD, A)).isCloseTo(1.0 / 0.5 / 2, EPS); // 1 s
+    assertThat(model.cpuTime(SSD, B)).isCloseTo((0.05 * 20 + 2.0 / 0.8) / 2, EPS); // 1.75 s
+    // C's values are not known, and none has no rates by kind: the mean rates, as before.
+    assertThat(model.cpuTime(HDD, C)).isCloseTo(0.5 / 1.0 / 2, EPS);
+    assertThat(model.cpuTime(SSD, C)).isCloseTo(0.5 / 0.25 / 2, EPS);
+    // A's values on the uncompressed HDD: no rates by kind for none, its mean rate.
+    assertThat(model.cpuTime(HDD, A)).isCloseTo(1.0 / 1.0 / 2, EPS);
+  }
 }

@@ -88,7 +88,10 @@ public final class InstalledPool {
     return CostModel.of(profiles(pool), sizes, DeviceModelFile.readCpu(pool.modelFile()));
   }
 
-  /** Real sizes: uncompressed bytes, and the stored bytes of a codec all its segments use. */
+  /**
+   * Real sizes: uncompressed bytes, the stored bytes of a codec all its segments use, and the
+   * values and their kind (for the decoding rates by kind, docs/cost-model.md).
+   */
   public static List<ColumnSize> sizes(List<MosaicTable> tables) {
     List<ColumnSize> sizes = new ArrayList<>();
     for (MosaicTable table : tables) {
@@ -104,7 +107,13 @@ public final class InstalledPool {
               codecs.iterator().next(),
               segments.stream().mapToLong(SegmentEntry::compressedBytes).sum());
         }
-        sizes.add(new ColumnSize(new ColumnRef(table.name(), c.name()), Math.max(raw, 1), stored));
+        sizes.add(
+            new ColumnSize(
+                new ColumnRef(table.name(), c.name()),
+                Math.max(raw, 1),
+                stored,
+                m.rowCount(),
+                c.type().isVariableWidth()));
       }
     }
     return sizes;

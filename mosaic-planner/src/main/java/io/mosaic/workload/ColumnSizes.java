@@ -34,7 +34,10 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * {@code bytes} is the size stored without compression; an empty {@code zstd_bytes} or {@code
- * lz4_bytes} means "not measured", and the model then estimates it from the device's ratio.
+ * lz4_bytes} means "not measured", and the model then estimates it from the device's ratio. Two
+ * more fields may follow, {@code values} (the column's values, its table's rows) and {@code
+ * variable_width} ({@code true} for strings and binaries), for the decoding rates by kind of value
+ * (docs/cost-model.md); without them a column decodes at the mean rate.
  *
  * @param columns in file order
  */
@@ -55,6 +58,7 @@ public record ColumnSizes(List<ColumnSize> columns) {
   public static final Set<String> TPCH_FIXED_TABLES = Set.of("nation", "region");
 
   static final String HEADER = "table,column,bytes,zstd_bytes,lz4_bytes";
+  static final String HEADER_WITH_VALUES = HEADER + ",values,variable_width";
   private static final Pattern TPCH = Pattern.compile("tpch-sf(\\d+)");
   private static final Pattern TPCDS = Pattern.compile("tpcds-sf(\\d+)");
 
@@ -99,11 +103,16 @@ public record ColumnSizes(List<ColumnSize> columns) {
   public static ColumnSizes parse(String text, String source) {
     List<ColumnSize> sizes = new ArrayList<>();
     Map<ColumnRef, Integer> seen = new LinkedHashMap<>();
-    for (CsvLines.Line line : CsvLines.parse(text, source, HEADER)) {
-      if (line.fields().size() != 5) {
+    boolean withValues = text.lines().anyMatch(l -> l.replace(" ", "").equals(HEADER_WITH_VALUES));
+    String header = withValues ? HEADER_WITH_VALUES : HEADER;
+    int fields = withValues ? 7 : 5;
+    for (CsvLines.Line line : CsvLines.parse(text, source, List.of(HEADER, HEADER_WITH_VALUES))) {
+      if (line.fields().size() != fields) {
         throw line.error(
-            "expected 5 fields ("
-                + HEADER
+            "expected "
+                + fields
+                + " fields ("
+                + header
                 + "), found "
                 + line.fields().size()
                 + "; leave a codec's field empty if it was not measured");
@@ -124,7 +133,9 @@ public record ColumnSizes(List<ColumnSize> columns) {
         stored.put(Codec.LZ4, lz4);
       }
       stored.put(Codec.NONE, bytes);
-      sizes.add(new ColumnSize(column, bytes, stored));
+      long values = withValues ? number(line, 5, "values", false) : 0;
+      boolean variableWidth = withValues && bool(line, 6, "variable_width");
+      sizes.add(new ColumnSize(column, bytes, stored, values, variableWidth));
     }
     if (sizes.isEmpty()) {
       throw MosaicException.invalid(
@@ -136,9 +147,12 @@ public record ColumnSizes(List<ColumnSize> columns) {
     return new ColumnSizes(sizes);
   }
 
-  /** The CSV form, readable by {@link #parse}. */
+  /**
+   * The CSV form, readable by {@link #parse}; with values and kinds where every column has them.
+   */
   public String format() {
-    StringBuilder out = new StringBuilder(HEADER).append('\n');
+    boolean withValues = columns.stream().allMatch(ColumnSize::valuesKnown);
+    StringBuilder out = new StringBuilder(withValues ? HEADER_WITH_VALUES : HEADER).append('\n');
     for (ColumnSize s : columns) {
       out.append(s.column().table())
           .append(',')
@@ -148,8 +162,11 @@ public record ColumnSizes(List<ColumnSize> columns) {
           .append(',')
           .append(s.stored(Codec.ZSTD).map(String::valueOf).orElse(""))
           .append(',')
-          .append(s.stored(Codec.LZ4).map(String::valueOf).orElse(""))
-          .append('\n');
+          .append(s.stored(Codec.LZ4).map(String::valueOf).orElse(""));
+      if (withValues) {
+        out.append(',').append(s.values()).append(',').append(s.variableWidth());
+      }
+      out.append('\n');
     }
     return out.toString();
   }
@@ -191,7 +208,12 @@ public record ColumnSizes(List<ColumnSize> columns) {
                   double f = growth.applyAsDouble(s.column().table());
                   Map<Codec, Long> stored = new EnumMap<>(Codec.class);
                   s.storedBytes().forEach((codec, b) -> stored.put(codec, Math.round(b * f)));
-                  return new ColumnSize(s.column(), Math.round(s.bytes() * f), stored);
+                  return new ColumnSize(
+                      s.column(),
+                      Math.round(s.bytes() * f),
+                      stored,
+                      Math.round(s.values() * f),
+                      s.variableWidth());
                 })
             .toList());
   }
@@ -219,6 +241,15 @@ public record ColumnSizes(List<ColumnSize> columns) {
     return columns.stream().mapToLong(ColumnSize::bytes).sum();
   }
 
+  private static boolean bool(CsvLines.Line line, int field, String name) {
+    String text = line.field(field);
+    if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(text);
+    }
+    throw line.error(
+        name + " must be true (strings, binaries) or false (other columns), not \"" + text + "\"");
+  }
+
   private static long number(CsvLines.Line line, int field, String name, boolean optional) {
     String text = line.field(field);
     if (text.isEmpty() && optional) {
@@ -235,8 +266,9 @@ public record ColumnSizes(List<ColumnSize> columns) {
     throw line.error(
         String.format(
             Locale.ROOT,
-            "%s must be a whole number of bytes >= 0%s, not \"%s\"",
+            "%s must be a whole number of %s >= 0%s, not \"%s\"",
             name,
+            name.equals("values") ? "values" : "bytes",
             optional ? " or empty" : "",
             text));
   }

@@ -35,6 +35,15 @@ final class CsvLines {
 
   /** The data lines after {@code header} (spaces in the header line are ignored). */
   static List<Line> parse(String text, String source, String header) {
+    return parse(text, source, List.of(header));
+  }
+
+  /**
+   * The data lines after one of {@code headers} (the first is the one errors name); each line's
+   * fields are as many as its file's header names.
+   */
+  static List<Line> parse(String text, String source, List<String> headers) {
+    String header = headers.get(0);
     List<Line> result = new ArrayList<>();
     boolean seenHeader = false;
     String[] lines = text.split("\r?\n", -1);
@@ -44,7 +53,7 @@ final class CsvLines {
         continue;
       }
       if (!seenHeader) {
-        if (!line.replace(" ", "").equals(header)) {
+        if (!headers.contains(line.replace(" ", ""))) {
           throw MosaicException.invalid(
               source
                   + ":"

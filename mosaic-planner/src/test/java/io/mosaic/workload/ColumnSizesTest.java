@@ -29,6 +29,30 @@ class ColumnSizesTest {
   }
 
   @Test
+  void valuesAndTheirKindAreOptionalFieldsThatRoundTripAndScale() {
+    String csv =
+        "table,column,bytes,zstd_bytes,lz4_bytes,values,variable_width\n"
+            + "t,a,1000,200,,125,false\nt,s,3000,,,100,true\n";
+    ColumnSizes sizes = ColumnSizes.parse(csv, "s.csv");
+    assertThat(sizes.columns().get(0).values()).isEqualTo(125);
+    assertThat(sizes.columns().get(0).variableWidth()).isFalse();
+    assertThat(sizes.columns().get(1).variableWidth()).isTrue();
+    assertThat(sizes.format()).startsWith("table,column,bytes,zstd_bytes,lz4_bytes,values,");
+    assertThat(ColumnSizes.parse(sizes.format(), "again")).isEqualTo(sizes);
+    assertThat(sizes.scaled(10, Set.of()).columns().get(1).values()).isEqualTo(1000);
+    // Without them (the five-field form) the values are not known: the mean decoding rate.
+    assertThat(ColumnSizes.parse(CSV, "s.csv").columns().get(0).valuesKnown()).isFalse();
+    assertThat(ColumnSizes.parse(CSV, "s.csv").format()).doesNotContain("values");
+
+    assertThatThrownBy(() -> ColumnSizes.parse(csv + "t,b,5,,,1\n", "s.csv"))
+        .hasMessageStartingWith("s.csv:4: expected 7 fields");
+    assertThatThrownBy(() -> ColumnSizes.parse(csv + "t,b,5,,,1,yes\n", "s.csv"))
+        .hasMessageContaining("variable_width must be true (strings, binaries) or false");
+    assertThatThrownBy(() -> ColumnSizes.parse(csv + "t,b,5,,,-1,true\n", "s.csv"))
+        .hasMessageContaining("values must be a whole number of values >= 0, not \"-1\"");
+  }
+
+  @Test
   void scalingKeepsFixedTables() {
     ColumnSizes sizes =
         ColumnSizes.parse(CSV + "nation,n_name,300,100,\n", "s.csv").scaled(30, Set.of("nation"));

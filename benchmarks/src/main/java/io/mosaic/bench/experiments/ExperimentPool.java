@@ -10,9 +10,6 @@ import io.mosaic.device.DeviceCalibrator;
 import io.mosaic.device.DeviceCatalog;
 import io.mosaic.device.DeviceModel;
 import io.mosaic.device.DevicePool;
-import io.mosaic.format.ColumnSpec;
-import io.mosaic.format.Manifest;
-import io.mosaic.format.SegmentEntry;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
@@ -20,6 +17,7 @@ import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
+import io.mosaic.placement.InstalledPool;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -34,7 +32,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -232,21 +229,12 @@ public final class ExperimentPool implements AutoCloseable {
     return out;
   }
 
-  /** Real sizes: uncompressed bytes and zstd stored bytes of every column (as InstalledPool). */
+  /**
+   * Real sizes: uncompressed and zstd stored bytes, values and their kind ({@link
+   * InstalledPool#sizes}; every device here stores zstd).
+   */
   public List<ColumnSize> sizes() {
-    List<ColumnSize> sizes = new ArrayList<>();
-    for (MosaicTable table : tables) {
-      Manifest m = table.latest();
-      for (ColumnSpec c : m.schema().columns()) {
-        List<SegmentEntry> segments = m.segmentsOf(c.name());
-        long raw = segments.stream().mapToLong(SegmentEntry::uncompressedBytes).sum();
-        long stored = segments.stream().mapToLong(SegmentEntry::compressedBytes).sum();
-        Map<Codec, Long> byCodec = new EnumMap<>(Codec.class);
-        byCodec.put(Codec.ZSTD, stored);
-        sizes.add(new ColumnSize(new ColumnRef(table.name(), c.name()), Math.max(raw, 1), byCodec));
-      }
-    }
-    return sizes;
+    return InstalledPool.sizes(tables);
   }
 
   /** Total zstd bytes of the data set: "100% of the data set size" of Section 5.3. */
