@@ -72,8 +72,8 @@ public final class ScanCalibrator {
     Map<Codec, CpuModel.Decoding> byKind = new EnumMap<>(Codec.class);
     try (Retriever one = new Retriever(pool, 1, Retriever.DEFAULT_POOLED_VECTOR_BYTES)) {
       // Every sample scanned first, for as long as a figure takes, so the JIT has compiled the
-      // decoders of all codecs before the first figure is taken: one scan of each was not enough
-      // at small samples (the first figure measured came out at half its rate in later runs).
+      // decoders of all codecs before the first figure is taken (one scan of a small sample is
+      // over in a fraction of a second).
       long warm = System.nanoTime();
       do {
         samples.values().forEach(t -> scanAll(one, t, ScanRequest.of(all(t)).recorded(false)));
@@ -106,9 +106,9 @@ public final class ScanCalibrator {
     }
     // The parallel speed-up is measured on the codec that costs the most CPU per byte, where the
     // cores, not the readers, bound the scan, over all the sample's columns. One thread and all
-    // threads take turns, round by round, and the speed-up is the median of the rounds' ratios:
-    // measured one after the other, a neighbour's load or a collection in one figure alone moved
-    // it between 1.23 and 1.75 in three calibrations (docs/experiments/README.md, Figure 12).
+    // threads take turns, round by round, and the speed-up is the median of the rounds' ratios,
+    // so a slow moment of the machine weighs on both sides of a ratio, not on one figure alone
+    // (the spread of this figure: docs/experiments/README.md, "Decoding by kind of value").
     Codec slowest =
         perCore.entrySet().stream()
             .min(Map.Entry.comparingByValue())
