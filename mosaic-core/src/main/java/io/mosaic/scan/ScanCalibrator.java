@@ -203,8 +203,8 @@ public final class ScanCalibrator {
       return Optional.of(
           stringCosts(
               fixedRate,
-              new double[] {tNarrow, (double) rows * narrow.size(), narrowBytes},
-              new double[] {tWide, rows, wideBytes}));
+              new Figure(tNarrow, (double) rows * narrow.size(), narrowBytes),
+              new Figure(tWide, rows, wideBytes)));
     }
 
     /** The mean rate over all the sample's columns that the rates by kind give. */
@@ -217,19 +217,22 @@ public final class ScanCalibrator {
     }
   }
 
+  /** One scan of a set of string columns: its seconds, its values and its uncompressed bytes. */
+  record Figure(double seconds, double values, double bytes) {}
+
   /**
    * Solves {@code t = values * a + bytes * b} for strings' cost per value {@code a} and per byte
-   * {@code b} from two measured sets, each {@code {seconds, values, bytes}}; where the figures give
-   * no such split (a or b not positive, the sets alike), strings cost per byte alone.
+   * {@code b} from two measured sets; where the figures give no such split (a or b not positive,
+   * the sets alike), strings cost per byte alone.
    */
-  static CpuModel.Decoding stringCosts(Bandwidth fixedWidth, double[] one, double[] two) {
-    double det = one[1] * two[2] - two[1] * one[2];
-    double a = det == 0 ? -1 : (one[0] * two[2] - two[0] * one[2]) / det;
-    double b = (one[0] - one[1] * a) / one[2];
+  static CpuModel.Decoding stringCosts(Bandwidth fixedWidth, Figure one, Figure two) {
+    double det = one.values() * two.bytes() - two.values() * one.bytes();
+    double a = det == 0 ? -1 : (one.seconds() * two.bytes() - two.seconds() * one.bytes()) / det;
+    double b = (one.seconds() - one.values() * a) / one.bytes();
     if (a >= 0 && b > 0) {
       return new CpuModel.Decoding(fixedWidth, new Bandwidth(1 / b), a * 1e9);
     }
-    double perByte = (one[0] + two[0]) / (one[2] + two[2]);
+    double perByte = (one.seconds() + two.seconds()) / (one.bytes() + two.bytes());
     return new CpuModel.Decoding(fixedWidth, new Bandwidth(1 / perByte), 0);
   }
 
@@ -254,13 +257,7 @@ public final class ScanCalibrator {
     scanAll(retriever, table, request); // warm: JIT, page cache, pooled vectors
     double[] rates = new double[ROUNDS];
     for (int round = 0; round < ROUNDS; round++) {
-      long start = System.nanoTime();
-      long scans = 0;
-      do {
-        scanAll(retriever, table, request);
-        scans++;
-      } while (System.nanoTime() - start < minNanos / ROUNDS);
-      rates[round] = bytes * scans / ((System.nanoTime() - start) / 1e9);
+      rates[round] = bytes * scansPerSecond(retriever, table, request, minNanos / ROUNDS);
     }
     Arrays.sort(rates);
     return new Bandwidth(rates[ROUNDS / 2]);

@@ -28,8 +28,8 @@ class ScanCalibratorTest {
     CpuModel.Decoding d =
         ScanCalibrator.stringCosts(
             FIXED,
-            new double[] {4e6 * 15e-9 + 1e6 * 3e-9, 4e6, 1e6},
-            new double[] {1e6 * 15e-9 + 30e6 * 3e-9, 1e6, 30e6});
+            new ScanCalibrator.Figure(4e6 * 15e-9 + 1e6 * 3e-9, 4e6, 1e6),
+            new ScanCalibrator.Figure(1e6 * 15e-9 + 30e6 * 3e-9, 1e6, 30e6));
     assertThat(d.variableValueNanos()).isCloseTo(15, within(1e-6));
     assertThat(d.variableBytes().bytesPerSecond()).isCloseTo(1 / 3e-9, withinPercentage(1e-6));
     assertThat(d.fixedWidth()).isEqualTo(FIXED);
@@ -38,7 +38,9 @@ class ScanCalibratorTest {
     // bytes of the wide one allow): strings cost per byte alone, their total over their bytes.
     CpuModel.Decoding perByte =
         ScanCalibrator.stringCosts(
-            FIXED, new double[] {0.01, 4e6, 1e6}, new double[] {0.5, 1e6, 30e6});
+            FIXED,
+            new ScanCalibrator.Figure(0.01, 4e6, 1e6),
+            new ScanCalibrator.Figure(0.5, 1e6, 30e6));
     assertThat(perByte.variableValueNanos()).isZero();
     assertThat(perByte.variableBytes().bytesPerSecond())
         .isCloseTo(31e6 / 0.51, withinPercentage(1e-6));

@@ -103,10 +103,11 @@ public record ColumnSizes(List<ColumnSize> columns) {
   public static ColumnSizes parse(String text, String source) {
     List<ColumnSize> sizes = new ArrayList<>();
     Map<ColumnRef, Integer> seen = new LinkedHashMap<>();
-    boolean withValues = text.lines().anyMatch(l -> l.replace(" ", "").equals(HEADER_WITH_VALUES));
-    String header = withValues ? HEADER_WITH_VALUES : HEADER;
+    CsvLines.Table table = CsvLines.parse(text, source, List.of(HEADER, HEADER_WITH_VALUES));
+    String header = table.header();
+    boolean withValues = header.equals(HEADER_WITH_VALUES);
     int fields = withValues ? 7 : 5;
-    for (CsvLines.Line line : CsvLines.parse(text, source, List.of(HEADER, HEADER_WITH_VALUES))) {
+    for (CsvLines.Line line : table.lines()) {
       if (line.fields().size() != fields) {
         throw line.error(
             "expected "

@@ -33,17 +33,17 @@ final class CsvLines {
     }
   }
 
+  /** A file's header, the one of those allowed that it has, and its data lines. */
+  record Table(String header, List<Line> lines) {}
+
   /** The data lines after {@code header} (spaces in the header line are ignored). */
   static List<Line> parse(String text, String source, String header) {
-    return parse(text, source, List.of(header));
+    return parse(text, source, List.of(header)).lines();
   }
 
-  /**
-   * The data lines after one of {@code headers} (the first is the one errors name); each line's
-   * fields are as many as its file's header names.
-   */
-  static List<Line> parse(String text, String source, List<String> headers) {
-    String header = headers.get(0);
+  /** The data lines after one of {@code headers} (the first is the one errors name). */
+  static Table parse(String text, String source, List<String> headers) {
+    String header = headers.get(0); // for a file without lines
     List<Line> result = new ArrayList<>();
     boolean seenHeader = false;
     String[] lines = text.split("\r?\n", -1);
@@ -53,17 +53,19 @@ final class CsvLines {
         continue;
       }
       if (!seenHeader) {
-        if (!headers.contains(line.replace(" ", ""))) {
+        String found = line.replace(" ", "");
+        if (!headers.contains(found)) {
           throw MosaicException.invalid(
               source
                   + ":"
                   + (i + 1)
                   + ": expected the header \""
-                  + header
+                  + headers.get(0)
                   + "\", not \""
                   + line
                   + "\"");
         }
+        header = found;
         seenHeader = true;
         continue;
       }
@@ -73,6 +75,6 @@ final class CsvLines {
       }
       result.add(new Line(source, i + 1, List.copyOf(fields)));
     }
-    return result;
+    return new Table(header, result);
   }
 }

@@ -82,17 +82,8 @@ public final class DecodeRates {
     sets.put(
         "short strings (4)",
         List.of("l_returnflag", "l_linestatus", "l_shipinstruct", "l_shipmode"));
-    sets.put(
-        "q1's",
-        List.of(
-            "l_returnflag",
-            "l_linestatus",
-            "l_quantity",
-            "l_extendedprice",
-            "l_discount",
-            "l_tax",
-            "l_shipdate"));
-    sets.put("q6's", List.of("l_quantity", "l_extendedprice", "l_discount", "l_shipdate"));
+    sets.put("q1's", Table3CooperativeScans.SLOW);
+    sets.put("q6's", Table3CooperativeScans.FAST);
     if (only != null) {
       sets.keySet().removeIf(name -> !name.startsWith(only));
     }

@@ -46,9 +46,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * </pre>
  */
 public final class Table3CooperativeScans {
-  private static final List<String> FAST =
+  /** The lineitem columns of TPC-H q6 (the fast query) and q1 (the slow one). */
+  static final List<String> FAST =
       List.of("l_shipdate", "l_discount", "l_quantity", "l_extendedprice");
-  private static final List<String> SLOW =
+
+  static final List<String> SLOW =
       List.of(
           "l_returnflag",
           "l_linestatus",
