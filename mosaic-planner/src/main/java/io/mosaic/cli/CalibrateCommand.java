@@ -79,13 +79,22 @@ final class CalibrateCommand implements Callable<Integer> {
 
   @Option(
       names = "--cpu-sample-sf",
-      defaultValue = "0.02",
+      defaultValue = "0.1",
       paramLabel = "SF",
       description =
           "TPC-H scale of the lineitem sample whose scans measure this host's decoding rate and"
               + " fixed cost per scan (default: ${DEFAULT-VALUE}; 0 skips the CPU, and the model"
               + " then counts the devices alone).")
   double cpuSampleSf;
+
+  @Option(
+      names = "--cpu-seconds",
+      defaultValue = "8",
+      paramLabel = "SECONDS",
+      description =
+          "How long each CPU throughput figure scans the sample (default: ${DEFAULT-VALUE}; the"
+              + " CPU takes about 14 figures; shorter ones move more between calibrations).")
+  double cpuSeconds;
 
   @Override
   public Integer call() throws IOException {
@@ -96,6 +105,15 @@ final class CalibrateCommand implements Callable<Integer> {
     List<Device> targets =
         only.isEmpty() ? pool.devices() : only.stream().map(pool::device).toList();
     long bytes = parseSampleSize();
+    // Checked before the devices are measured, which takes minutes.
+    if (!(cpuSampleSf >= 0) || cpuSampleSf > 1) {
+      throw MosaicException.invalid(
+          "--cpu-sample-sf " + cpuSampleSf + ": give a scale from 0 (skip the CPU) to 1");
+    }
+    if (!(cpuSeconds > 0) || Double.isInfinite(cpuSeconds)) {
+      throw MosaicException.invalid(
+          "--cpu-seconds " + cpuSeconds + ": give a positive number of seconds, such as 8");
+    }
     List<Codec> codecList = codecs.stream().map(CalibrateCommand::codec).toList();
 
     err.printf(Locale.ROOT, "Generating a %s TPC-H lineitem sample ...%n", ByteSize.ofBytes(bytes));
@@ -114,16 +132,12 @@ final class CalibrateCommand implements Callable<Integer> {
     for (Device device : targets) {
       models.put(device.id(), calibrator.calibrate(device));
     }
-    if (!(cpuSampleSf >= 0) || cpuSampleSf > 1) {
-      throw MosaicException.invalid(
-          "--cpu-sample-sf " + cpuSampleSf + ": give a scale from 0 (skip the CPU) to 1");
-    }
     if (cpuSampleSf > 0 && (only.isEmpty() || cpu == null)) {
       err.println("Measuring the CPU (decoding per codec, fixed cost per scan) ...");
       // Every codec measured for the devices, and those the pool's devices store with.
       java.util.Set<Codec> cpuCodecs = new java.util.TreeSet<>(codecList);
       pool.devices().forEach(d -> cpuCodecs.add(d.spec().codec()));
-      cpu = CpuCalibration.measure(pool, cpuSampleSf, List.copyOf(cpuCodecs), err);
+      cpu = CpuCalibration.measure(pool, cpuSampleSf, List.copyOf(cpuCodecs), cpuSeconds, err);
     }
     DeviceModelFile.write(
         modelFile,

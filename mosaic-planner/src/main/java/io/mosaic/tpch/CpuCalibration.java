@@ -1,5 +1,6 @@
 package io.mosaic.tpch;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import io.mosaic.device.CpuModel;
 import io.mosaic.device.DevicePool;
@@ -27,11 +28,27 @@ public final class CpuCalibration {
   private CpuCalibration() {}
 
   /**
-   * @param sf TPC-H scale of the lineitem sample (0.02: 120,000 rows, 15 MB uncompressed)
-   * @param codecs the codecs to measure
+   * Seconds each throughput figure scans by default. Three-second figures moved the model's
+   * decoding throughput (rate times cores) by 13 % between four calibrations in a row on this
+   * project's 2-vCPU machine, eight-second ones by 2 % (docs/cost-model.md, "How long calibration
+   * scans").
    */
-  public static CpuModel measure(DevicePool pool, double sf, List<Codec> codecs, PrintWriter err)
+  public static final double DEFAULT_SECONDS_PER_FIGURE = 8;
+
+  /**
+   * @param sf TPC-H scale of the lineitem sample (0.1: 600,000 rows, 75 MB uncompressed; on smaller
+   *     samples a scan is short enough that its serial parts lower the cores measured)
+   * @param codecs the codecs to measure
+   * @param secondsPerFigure how long each throughput figure scans, at least ({@link
+   *     ScanCalibrator})
+   */
+  public static CpuModel measure(
+      DevicePool pool, double sf, List<Codec> codecs, double secondsPerFigure, PrintWriter err)
       throws IOException {
+    if (!(secondsPerFigure > 0) || Double.isInfinite(secondsPerFigure)) {
+      throw MosaicException.invalid(
+          "CPU calibration needs a positive number of seconds per figure, not " + secondsPerFigure);
+    }
     Path dir = pool.metadataDevice().root().resolve(DIR);
     MosaicTable.deleteTree(dir);
     try {
@@ -81,7 +98,7 @@ public final class CpuCalibration {
       ScanCalibrator calibrator =
           new ScanCalibrator(
               samplePool,
-              3.0,
+              secondsPerFigure,
               (what, result) -> {
                 err.printf(Locale.ROOT, "  %-22s %s%n", what, result);
                 err.flush();

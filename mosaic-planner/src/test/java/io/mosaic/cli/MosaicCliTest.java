@@ -82,7 +82,9 @@ class MosaicCliTest {
             "--sample-size",
             "8 MiB",
             "--cpu-sample-sf",
-            "0.005");
+            "0.005",
+            "--cpu-seconds",
+            "0.5");
     assertThat(status).as(err.toString()).isZero();
     Path modelFile = dir.resolve("pool/fast/device-model.toml");
     assertThat(out.toString()).contains("Wrote " + modelFile);
@@ -148,7 +150,11 @@ class MosaicCliTest {
                 "--sample-size",
                 "2 MiB",
                 "--codecs",
-                "none"))
+                "none",
+                "--cpu-sample-sf",
+                "0.005",
+                "--cpu-seconds",
+                "0.5"))
         .isZero();
     Map<String, DeviceModel> after = DeviceModelFile.read(modelFile);
     assertThat(after.get("fast")).isEqualTo(before);
@@ -161,6 +167,11 @@ class MosaicCliTest {
     assertThat(run("calibrate", "--devices", devices.toString(), "--codecs", "gzip")).isOne();
     assertThat(err.toString())
         .isEqualTo("mosaic calibrate: --codecs: unknown codec 'gzip'; allowed: none, lz4, zstd\n");
+
+    err.getBuffer().setLength(0);
+    assertThat(run("calibrate", "--devices", devices.toString(), "--cpu-seconds", "0")).isOne();
+    assertThat(err.toString())
+        .contains("--cpu-seconds 0.0: give a positive number of seconds, such as 8");
 
     err.getBuffer().setLength(0);
     // An unknown device is not found: exit code 3 (docs/README.md, "Errors").

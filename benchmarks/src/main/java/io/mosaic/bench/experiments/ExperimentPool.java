@@ -204,6 +204,7 @@ public final class ExperimentPool implements AutoCloseable {
         pool,
         Math.min(sf, 1),
         List.of(Codec.NONE, Codec.ZSTD),
+        CpuCalibration.DEFAULT_SECONDS_PER_FIGURE,
         new java.io.PrintWriter(System.out, true));
   }
 

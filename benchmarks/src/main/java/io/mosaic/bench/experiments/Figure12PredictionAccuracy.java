@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,9 +27,11 @@ import java.util.Optional;
  * intercept is the per-run work Eq. 2-4 do not model.
  *
  * <p>Usage: {@code benchmarks/bench experiments.Figure12PredictionAccuracy [SF] [DIVISOR] [STEPS]
- * [RUNS]} (defaults 0.05, 50, 6, 3; the measured time is the median of RUNS runs). Writes {@code
- * docs/experiments/figure12-prediction.{csv,svg}} ({@code figure12-prediction-TAG} with the
- * environment variable {@code EXPERIMENT_TAG}).
+ * [RUNS] [PASSES]} (defaults 0.05, 50, 6, 3, 1; the measured time is the median of RUNS runs). With
+ * PASSES above 1 every point is measured again after the whole sweep, and the run reports how far
+ * the passes' medians of the same placements differ from each other: the error a prediction cannot
+ * get below on this machine. Writes {@code docs/experiments/figure12-prediction.{csv,svg}} ({@code
+ * figure12-prediction-TAG} with the environment variable {@code EXPERIMENT_TAG}).
  */
 public final class Figure12PredictionAccuracy {
   private Figure12PredictionAccuracy() {}
@@ -38,6 +41,7 @@ public final class Figure12PredictionAccuracy {
     double divisor = args.length > 1 ? Double.parseDouble(args[1]) : 50;
     int steps = args.length > 2 ? Integer.parseInt(args[2]) : 6;
     int runs = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+    int passes = args.length > 4 ? Integer.parseInt(args[4]) : 1;
     Path out = Path.of("docs/experiments");
     long start = System.nanoTime();
     System.out.printf(
@@ -79,9 +83,13 @@ public final class Figure12PredictionAccuracy {
               "measured_s",
               "cpu_s",
               "load",
-              "error_pct");
+              "error_pct",
+              "measured_later_s");
       List<double[]> rows = new ArrayList<>(); // {cost, predicted, measured, calibrated}
-      for (BudgetSweep.Point p : sweep.points()) {
+      List<BudgetSweep.Point> points = sweep.points();
+      double[][] later = new double[passes - 1][points.size()];
+      List<Object[]> cells = new ArrayList<>(); // the CSV's row of each point, but the later pass
+      for (BudgetSweep.Point p : points) {
         pool.migrate(p.placement());
         ExperimentPool.Measurement m = pool.median(trace, runs);
         double wall = m.seconds();
@@ -92,7 +100,10 @@ public final class Figure12PredictionAccuracy {
         double eq4 = paper.totalTime(trace, p.placement());
         double error = 100 * (predicted - wall) / wall;
         rows.add(new double[] {p.costCents(), predicted, wall, io, eq4});
-        csv.row(p.budgetCents(), p.costCents(), predicted, io, eq4, wall, cpu, load, error);
+        cells.add(
+            new Object[] {
+              p.budgetCents(), p.costCents(), predicted, io, eq4, wall, cpu, load, error
+            });
         System.out.printf(
             Locale.ROOT,
             "[%4.0f s] budget %.4f ct: predicted %.2f s, measured %.2f s (%+.1f%%), CPU %.2f s,"
@@ -104,6 +115,26 @@ public final class Figure12PredictionAccuracy {
             error,
             cpu,
             load);
+      }
+      // Later passes: the same placements measured again, in the same order, after the sweep.
+      for (int pass = 1; pass < passes; pass++) {
+        for (int i = 0; i < points.size(); i++) {
+          pool.migrate(points.get(i).placement());
+          later[pass - 1][i] = pool.median(trace, runs).seconds();
+          System.out.printf(
+              Locale.ROOT,
+              "[%4.0f s] pass %d, budget %.4f ct: measured %.2f s (first pass %.2f s)%n",
+              (System.nanoTime() - start) / 1e9,
+              pass + 1,
+              points.get(i).costCents(),
+              later[pass - 1][i],
+              rows.get(i)[2]);
+        }
+      }
+      for (int i = 0; i < points.size(); i++) {
+        Object[] row = Arrays.copyOf(cells.get(i), cells.get(i).length + 1);
+        row[row.length - 1] = passes > 1 ? later[passes - 2][i] : "";
+        csv.row(row);
       }
       csv.write(out.resolve(ExperimentPool.outputName("figure12-prediction", "csv")));
       double mae = 0;
@@ -127,6 +158,22 @@ public final class Figure12PredictionAccuracy {
       double maeOffset = 0;
       for (double[] r : rows) {
         maeOffset += Math.abs(r[1] + a - r[2]) / r[2] / rows.size();
+      }
+      for (int pass = 1; pass < passes; pass++) {
+        double againstPrediction = 0;
+        double againstFirst = 0;
+        for (int i = 0; i < points.size(); i++) {
+          double m = later[pass - 1][i];
+          againstPrediction += Math.abs(rows.get(i)[1] - m) / m / points.size();
+          againstFirst += Math.abs(rows.get(i)[2] - m) / m / points.size();
+        }
+        System.out.printf(
+            Locale.ROOT,
+            "Pass %d: mean absolute error of the prediction %.1f%%; of the first pass's"
+                + " measurement of the same placements %.1f%% (run-to-run)%n",
+            pass + 1,
+            100 * againstPrediction,
+            100 * againstFirst);
       }
       System.out.printf(
           Locale.ROOT,
