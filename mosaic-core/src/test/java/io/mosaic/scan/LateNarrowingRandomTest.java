@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LateNarrowingRandomTest {
   private static final int GROUPS = 24;
   private static final int GROUP_ROWS = 500;
-  private static final long SECONDS_PER_POLICY = 4;
+  private static final long SECONDS_PER_POLICY = 3;
   private DevicePool pool;
   private MosaicTable table;
   // Per row group and column (k, v), the chunk's whole bytes and where they start in its file.
