@@ -65,12 +65,10 @@ class LateNarrowingTest {
         """);
     pool = DevicePool.load(config);
     table = keyed(dir.resolve("t"), pool, GROUPS, GROUP_ROWS, Map.of("k", "a", "v", "b"));
-    tableBytes = 0;
-    for (var s : table.latest().segmentsOf("k")) {
-      tableBytes += Files.size(pool.device(s.device()).resolve(s.path()));
-    }
-    for (var s : table.latest().segmentsOf("v")) {
-      tableBytes += Files.size(pool.device(s.device()).resolve(s.path()));
+    for (String column : List.of("k", "v")) {
+      for (var s : table.latest().segmentsOf(column)) {
+        tableBytes += Files.size(pool.device(s.device()).resolve(s.path()));
+      }
     }
   }
 
