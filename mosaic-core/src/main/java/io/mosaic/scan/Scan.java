@@ -287,6 +287,7 @@ public final class Scan implements AutoCloseable {
   }
 
   private VectorSchemaRoot nextShared() {
+    // Not null: hasNext() waited for a usable row group (SharedReads#hasNext).
     var delivery = shared.next();
     List<io.mosaic.segment.DecodedChunk> decoded = shared.decode(delivery);
     List<FieldVector> vectors = new ArrayList<>();
@@ -310,9 +311,9 @@ public final class Scan implements AutoCloseable {
   /**
    * A future done (normally) when the next row group's chunks are all read and checked (out of
    * order, {@link #nextChunks()}: any row group's not handed out yet), or the scan failed or was
-   * closed, so {@link #nextChunks()} will not wait: an engine returns it from its {@code isBlocked}
-   * instead of parking a thread. Done at once when no row group is left. Reads are issued (and a
-   * missing segment footer read) by this call if none are under way.
+   * closed, or no row group is left, so {@link #nextChunks()} will not wait: an engine returns it
+   * from its {@code isBlocked} instead of parking a thread, and calls this again once it is done.
+   * Reads are issued (and a missing segment footer read) by this call if none are under way.
    */
   public java.util.concurrent.CompletableFuture<?> ready() {
     requireChunkMode();
@@ -337,15 +338,22 @@ public final class Scan implements AutoCloseable {
    * first ({@link RowGroupChunks#rowGroup()} says which), since the device serves a disk group at a
    * time. The chunks of the row group returned before are released to the byte budget: the caller
    * must be done with their bytes or own them (they are not reused). Throws {@link
-   * CorruptTableException} naming the file when a chunk fails its checksum.
+   * CorruptTableException} naming the file when a chunk fails its checksum. Null when no row group
+   * is left: a narrowing predicate ({@link ScanRequest#narrowing}) may rule out the remaining ones
+   * as they arrive, after {@link #hasNext()} said one was left (a shared scan learns it only then).
    */
   public RowGroupChunks nextChunks() {
     requireChunkMode();
     if (!hasNext()) {
-      throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
+      return null;
     }
     if (shared != null) {
-      RowGroupChunks result = shared.chunks(shared.next());
+      var delivery = shared.next();
+      if (delivery == null) {
+        record();
+        return null;
+      }
+      RowGroupChunks result = shared.chunks(delivery);
       currentGroup = result.rowGroup();
       cursor++;
       if (!shared.hasNext()) {

@@ -108,7 +108,8 @@ final class SharedReads {
   /**
    * Whether a row group is left. With a narrowing predicate the remaining ones may all be ruled out
    * when they arrive: {@code mayWait} (vector mode) waits for the next usable one to know; chunk
-   * mode must not wait, and may answer true once more before {@link #ready} settles it.
+   * mode must not wait, and may answer true once more before {@link #ready} or {@link #next}
+   * settles it.
    */
   synchronized boolean hasNext(boolean mayWait) {
     if (closed) {
@@ -116,8 +117,7 @@ final class SharedReads {
     }
     if (mayWait && pending == null && request.narrowing() != null) {
       releaseHeld(); // decoded already; not pinned while waiting (ready())
-      pending = takeUsable(true);
-      return pending != null;
+      return settle(true);
     }
     return pending != null || delivered.size() + ruledOut < groups.size();
   }
@@ -127,46 +127,61 @@ final class SharedReads {
   }
 
   /**
-   * Chunk mode: a future done when a row group can be taken without waiting (or the scan failed):
-   * the caller asks again once it is done, as the buffer wakes every waiting scan on each load.
+   * Chunk mode: a future done when {@link #next} will not wait: a row group is taken, none is left
+   * (the narrowing predicate ruled out the rest), or the scan failed. Not done: the caller asks
+   * again once it is, as the buffer wakes every waiting scan on each load.
    */
   synchronized CompletableFuture<?> ready() {
-    if (closed || pending != null) {
-      return CompletableFuture.completedFuture(null);
-    }
-    CompletableFuture<Void> change = buffer.change();
-    try {
-      pending = takeUsable(false);
-    } catch (RuntimeException e) {
-      buffer.forget(change);
-      return CompletableFuture.completedFuture(null); // the next take throws the failure
-    }
-    if (pending != null || !hasNext()) {
-      buffer.forget(change);
-      return CompletableFuture.completedFuture(null);
-    }
-    // About to wait: the row group handed out last stays with the engine (its bytes are the
-    // engine's now), but not pinned in the buffer. Pinned while its consumer waits, it would count
-    // against the budget the wait needs: scans each holding a row group could fill the budget and
-    // wait forever for room only their own next take would free.
+    // The row group handed out last stays with the engine (its bytes are the engine's now), but
+    // not pinned in the buffer. Pinned while its consumer waits, it would count against the budget
+    // the wait needs: scans each holding a row group could fill the budget and wait forever for
+    // room only their own next take would free. Released before `change` is made, since the
+    // release itself wakes the buffer's waiters.
     releaseHeld();
-    return change;
+    while (true) {
+      if (closed || pending != null) {
+        return CompletableFuture.completedFuture(null);
+      }
+      CompletableFuture<Void> change = buffer.change();
+      try {
+        if (settle(false) || !hasNext()) {
+          buffer.forget(change);
+          return CompletableFuture.completedFuture(null);
+        }
+      } catch (RuntimeException e) {
+        buffer.forget(change);
+        return CompletableFuture.completedFuture(null); // the next take throws the failure
+      }
+      if (!change.isDone()) {
+        return change;
+      }
+      // Something changed since `change` was made (a row group ruled out as it was taken wakes
+      // the buffer too): look again, so that a done future never leaves next() to wait.
+    }
   }
 
-  /** The next row group the buffer has complete, waiting for one; releases the one held. */
+  /**
+   * The next row group the buffer has complete, waiting for one; releases the one held. Null when
+   * none is left: the narrowing predicate ruled out the rest as they arrived.
+   */
   synchronized ActiveBufferManager.Delivery next() {
     releaseHeld();
-    ActiveBufferManager.Delivery d = pending;
+    if (!settle(true)) {
+      return null;
+    }
+    held = pending;
     pending = null;
-    if (d == null) {
-      d = takeUsable(true);
+    delivered.add(held.need().group());
+    return held;
+  }
+
+  // Makes `pending` the next usable row group, if none is there yet: waiting for one if `wait`,
+  // else only one already complete. Whether there is one; !wait: false may mean "not yet".
+  private boolean settle(boolean wait) {
+    if (pending == null) {
+      pending = takeUsable(wait);
     }
-    if (d == null) {
-      throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
-    }
-    held = d;
-    delivered.add(d.need().group());
-    return d;
+    return pending != null;
   }
 
   // A row group not ruled out by the narrowing predicate (ScanRequest#narrowing, tested as it

@@ -99,11 +99,14 @@ final class MosaicPageSource implements ConnectorPageSource {
     long start = System.nanoTime();
     try {
       while (groupPosition == groupRows) {
-        // Never wait on a device here: the engine asks isBlocked() when this returns null.
-        if (!scan.hasNext() || !scan.ready().isDone()) {
+        // Never wait on a device here: the engine asks isBlocked() when this returns null. Once
+        // ready() is done nextChunks() does not wait; null from it: a dynamic filter ruled out the
+        // remaining row groups as they arrived, and isFinished() now says so.
+        RowGroupChunks next = scan.ready().isDone() ? scan.nextChunks() : null;
+        if (next == null) {
           return null;
         }
-        openRowGroup(scan.nextChunks());
+        openRowGroup(next);
       }
     } catch (MosaicException e) {
       throw MosaicErrors.toTrino(e);

@@ -3,10 +3,16 @@ package io.mosaic.trino;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.scan.Predicate;
+import io.mosaic.scan.Retriever;
+import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TablePin;
 import io.mosaic.trace.TraceRecord;
 import io.trino.Session;
 import io.trino.operator.OperatorStats;
@@ -20,7 +26,9 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SourcePage;
 import io.trino.spi.transaction.IsolationLevel;
+import io.trino.spi.type.BigintType;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import io.trino.testing.TestingConnectorContext;
@@ -32,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -192,6 +201,44 @@ class MosaicSplitsTest {
         .filter(o -> o.getOperatorType().contains("Scan"))
         .mapToLong(OperatorStats::getTotalDrivers)
         .sum();
+  }
+
+  @Test
+  void aFilterRulingOutTheRestAfterTheFirstRowGroupFinishesThePageSource() throws Exception {
+    // The join's filter, as core's narrowing predicate, arrives once the page source has handed
+    // out its first row group (a split that did not wait for it) and rules out every other one.
+    // The split's scan shares its reads under relevance (the default policy), and finds the rest
+    // ruled out only as they arrive in the shared buffer: the page source must finish, not fail.
+    DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
+    MosaicTable table = MosaicTable.open(dir.resolve("metadata/df/probe"), pool);
+    AtomicReference<Predicate> filter = new AtomicReference<>(Predicate.ALL);
+    ScanRequest request =
+        ScanRequest.of(List.of("k"))
+            .recorded(false)
+            .sharing(SharingPolicy.RELEVANCE)
+            .narrowing(filter::get);
+    long rows = 0;
+    try (Retriever retriever = new Retriever(pool, 1, 0, SharingPolicy.RELEVANCE, 64L << 20)) {
+      TablePin pin = table.pin();
+      Scan scan = retriever.chunks(table, pin, request);
+      try (MosaicPageSource source =
+          new MosaicPageSource(
+              pin, scan, List.of(new MosaicColumnHandle("k", BigintType.BIGINT, true)))) {
+        // Trino's driver: a page when there is one, else wait on isBlocked() until finished.
+        while (!source.isFinished()) {
+          SourcePage page = source.getNextSourcePage();
+          if (page == null) {
+            source.isBlocked().get(60, TimeUnit.SECONDS);
+            continue;
+          }
+          assertThat(page.getBlock(0).getPositionCount()).isEqualTo(page.getPositionCount());
+          rows += page.getPositionCount();
+          filter.set(Predicate.of(Predicate.lt("k", 0L)));
+        }
+        assertThat(scan.stats().rowGroupsRead()).hasSize(1);
+      }
+    }
+    assertThat(rows).isEqualTo(20_000 / GROUPS);
   }
 
   @Test
