@@ -5,17 +5,20 @@ import io.mosaic.format.ColumnSummary;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.ScanPlan;
 import io.mosaic.scan.SplitTarget;
 import io.mosaic.table.MosaicTable;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -146,6 +149,43 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
   /** The conjunction pushed into row-group skipping. */
   Predicate predicate() {
     return predicate;
+  }
+
+  /**
+   * What decides the rows this scan returns, and nothing else: the table (its root, pool and id, so
+   * a copied or recreated root is another table), the pinned version, the columns in order with
+   * their types, and the pushed conjunction as a set (its order does not change which row groups
+   * are skipped). Spark's {@code BatchScanExec} compares scans by their {@link Batch}, so two scans
+   * that read the same rows let Spark reuse one exchange or subquery for both (docs/spark.md,
+   * "Exchange reuse"). The sharing policy is left out: it changes how retrievers share reads, never
+   * the rows.
+   */
+  record Reads(
+      Path root,
+      String devices,
+      String tableId,
+      long version,
+      StructType columns,
+      Set<ColumnPredicate> predicate) {}
+
+  Reads reads() {
+    return new Reads(
+        options.rootPath().toAbsolutePath().normalize(),
+        options.devices(),
+        manifest.tableId(),
+        manifest.version(),
+        schema,
+        Set.copyOf(predicate.terms()));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof MosaicScan other && reads().equals(other.reads());
+  }
+
+  @Override
+  public int hashCode() {
+    return reads().hashCode();
   }
 
   @Override

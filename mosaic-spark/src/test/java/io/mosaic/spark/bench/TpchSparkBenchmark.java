@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -41,30 +42,7 @@ public final class TpchSparkBenchmark {
     Path dir =
         Path.of(args.length > 2 ? args[2] : "/tmp/mosaic-tpch-spark-sf" + args(sf))
             .toAbsolutePath();
-    Files.createDirectories(dir.resolve("pool/d"));
-    Path devices = dir.resolve("devices.toml");
-    Files.writeString(
-        devices,
-        """
-        [[device]]
-        id = "d"
-        path = "pool/d"
-        capacity = "100 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "10 ct"
-        metadata = true
-        """);
-    SparkSession spark =
-        SparkSession.builder()
-            .master("local[2]")
-            .appName("mosaic-tpch-bench")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "8")
-            .config("spark.sql.parquet.compression.codec", "zstd")
-            .config("spark.mosaic.devices", devices.toString())
-            .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    SparkSession spark = session(dir, "mosaic-tpch-bench");
     try {
       load(spark, dir, sf);
       System.out.printf(
@@ -87,7 +65,8 @@ public final class TpchSparkBenchmark {
         if (only != null && !only.contains("q" + q)) {
           continue;
         }
-        double[] best = time(spark, dir, TpchSpark.statements(q), runs);
+        double[] best =
+            time(spark, format -> views(spark, dir, format), TpchSpark.statements(q), runs);
         totalParquet += best[0];
         totalMosaic += best[1];
         queries++;
@@ -109,10 +88,42 @@ public final class TpchSparkBenchmark {
     }
   }
 
+  /**
+   * A local[2] session whose Mosaic tables live on one unthrottled zstd device under {@code
+   * dir/pool/d} ({@code dir/devices.toml}), and which writes Parquet with zstd.
+   */
+  static SparkSession session(Path dir, String app) throws IOException {
+    Files.createDirectories(dir.resolve("pool/d"));
+    Path devices = dir.resolve("devices.toml");
+    Files.writeString(
+        devices,
+        """
+        [[device]]
+        id = "d"
+        path = "pool/d"
+        capacity = "100 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "10 ct"
+        metadata = true
+        """);
+    SparkSession spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName(app)
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "8")
+            .config("spark.sql.parquet.compression.codec", "zstd")
+            .config("spark.mosaic.devices", devices.toString())
+            .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    return spark;
+  }
+
   /** A scan-only query over Parquet and Mosaic, then over Spark's in-memory cache. */
   private static void scan(
       SparkSession spark, Path dir, String name, List<String> columns, int runs) {
-    double[] best = time(spark, dir, List.of(sum(columns)), runs);
+    double[] best = time(spark, format -> views(spark, dir, format), List.of(sum(columns)), runs);
     print(name, best);
     cacheReference(spark, dir, name, columns, best[0], runs);
   }
@@ -166,14 +177,19 @@ public final class TpchSparkBenchmark {
         + " FROM lineitem";
   }
 
-  private static String args(double sf) {
+  static String args(double sf) {
     return sf == Math.rint(sf) ? String.valueOf((long) sf) : String.valueOf(sf);
   }
 
-  private static void print(String name, double[] t) {
-    System.out.printf(
+  static void print(String name, double[] t) {
+    System.out.println(line(name, t));
+  }
+
+  /** A result line: the best Parquet and Mosaic seconds, their ratio and the answer's rows. */
+  static String line(String name, double[] t) {
+    return String.format(
         Locale.ROOT,
-        "%-6s %9.2fs %9.2fs %7.2fx %8s%n",
+        "%-6s %9.2fs %9.2fs %7.2fx %8s",
         name,
         t[0],
         t[1],
@@ -212,14 +228,18 @@ public final class TpchSparkBenchmark {
     }
   }
 
-  /** Best seconds for Parquet and Mosaic, and the answer's row count. */
-  private static double[] time(SparkSession spark, Path dir, List<String> statements, int runs) {
+  /**
+   * Best seconds for Parquet and Mosaic, and the answer's row count; {@code views} points the
+   * query's table names at one format ({@code parquet} or {@code mosaic}).
+   */
+  static double[] time(
+      SparkSession spark, Consumer<String> views, List<String> statements, int runs) {
     double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, 0};
     String[] formats = {"parquet", "mosaic"};
     for (int r = -1; r < runs; r++) {
       for (int i = 0; i < 2; i++) {
         int f = (r & 1) == 0 ? i : 1 - i; // alternate which format goes first
-        views(spark, dir, formats[f]);
+        views.accept(formats[f]);
         long start = System.nanoTime();
         List<Row> rows = null;
         for (String s : statements) {
@@ -235,13 +255,13 @@ public final class TpchSparkBenchmark {
     return best;
   }
 
-  private static long size(Path dir) throws IOException {
+  static long size(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     }
   }
 
-  private static String mib(long bytes) {
+  static String mib(long bytes) {
     return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
   }
 }
