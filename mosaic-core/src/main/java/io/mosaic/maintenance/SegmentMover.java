@@ -167,8 +167,10 @@ final class SegmentMover {
       throws IOException {
     ColumnSpec column = base.schema().column(move.column());
     SegmentEntry from = move.from();
-    try (SegmentReader reader = new SegmentReader(table, column, from);
-        SegmentWriter writer = new SegmentWriter(column, target, path, move.toCodec())) {
+    try (SegmentReader reader = new SegmentReader(table, base, from);
+        SegmentWriter writer =
+            new SegmentWriter(
+                column, base.tableId(), move.firstRowGroup(), target, path, move.toCodec())) {
       for (int g = 0; g < move.rowGroupCount(); g++) {
         int rowGroup = move.firstRowGroup() + g;
         try (FieldVector vector = reader.read(rowGroup, alloc)) {

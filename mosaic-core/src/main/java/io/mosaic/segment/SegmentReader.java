@@ -3,6 +3,7 @@ package io.mosaic.segment;
 import io.mosaic.device.Device;
 import io.mosaic.format.Checksums;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
@@ -63,7 +64,24 @@ public final class SegmentReader implements AutoCloseable {
     return ParquetReadOptions.builder(new HadoopParquetConfiguration(false));
   }
 
+  /**
+   * Opens a segment of {@code manifest}: its checksum is checked, and its footer against the
+   * manifest as a scan checks it ({@link Manifest#checkSegmentFooter}), so a segment the manifest
+   * misplaces is refused rather than read.
+   */
+  public SegmentReader(MosaicTable table, Manifest manifest, SegmentEntry segment)
+      throws IOException {
+    this(table, manifest.schema().column(segment.column()), segment, manifest);
+  }
+
+  /** Opens a segment checking only its checksum (benchmarks and tests of the decoder). */
   public SegmentReader(MosaicTable table, ColumnSpec column, SegmentEntry segment)
+      throws IOException {
+    this(table, column, segment, null);
+  }
+
+  private SegmentReader(
+      MosaicTable table, ColumnSpec column, SegmentEntry segment, Manifest manifest)
       throws IOException {
     this.table = table.name();
     this.column = column;
@@ -115,6 +133,15 @@ public final class SegmentReader implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       throw new CorruptTableException(
           which + " is not a readable Parquet file: " + e.getMessage(), e);
+    }
+    if (manifest != null) {
+      try {
+        manifest.checkSegmentFooter(
+            table.name(), segment, file, segment.fileBytes(), reader.getFooter());
+      } catch (CorruptTableException e) {
+        reader.close();
+        throw e;
+      }
     }
     this.descriptor = reader.getFooter().getFileMetaData().getSchema().getColumns().get(0);
   }
