@@ -28,8 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.io.LocalInputFile;
 
 /**
  * Removes what no reader can need: versions other than the latest and the pinned ones, and segment
@@ -250,11 +248,7 @@ public final class GarbageCollector {
     Path file = device.resolve(s.path());
     String problem;
     try {
-      long size = Files.size(file);
-      try (ParquetFileReader reader =
-          ParquetFileReader.open(new LocalInputFile(file), SegmentReader.readOptions().build())) {
-        m.checkSegmentFooter(table.name(), s, file, size, reader.getFooter());
-      }
+      SegmentReader.checkFooter(table.name(), m, s, file);
       return;
     } catch (NoSuchFileException e) {
       List<String> elsewhere = new ArrayList<>();

@@ -45,8 +45,14 @@ final class SegmentMover {
     Device source = table.pool().device(move.from().device());
     Device target = table.pool().device(move.toDevice());
     try {
+      boolean copy = move.toCodec() == move.from().codec() && move.wholeSegment();
+      if (copy) {
+        // Copied as is: the file must be the one the manifest names (re-encoding checks too).
+        SegmentReader.checkFooter(
+            table.name(), base, move.from(), source.resolve(move.from().path()));
+      }
       SegmentEntry written =
-          move.toCodec() == move.from().codec() && move.wholeSegment()
+          copy
               ? copyBytes(
                   table.name(), source, move.from(), target, path, n -> listener.copied(move, n))
               : reencode(base, target, move, path, alloc, listener);

@@ -38,6 +38,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -72,6 +73,22 @@ public final class SegmentReader implements AutoCloseable {
   public SegmentReader(MosaicTable table, Manifest manifest, SegmentEntry segment)
       throws IOException {
     this(table, manifest.schema().column(segment.column()), segment, manifest);
+  }
+
+  /**
+   * Checks a segment file's footer against {@code manifest} without reading its data (gc and
+   * migration, before they rely on the file being the one named).
+   *
+   * @throws CorruptTableException if the footer does not match the manifest
+   * @throws IOException if the file is missing or not readable as Parquet
+   */
+  public static void checkFooter(String table, Manifest manifest, SegmentEntry segment, Path file)
+      throws IOException {
+    long size = Files.size(file);
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(new LocalInputFile(file), readOptions().build())) {
+      manifest.checkSegmentFooter(table, segment, file, size, reader.getFooter());
+    }
   }
 
   /** Opens a segment checking only its checksum (benchmarks and tests of the decoder). */
