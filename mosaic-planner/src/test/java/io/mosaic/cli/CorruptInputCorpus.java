@@ -11,6 +11,7 @@ import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TableFolders;
 import io.mosaic.table.TableWriter;
 import io.mosaic.tpch.TpchTables;
 import io.trino.tpch.TpchTable;
@@ -685,6 +686,16 @@ final class CorruptInputCorpus {
    * Null when it did; else the outcome that says what went wrong.
    */
   private Outcome collect(Case c, Path dir, String file) {
+    // The case is a copy of the template (cp): its folders' owner files name the template, and gc
+    // would refuse it as a copy before it looked at the manifest. Make the case the owner.
+    try (Stream<Path> walk = Files.walk(dir.resolve("pool"))) {
+      for (Path owner :
+          walk.filter(p -> p.getFileName().toString().equals(TableFolders.OWNER)).toList()) {
+        Files.writeString(owner, table(dir).toRealPath() + "\n");
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     String[] command = {
