@@ -2,10 +2,12 @@ package io.mosaic.format;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -124,7 +126,7 @@ public final class SegmentStamp {
       long size = ch.size();
       ByteBuffer end = ByteBuffer.allocate(8);
       ch.read(end, size - 8);
-      int footerLength = end.order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0);
+      int footerLength = end.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
       long footerStart = size - 8 - footerLength;
       if (size < 12 || footerLength <= 0 || footerStart < 4) {
         return checksum; // not a Parquet file: the footer check refuses it on read
@@ -146,8 +148,8 @@ public final class SegmentStamp {
           throw new IOException(
               file + ": its " + want.getKey() + " has " + length + " bytes, not " + now.length);
         }
-        byte[] old = java.util.Arrays.copyOfRange(footer, at, at + length);
-        if (!java.util.Arrays.equals(old, now)) {
+        byte[] old = Arrays.copyOfRange(footer, at, at + length);
+        if (!Arrays.equals(old, now)) {
           ch.write(ByteBuffer.wrap(now), footerStart + at);
           sum = Checksums.patched(sum, old, now, size - (footerStart + at + length));
           changed = true;
@@ -168,8 +170,7 @@ public final class SegmentStamp {
   private static int valueAt(byte[] footer, String key) {
     byte[] k = key.getBytes(StandardCharsets.UTF_8);
     for (int at = footer.length - k.length - 2; at >= 1; at--) {
-      if (footer[at - 1] == k.length
-          && java.util.Arrays.equals(footer, at, at + k.length, k, 0, k.length)) {
+      if (footer[at - 1] == k.length && Arrays.equals(footer, at, at + k.length, k, 0, k.length)) {
         int value = at + k.length + 2;
         return footer[at + k.length] == 0x18 && value < footer.length ? value : -1;
       }
