@@ -21,6 +21,33 @@ public final class Checksums {
     return format(crc.getValue());
   }
 
+  /**
+   * The checksum of a file whose bytes {@code old}, {@code tail} bytes before its end, became
+   * {@code now}, from its checksum before: CRC-32C is affine, so for messages of one length {@code
+   * crc(a ^ d) = crc(a) ^ crc(d) ^ crc(zeros)}, and the zeros before the change add nothing to
+   * {@code crc(d) ^ crc(zeros)}. Only the changed bytes and the tail are hashed.
+   */
+  static String patched(String checksum, byte[] old, byte[] now, long tail) {
+    byte[] delta = new byte[old.length];
+    for (int i = 0; i < delta.length; i++) {
+      delta[i] = (byte) (old[i] ^ now[i]);
+    }
+    CRC32C changed = new CRC32C();
+    changed.update(delta);
+    zeros(changed, tail);
+    CRC32C none = new CRC32C();
+    zeros(none, delta.length + tail);
+    long before = Long.parseLong(checksum.substring(checksum.indexOf(':') + 1), 16);
+    return format(before ^ changed.getValue() ^ none.getValue());
+  }
+
+  private static void zeros(CRC32C crc, long count) {
+    byte[] zeros = new byte[(int) Math.min(count, BUFFER)];
+    for (long left = count; left > 0; left -= zeros.length) {
+      crc.update(zeros, 0, (int) Math.min(left, zeros.length));
+    }
+  }
+
   static String format(long crc) {
     return String.format(Locale.ROOT, "crc32c:%08x", crc);
   }

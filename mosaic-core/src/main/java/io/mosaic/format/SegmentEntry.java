@@ -65,6 +65,23 @@ public record SegmentEntry(
         chunkChecksums);
   }
 
+  /** The same segment with another whole-file checksum (its file was restamped: SegmentStamp). */
+  public SegmentEntry withChecksum(String newChecksum) {
+    return new SegmentEntry(
+        column,
+        device,
+        path,
+        codec,
+        firstRowGroup,
+        rowGroupCount,
+        fileBytes,
+        compressedBytes,
+        uncompressedBytes,
+        newChecksum,
+        stats,
+        chunkChecksums);
+  }
+
   /**
    * How errors name this segment: {@code segment <file> of column '<c>' of table <t> on device
    * '<d>'}.

@@ -3,6 +3,7 @@ package io.mosaic.maintenance;
 import io.mosaic.device.Device;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.SegmentReader;
 import io.mosaic.table.CommitGate;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.LockFile;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -230,8 +232,63 @@ public final class GarbageCollector {
                   + "/...); the manifest is damaged or was not written by Mosaic, and nothing"
                   + " was deleted");
         }
+        checkFile(m, s, action);
       }
     }
+  }
+
+  /**
+   * Refuses to delete anything when a segment a kept version names is not on its device as named
+   * (missing, another size, or a file whose footer is not what the manifest says of it): a manifest
+   * that misnames a segment's device or path would otherwise make gc take the real file, wherever
+   * it lies, for garbage, and correcting the manifest could no longer recover the table.
+   */
+  private void checkFile(Manifest m, SegmentEntry s, String action) {
+    Device device = table.pool().device(s.device());
+    Path file = device.resolve(s.path());
+    String problem;
+    try {
+      SegmentReader.checkFooter(table.name(), m, s, file);
+      return;
+    } catch (NoSuchFileException e) {
+      List<String> elsewhere = new ArrayList<>();
+      for (Device d : table.pool().devices()) {
+        if (!d.id().equals(s.device()) && Files.isRegularFile(d.resolve(s.path()))) {
+          elsewhere.add("'" + d.id() + "'");
+        }
+      }
+      problem =
+          "which is not there"
+              + (elsewhere.isEmpty()
+                  ? ""
+                  : " (a file of that path is on device " + String.join(", ", elsewhere) + ")");
+    } catch (CorruptTableException e) {
+      problem = "which is not the file the manifest describes: " + e.getMessage();
+    } catch (IOException | RuntimeException e) {
+      problem = "which cannot be read: " + e.getMessage();
+    }
+    throw new CorruptTableException(
+        action
+            + " of table "
+            + table.name()
+            + " refused: version v"
+            + m.version()
+            + ", which is kept, names segment "
+            + s.path()
+            + " of column "
+            + s.column()
+            + " (row groups "
+            + s.firstRowGroup()
+            + " to "
+            + (s.firstRowGroup() + s.rowGroupCount() - 1)
+            + ") on device '"
+            + s.device()
+            + "' as "
+            + file
+            + ", "
+            + problem
+            + ". Nothing was deleted: correct the manifest, or roll back to a version whose"
+            + " segments are all in place (mosaic rollback --to <version>), then run gc again");
   }
 
   /** What survives a retirement: the latest version and the pinned ones, and their files. */

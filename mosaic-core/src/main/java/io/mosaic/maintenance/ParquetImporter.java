@@ -104,6 +104,9 @@ public final class ParquetImporter {
       for (Path file : files) {
         List<SegmentEntry> segments = new ArrayList<>();
         List<Long> rowGroups = new ArrayList<>();
+        // Where the file's row groups land if no other commit comes first (SegmentStamp)
+        int first =
+            base.rowGroups().size() + results.stream().mapToInt(r -> r.rowGroups().size()).sum();
         try (ParquetFileReader reader = open(file)) {
           MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
           checkSchema(file, schemaOf(file, fileSchema), base.schema());
@@ -120,7 +123,8 @@ public final class ParquetImporter {
             boolean copy = copyable(blocks, index, descriptor, column, device);
             table.claimFolder(base.tableId(), device);
             try (SegmentWriter writer =
-                new SegmentWriter(column, device, path, device.spec().codec())) {
+                new SegmentWriter(
+                    column, base.tableId(), first, device, path, device.spec().codec())) {
               if (copy) {
                 copy(file, reader, blocks, index, writer);
               } else {

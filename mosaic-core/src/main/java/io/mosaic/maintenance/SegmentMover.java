@@ -45,8 +45,14 @@ final class SegmentMover {
     Device source = table.pool().device(move.from().device());
     Device target = table.pool().device(move.toDevice());
     try {
+      boolean copy = move.toCodec() == move.from().codec() && move.wholeSegment();
+      if (copy) {
+        // Copied as is: the file must be the one the manifest names (re-encoding checks too).
+        SegmentReader.checkFooter(
+            table.name(), base, move.from(), source.resolve(move.from().path()));
+      }
       SegmentEntry written =
-          move.toCodec() == move.from().codec() && move.wholeSegment()
+          copy
               ? copyBytes(
                   table.name(), source, move.from(), target, path, n -> listener.copied(move, n))
               : reencode(base, target, move, path, alloc, listener);
@@ -167,8 +173,10 @@ final class SegmentMover {
       throws IOException {
     ColumnSpec column = base.schema().column(move.column());
     SegmentEntry from = move.from();
-    try (SegmentReader reader = new SegmentReader(table, column, from);
-        SegmentWriter writer = new SegmentWriter(column, target, path, move.toCodec())) {
+    try (SegmentReader reader = new SegmentReader(table, base, from);
+        SegmentWriter writer =
+            new SegmentWriter(
+                column, base.tableId(), move.firstRowGroup(), target, path, move.toCodec())) {
       for (int g = 0; g < move.rowGroupCount(); g++) {
         int rowGroup = move.firstRowGroup() + g;
         try (FieldVector vector = reader.read(rowGroup, alloc)) {

@@ -53,7 +53,7 @@ public final class TableAnalyzer {
         if (!lacksValueStats(column, s)) {
           continue;
         }
-        computed.put(key(s), read(table, column, s, alloc));
+        computed.put(key(s), read(table, m, column, s, alloc));
         groups += s.rowGroupCount();
       }
     } catch (IOException e) {
@@ -83,11 +83,11 @@ public final class TableAnalyzer {
   }
 
   private static List<RowGroupStats> read(
-      MosaicTable table, ColumnSpec column, SegmentEntry s, BufferAllocator alloc)
+      MosaicTable table, Manifest base, ColumnSpec column, SegmentEntry s, BufferAllocator alloc)
       throws IOException {
     List<RowGroupStats> stats = new ArrayList<>();
     ValueStats values = new ValueStats(column);
-    try (SegmentReader reader = new SegmentReader(table, column, s)) {
+    try (SegmentReader reader = new SegmentReader(table, base, s)) {
       for (int k = 0; k < s.rowGroupCount(); k++) {
         try (FieldVector vector = reader.read(s.firstRowGroup() + k, alloc)) {
           values.add(vector, 0, vector.getValueCount());

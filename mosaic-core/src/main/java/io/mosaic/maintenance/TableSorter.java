@@ -92,7 +92,7 @@ public final class TableSorter {
           List<FieldVector> vectors = new ArrayList<>();
           data.put(c.name(), vectors);
           for (SegmentEntry s : base.segmentsOf(c.name())) {
-            try (SegmentReader reader = new SegmentReader(table, c, s)) {
+            try (SegmentReader reader = new SegmentReader(table, base, s)) {
               for (int g = s.firstRowGroup(); g < s.firstRowGroup() + s.rowGroupCount(); g++) {
                 vectors.add(reader.read(g, alloc));
                 listener.copied(s.device(), s.fileBytes() / s.rowGroupCount());

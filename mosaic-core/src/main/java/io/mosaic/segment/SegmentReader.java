@@ -3,6 +3,7 @@ package io.mosaic.segment;
 import io.mosaic.device.Device;
 import io.mosaic.format.Checksums;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
@@ -37,6 +38,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -63,7 +65,40 @@ public final class SegmentReader implements AutoCloseable {
     return ParquetReadOptions.builder(new HadoopParquetConfiguration(false));
   }
 
+  /**
+   * Opens a segment of {@code manifest}: its checksum is checked, and its footer against the
+   * manifest as a scan checks it ({@link Manifest#checkSegmentFooter}), so a segment the manifest
+   * misplaces is refused rather than read.
+   */
+  public SegmentReader(MosaicTable table, Manifest manifest, SegmentEntry segment)
+      throws IOException {
+    this(table, manifest.schema().column(segment.column()), segment, manifest);
+  }
+
+  /**
+   * Checks a segment file's footer against {@code manifest} without reading its data (gc and
+   * migration, before they rely on the file being the one named).
+   *
+   * @throws CorruptTableException if the footer does not match the manifest
+   * @throws IOException if the file is missing or not readable as Parquet
+   */
+  public static void checkFooter(String table, Manifest manifest, SegmentEntry segment, Path file)
+      throws IOException {
+    long size = Files.size(file);
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(new LocalInputFile(file), readOptions().build())) {
+      manifest.checkSegmentFooter(table, segment, file, size, reader.getFooter());
+    }
+  }
+
+  /** Opens a segment checking only its checksum (benchmarks and tests of the decoder). */
   public SegmentReader(MosaicTable table, ColumnSpec column, SegmentEntry segment)
+      throws IOException {
+    this(table, column, segment, null);
+  }
+
+  private SegmentReader(
+      MosaicTable table, ColumnSpec column, SegmentEntry segment, Manifest manifest)
       throws IOException {
     this.table = table.name();
     this.column = column;
@@ -115,6 +150,15 @@ public final class SegmentReader implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       throw new CorruptTableException(
           which + " is not a readable Parquet file: " + e.getMessage(), e);
+    }
+    if (manifest != null) {
+      try {
+        manifest.checkSegmentFooter(
+            table.name(), segment, file, segment.fileBytes(), reader.getFooter());
+      } catch (CorruptTableException e) {
+        reader.close();
+        throw e;
+      }
     }
     this.descriptor = reader.getFooter().getFileMetaData().getSchema().getColumns().get(0);
   }

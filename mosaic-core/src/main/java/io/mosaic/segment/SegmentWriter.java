@@ -7,6 +7,7 @@ import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.RowGroupStats;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.SegmentStamp;
 import io.mosaic.format.TableSchema;
 import io.mosaic.format.ValueCodec;
 import java.io.IOException;
@@ -55,6 +56,9 @@ public final class SegmentWriter implements AutoCloseable {
   static final int PAGE_SIZE = 1 << 20;
 
   private final ColumnSpec column;
+  private final String tableId;
+  private final int firstRowGroup;
+  private final List<Long> groupRows = new ArrayList<>();
   private final Device device;
   private final String relativePath;
   private final Codec codec;
@@ -78,9 +82,22 @@ public final class SegmentWriter implements AutoCloseable {
   private final ValueStats values;
   private final List<ValueStats.Done> valueStats = new ArrayList<>();
 
-  public SegmentWriter(ColumnSpec column, Device device, String relativePath, Codec codec)
+  /**
+   * @param tableId the table's id, recorded in the file ({@link SegmentStamp})
+   * @param firstRowGroup the table row group the segment will start at, as far as the writer knows:
+   *     a task's output is renumbered when committed, and the commit corrects the file then
+   */
+  public SegmentWriter(
+      ColumnSpec column,
+      String tableId,
+      int firstRowGroup,
+      Device device,
+      String relativePath,
+      Codec codec)
       throws IOException {
     this.column = column;
+    this.tableId = tableId;
+    this.firstRowGroup = firstRowGroup;
     this.device = device;
     this.relativePath = relativePath;
     this.codec = codec;
@@ -203,6 +220,7 @@ public final class SegmentWriter implements AutoCloseable {
     store.flush();
     pages.flushToFileWriter(file);
     file.endBlock();
+    groupRows.add(rowsInGroup);
     chunkWritten();
     valueStats.add(values.endRowGroup());
     store.close();
@@ -228,6 +246,7 @@ public final class SegmentWriter implements AutoCloseable {
     file.startBlock(rows);
     file.appendColumnChunk(descriptor, from, chunk, null, columnIndex, offsetIndex);
     file.endBlock();
+    groupRows.add(rows);
     chunkWritten();
     valueStats.add(null);
   }
@@ -236,7 +255,7 @@ public final class SegmentWriter implements AutoCloseable {
   public SegmentEntry finish() throws IOException {
     store.close();
     pages.close();
-    file.end(java.util.Map.of("mosaic.column", column.name()));
+    file.end(SegmentStamp.of(tableId, column.name(), firstRowGroup, groupRows));
     codecs.release();
     done = true;
     List<RowGroupStats> stats = new ArrayList<>();

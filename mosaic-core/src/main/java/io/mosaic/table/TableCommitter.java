@@ -3,13 +3,18 @@ package io.mosaic.table;
 import io.mosaic.MosaicException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.SegmentStamp;
 import io.mosaic.format.TableSchema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
@@ -150,6 +155,7 @@ final class TableCommitter {
    * update is lost; a change that no longer applies throws {@link TableConflictException}.
    */
   Manifest commit(String operation, UnaryOperator<Manifest> change) {
+    Map<String, String> checksums = new HashMap<>();
     for (int attempt = 1; ; attempt++) {
       Manifest base = table.latest();
       Manifest proposed = change.apply(base);
@@ -168,6 +174,7 @@ final class TableCommitter {
       // and publishing must not straddle one of its passes.
       try (CommitGate.Hold hold = CommitGate.shared(table.root())) {
         checkNewSegmentsExist(base, next);
+        next = stamped(base, next, checksums);
         if (manifests.publish(next)) {
           return next;
         }
@@ -183,6 +190,54 @@ final class TableCommitter {
         throw new TableConflictException("commit to table " + table.name() + " interrupted");
       }
     }
+  }
+
+  /**
+   * {@code next} with each new segment's file recording this table and the row groups {@code next}
+   * gives it ({@link SegmentStamp}): a task's segments learn where they start only here, and a
+   * clone's copies which table they belong to. {@code checksums} carries a file's checksum from one
+   * attempt to the next, since a lost race renumbers the segments again.
+   */
+  private Manifest stamped(Manifest base, Manifest next, Map<String, String> checksums) {
+    Set<String> old = new HashSet<>();
+    base.segments().forEach(s -> old.add(s.device() + "/" + s.path()));
+    List<SegmentEntry> segments = new ArrayList<>();
+    for (SegmentEntry s : next.segments()) {
+      String key = s.device() + "/" + s.path();
+      if (old.contains(key)) {
+        segments.add(s);
+        continue;
+      }
+      Path file = table.pool().device(s.device()).resolve(s.path());
+      String checksum;
+      try {
+        checksum =
+            SegmentStamp.restamp(
+                file, checksums.getOrDefault(key, s.checksum()), next.tableId(), s.firstRowGroup());
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "cannot commit to table "
+                + table.name()
+                + ": cannot record its row groups in new segment "
+                + file
+                + " on device '"
+                + s.device()
+                + "': "
+                + e.getMessage(),
+            e);
+      }
+      checksums.put(key, checksum);
+      segments.add(s.withChecksum(checksum));
+    }
+    return new Manifest(
+        next.tableId(),
+        next.version(),
+        next.operation(),
+        next.committedAt(),
+        next.schema(),
+        next.properties(),
+        next.rowGroups(),
+        segments);
   }
 
   private void checkNewSegmentsExist(Manifest base, Manifest next) {

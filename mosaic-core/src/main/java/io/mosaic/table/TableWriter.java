@@ -101,6 +101,8 @@ public final class TableWriter implements AutoCloseable {
           c.name(),
           new SegmentWriter(
               c,
+              base.tableId(),
+              base.rowGroups().size(),
               device,
               segmentPath(base, c.name(), lock.id(), 0),
               MosaicTable.codecOf(base, c.name(), device)));

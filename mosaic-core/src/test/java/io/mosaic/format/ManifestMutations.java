@@ -101,6 +101,13 @@ public final class ManifestMutations {
     return of(Files.readAllBytes(manifest));
   }
 
+  /** The variants of the class of {@link Generator#segmentExchanges}. */
+  public static List<Variant> exchanges(byte[] manifest) {
+    Generator g = new Generator(body(manifest));
+    g.segmentExchanges();
+    return g.variants;
+  }
+
   /** The variants of a manifest file (with at least one row group), named by their change. */
   public static List<Variant> of(byte[] manifest) {
     return new Generator(body(manifest)).all();
@@ -208,7 +215,58 @@ public final class ManifestMutations {
       segmentFields();
       segmentStats();
       segmentLists();
+      segmentExchanges();
       return variants;
+    }
+
+    /**
+     * Segments exchanging what places them: their row groups (each keeps its own file's statistics,
+     * so only the files' own record of their row groups tells), their devices or paths, or two
+     * columns' segments exchanging columns or files; and a segment named on a device where its file
+     * is not. gc must keep every file such a version names, and its real files too.
+     */
+    private void segmentExchanges() {
+      // Every column's first two segments exchange row groups (the class no other check sees);
+      // a sample of columns exchange devices or paths, or name a segment on another device.
+      for (int c = 0; c < names.size(); c++) {
+        List<Integer> mine = segmentsOf(names.get(c));
+        if (mine.size() > 1) {
+          int a = mine.get(0);
+          int b = mine.get(1);
+          String label = "segments[" + a + "] and [" + b + "] exchange ";
+          List<List<String>> exchanges =
+              c % 3 == 0
+                  ? List.of(List.of("firstRowGroup"), List.of("device"), List.of("path"))
+                  : List.of(List.of("firstRowGroup"));
+          for (List<String> fields : exchanges) {
+            tree(label + String.join(" and ", fields), m -> exchange(m, a, b, fields));
+          }
+        }
+        int last = mine.get(mine.size() - 1);
+        JsonNode s = segment(last);
+        String d = TestPool.IDS[(c + 1) % TestPool.IDS.length];
+        if (c % 2 == 0 && !d.equals(s.get("device").textValue())) {
+          tree(
+              "segments[" + last + "] named on device '" + d + "'",
+              m -> seg(m, last).put("device", d));
+        }
+      }
+      // Two columns' segments over the same row groups exchange their columns, or their files.
+      for (int c = 0; c + 1 < names.size(); c += 3) {
+        int a = segmentAt(names.get(c), 0);
+        int b = segmentAt(names.get(c + 1), 0);
+        String label = "segments[" + a + "] and [" + b + "] (two columns) exchange ";
+        tree(label + "column", m -> exchange(m, a, b, List.of("column")));
+        tree(label + "device and path", m -> exchange(m, a, b, List.of("device", "path")));
+      }
+    }
+
+    private static void exchange(ObjectNode m, int a, int b, List<String> fields) {
+      for (String f : fields) {
+        JsonNode x = seg(m, a).get(f);
+        seg(m, a).set(f, seg(m, b).get(f));
+        seg(m, b).set(f, x);
+      }
     }
 
     private void topLevel() {

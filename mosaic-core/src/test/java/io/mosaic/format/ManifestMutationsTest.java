@@ -2,6 +2,7 @@ package io.mosaic.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mosaic.table.CorruptTableException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,6 +78,63 @@ class ManifestMutationsTest {
       // Both layers are exercised: the checks on load and the segment footers' check.
       assertThat(bySegmentCheck).isGreaterThan(100);
       assertThat(refused - bySegmentCheck).isGreaterThan(300);
+      assertThat(probe.read().rows()).isEqualTo(probe.fixture.rows);
+    }
+  }
+
+  /**
+   * Segments exchanging row groups, devices, paths or columns, and a segment named on the wrong
+   * device ({@link ManifestMutations#exchanges}): the scan path and the whole-segment path give the
+   * original rows or a refusal naming the segment, and gc run with the variant as the newest
+   * version either collects or refuses, but never deletes a file the variant or the true version
+   * names.
+   */
+  @Test
+  void segmentsExchangingPlacesReadRightOrAreRefusedAndGcKeepsEveryFile() throws IOException {
+    try (ManifestProbe probe = new ManifestProbe(dir)) {
+      Manifest original = probe.table().latest();
+      List<Path> files =
+          original.segments().stream()
+              .map(s -> probe.fixture.pool.device(s.device()).resolve(s.path()))
+              .toList();
+      List<ManifestMutations.Variant> variants = ManifestMutations.exchanges(probe.original);
+      List<String> wrong = new ArrayList<>();
+      int refused = 0;
+      int gcRefused = 0;
+      long start = System.nanoTime();
+      for (ManifestMutations.Variant v : variants) {
+        for (ManifestProbe.Outcome outcome :
+            List.of(probe.read(v.file()), probe.readWhole(v.file()))) {
+          if (outcome.refused() != null) {
+            refused++;
+            String message = outcome.refused().getMessage();
+            if (!message.contains(".parquet") && !message.contains(probe.manifest.toString())) {
+              wrong.add(v.name() + ": refusal names neither segment nor manifest: " + message);
+            }
+          } else if (!outcome.rows().equals(probe.fixture.rows)) {
+            wrong.add(v.name() + ": other rows");
+          }
+        }
+        RuntimeException gc = probe.collect(v.file());
+        if (gc != null) {
+          gcRefused++;
+          // Refused: the manifest on load (before gc looks at any file), or by gc's own checks.
+          if (!(gc instanceof CorruptTableException)) {
+            wrong.add(v.name() + ": gc failed otherwise: " + gc);
+          }
+        }
+        if (!files.stream().allMatch(java.nio.file.Files::exists)) {
+          wrong.add(v.name() + ": gc deleted a segment file");
+          break;
+        }
+      }
+      System.out.printf(
+          "%d exchange variants in %d ms: %d reads refused, gc refused %d%n",
+          variants.size(), (System.nanoTime() - start) / 1_000_000, refused, gcRefused);
+      wrong.forEach(System.out::println);
+      assertThat(wrong).isEmpty();
+      assertThat(variants).hasSizeGreaterThan(40);
+      assertThat(gcRefused).isGreaterThan(30);
       assertThat(probe.read().rows()).isEqualTo(probe.fixture.rows);
     }
   }

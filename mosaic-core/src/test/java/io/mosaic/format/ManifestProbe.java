@@ -2,6 +2,7 @@ package io.mosaic.format;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -9,6 +10,7 @@ import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MixedTable;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
+import io.mosaic.table.TableReader;
 import io.mosaic.table.TableRoundTripTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 
 /**
  * Reads {@link MixedTable} with a given file in place of its newest manifest: opens the version
@@ -47,9 +52,47 @@ final class ManifestProbe implements AutoCloseable {
 
   /** Reads the table with {@code file} as its newest manifest, then puts the original back. */
   Outcome read(byte[] file) {
+    return with(file, this::read);
+  }
+
+  /**
+   * Reads the table through {@link TableReader} (whole segments, checksummed: table dumps,
+   * migration, sort) with {@code file} as its newest manifest.
+   */
+  Outcome readWhole(byte[] file) {
+    return with(
+        file,
+        () -> {
+          try (TablePin pin = fixture.table.pin();
+              BufferAllocator alloc = new RootAllocator()) {
+            return new Outcome(TableRoundTripTest.rows(fixture.table, pin.manifest(), alloc), null);
+          } catch (CorruptTableException e) {
+            return new Outcome(null, e);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+  }
+
+  /** Runs gc without grace with {@code file} as the newest manifest: its refusal, or null. */
+  RuntimeException collect(byte[] file) {
+    return with(
+        file,
+        () -> {
+          try {
+            new GarbageCollector(fixture.table).collect(Duration.ZERO);
+            return null;
+          } catch (RuntimeException e) {
+            return e;
+          }
+        });
+  }
+
+  /** What {@code action} gives with {@code file} as the newest manifest (then put back). */
+  private <T> T with(byte[] file, Supplier<T> action) {
     try {
       Files.write(manifest, file);
-      return assertTimeoutPreemptively(LIMIT, () -> read());
+      return assertTimeoutPreemptively(LIMIT, action::get);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {

@@ -11,6 +11,7 @@ import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TableFolders;
 import io.mosaic.table.TableWriter;
 import io.mosaic.tpch.TpchTables;
 import io.trino.tpch.TpchTable;
@@ -429,28 +430,88 @@ final class CorruptInputCorpus {
     edits.add(new Edit("schema missing", o -> o.remove("schema")));
     edits.add(new Edit("segments not an array", o -> o.put("segments", "none")));
     for (Edit edit : edits) {
-      cases.add(
-          new Case(
-              "manifest edited with a valid checksum: " + edit.name,
-              "manifest-semantic",
-              d -> {
-                ObjectNode o = (ObjectNode) JSON.readTree(body);
-                edit.change.accept(o);
-                byte[] newBody = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(o);
-                CRC32C crc = new CRC32C();
-                crc.update(newBody);
-                String head =
-                    "{\"format\":\"mosaic-manifest\",\"formatVersion\":1,\"crc32c\":\""
-                        + String.format(Locale.ROOT, "%08x", crc.getValue())
-                        + "\",\"manifest\":";
-                byte[] out = new byte[head.length() + newBody.length + 2];
-                System.arraycopy(
-                    head.getBytes(StandardCharsets.US_ASCII), 0, out, 0, head.length());
-                System.arraycopy(newBody, 0, out, head.length(), newBody.length);
-                out[out.length - 2] = '}';
-                out[out.length - 1] = '\n';
-                return write(d, file, out);
-              }));
+      cases.add(edited("manifest-semantic", file, body, edit));
+    }
+    exchangeCases(cases, file, body, m);
+  }
+
+  private static Case edited(String kind, Path file, String body, Edit edit) {
+    return new Case(
+        "manifest edited with a valid checksum: " + edit.name,
+        kind,
+        d -> {
+          ObjectNode o = (ObjectNode) JSON.readTree(body);
+          edit.change.accept(o);
+          byte[] newBody = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(o);
+          CRC32C crc = new CRC32C();
+          crc.update(newBody);
+          String head =
+              "{\"format\":\"mosaic-manifest\",\"formatVersion\":1,\"crc32c\":\""
+                  + String.format(Locale.ROOT, "%08x", crc.getValue())
+                  + "\",\"manifest\":";
+          byte[] out = new byte[head.length() + newBody.length + 2];
+          System.arraycopy(head.getBytes(StandardCharsets.US_ASCII), 0, out, 0, head.length());
+          System.arraycopy(newBody, 0, out, head.length(), newBody.length);
+          out[out.length - 2] = '}';
+          out[out.length - 1] = '\n';
+          return write(d, file, out);
+        });
+  }
+
+  /** The kind of the cases that {@link #check} follows with {@code gc --grace PT0S}. */
+  static final String EXCHANGE = "manifest-exchange";
+
+  /**
+   * Segments exchanging what places them (row groups, devices, paths; two columns' segments their
+   * columns) and a segment named on a device where its file is not: each manifest keeps a valid
+   * checksum and passes the checks on load. The CLI's gc runs after each; it must delete none of
+   * the table's segment files.
+   */
+  private static void exchangeCases(List<Case> cases, Path file, String body, Manifest m) {
+    List<Edit> edits = new ArrayList<>();
+    List<String> names = columns(m);
+    for (int c = 0; c < names.size(); c++) {
+      List<Integer> mine = new ArrayList<>();
+      for (int i = 0; i < m.segments().size(); i++) {
+        if (m.segments().get(i).column().equals(names.get(c))) {
+          mine.add(i);
+        }
+      }
+      int a = mine.get(0);
+      int b = mine.get(1);
+      String label = names.get(c) + "'s segments " + a + " and " + b + " exchange ";
+      List<List<String>> exchanges =
+          c % 3 == 0
+              ? List.of(List.of("firstRowGroup"), List.of("device"), List.of("path"))
+              : List.of(List.of("firstRowGroup"));
+      for (List<String> fields : exchanges) {
+        edits.add(new Edit(label + String.join(" and ", fields), o -> exchange(o, a, b, fields)));
+      }
+      SegmentEntry e = m.segments().get(b);
+      String wrong = e.device().equals("hdd") ? "ssd" : "hdd";
+      edits.add(
+          new Edit(
+              "segment " + b + " named on device '" + wrong + "', its file on '" + e.device() + "'",
+              o -> seg(o, b).put("device", wrong)));
+      if (c + 1 < names.size() && c % 3 == 0) {
+        int other = m.segments().indexOf(m.segmentFor(names.get(c + 1), 0));
+        int mineFirst = m.segments().indexOf(m.segmentFor(names.get(c), 0));
+        edits.add(
+            new Edit(
+                "segments " + mineFirst + " and " + other + " (two columns) exchange column",
+                o -> exchange(o, mineFirst, other, List.of("column"))));
+      }
+    }
+    for (Edit edit : edits) {
+      cases.add(edited(EXCHANGE, file, body, edit));
+    }
+  }
+
+  private static void exchange(ObjectNode o, int a, int b, List<String> fields) {
+    for (String f : fields) {
+      com.fasterxml.jackson.databind.JsonNode x = seg(o, a).get(f);
+      seg(o, a).set(f, seg(o, b).get(f));
+      seg(o, b).set(f, x);
     }
   }
 
@@ -585,6 +646,12 @@ final class CorruptInputCorpus {
       return new Outcome(c, "cli-crash", e.toString());
     }
     String error = err.toString().trim();
+    if (c.kind().equals(EXCHANGE)) {
+      Outcome gc = collect(c, dir, file);
+      if (gc != null) {
+        return gc;
+      }
+    }
     if (status != 0) {
       if (!KIND_EXIT_CODES.contains(status) || error.contains("\tat ")) {
         return new Outcome(c, "cli-unclear", "exit " + status + ": " + error);
@@ -611,6 +678,58 @@ final class CorruptInputCorpus {
     } catch (Error e) {
       return new Outcome(c, "scan-crash", e.toString());
     }
+  }
+
+  /**
+   * Runs {@code gc --grace PT0S} through the CLI: it may collect or refuse with a clear error
+   * naming the manifest or a segment, but must keep every segment file of the table's true version.
+   * Null when it did; else the outcome that says what went wrong.
+   */
+  private Outcome collect(Case c, Path dir, String file) {
+    // The case is a copy of the template (cp): its folders' owner files name the template, and gc
+    // would refuse it as a copy before it looked at the manifest. Make the case the owner.
+    try (Stream<Path> walk = Files.walk(dir.resolve("pool"))) {
+      for (Path owner :
+          walk.filter(p -> p.getFileName().toString().equals(TableFolders.OWNER)).toList()) {
+        Files.writeString(owner, table(dir).toRealPath() + "\n");
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    String[] command = {
+      "gc",
+      "--devices",
+      devices(dir).toString(),
+      "--table",
+      table(dir).toString(),
+      "--grace",
+      "PT0S"
+    };
+    int status;
+    try {
+      status = MosaicCli.run(command, new PrintWriter(out, true), new PrintWriter(err, true));
+    } catch (RuntimeException | Error e) {
+      return new Outcome(c, "gc-crash", e.toString());
+    }
+    String error = err.toString().trim();
+    if (status != 0
+        && (!KIND_EXIT_CODES.contains(status)
+            || error.contains("\tat ")
+            || !(names(error, file, dir) || error.contains(".parquet")))) {
+      return new Outcome(c, "gc-unclear", "exit " + status + ": " + error);
+    }
+    try (Stream<Path> walk = Files.walk(template.resolve("pool"))) {
+      for (Path f : walk.filter(p -> p.toString().endsWith(".parquet")).toList()) {
+        if (!Files.exists(dir.resolve(template.relativize(f).toString()))) {
+          return new Outcome(c, "gc-deleted", f.getFileName() + " (gc said: " + out + error + ")");
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return null;
   }
 
   /**

@@ -56,4 +56,33 @@ class CorruptInputCorpusTest {
     bad.forEach(System.out::println);
     assertThat(bad).as(summary).isEmpty();
   }
+
+  /**
+   * Every case of the class of segments exchanging places or named on the wrong device, each
+   * followed by {@code gc --grace PT0S}: rows right or a clear error, and no segment file deleted.
+   */
+  @Test
+  void segmentsExchangingPlacesGiveRowsOrAClearErrorAndGcKeepsTheirFiles() throws Exception {
+    CorruptInputCorpus corpus = CorruptInputCorpus.create(dir.resolve("template"));
+    List<CorruptInputCorpus.Case> run =
+        corpus.cases(1).stream().filter(c -> c.kind().equals(CorruptInputCorpus.EXCHANGE)).toList();
+    assertThat(run).hasSizeGreaterThanOrEqualTo(20);
+    Map<String, Integer> verdicts = new TreeMap<>();
+    List<String> bad = new ArrayList<>();
+    ExecutorService pool = CorruptInputCorpus.daemonPool();
+    try {
+      for (CorruptInputCorpus.Case c : run) {
+        CorruptInputCorpus.Outcome o = corpus.run(c, dir.resolve("case"), pool);
+        verdicts.merge(o.verdict(), 1, Integer::sum);
+        if (!o.ok()) {
+          bad.add(c.name() + ": " + o.verdict() + ": " + o.detail());
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    System.out.println("segment exchanges, then gc: " + run.size() + " cases: " + verdicts);
+    bad.forEach(System.out::println);
+    assertThat(bad).isEmpty();
+  }
 }

@@ -1,0 +1,180 @@
+package io.mosaic.format;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a segment file records about itself in its Parquet key-value metadata (docs/format.md,
+ * "Segment files"): the table, column and table row groups it holds. Statistics and row counts
+ * match any file of the same shape, so without this a manifest that gives two segments each other's
+ * row groups reads every check clean and returns rows in the wrong place; with it, {@link
+ * SegmentFooterCheck} refuses such a manifest.
+ *
+ * <p>A task's segments learn their row groups only when the driver commits them, after the file is
+ * written; the writer records its best guess at a fixed width, and {@link #restamp} corrects it in
+ * place before the commit publishes (updating the whole-file checksum without reading the file).
+ * Segments written before this metadata existed have only {@link #COLUMN}; they keep reading, with
+ * only that checked.
+ */
+public final class SegmentStamp {
+  /** The table's id ({@link Manifest#tableId}): a UUID, the name of the table's folders. */
+  public static final String TABLE = "mosaic.table";
+
+  public static final String COLUMN = "mosaic.column";
+
+  /** The first table row group, zero-padded to {@link #WIDTH} digits so it can be rewritten. */
+  public static final String FIRST_ROW_GROUP = "mosaic.firstRowGroup";
+
+  public static final String ROW_GROUPS = "mosaic.rowGroups";
+  public static final String ROWS = "mosaic.rows";
+  static final int WIDTH = 10;
+
+  private SegmentStamp() {}
+
+  /** The metadata a writer records in a new segment. */
+  public static Map<String, String> of(
+      String tableId, String column, int firstRowGroup, List<Long> rowCounts) {
+    Map<String, String> kv = new LinkedHashMap<>();
+    kv.put(COLUMN, column);
+    kv.put(TABLE, tableId);
+    kv.put(FIRST_ROW_GROUP, first(firstRowGroup));
+    kv.put(ROW_GROUPS, Integer.toString(rowCounts.size()));
+    kv.put(ROWS, Long.toString(rowCounts.stream().mapToLong(Long::longValue).sum()));
+    return kv;
+  }
+
+  private static String first(int firstRowGroup) {
+    return String.format(Locale.ROOT, "%0" + WIDTH + "d", firstRowGroup);
+  }
+
+  /** How the recorded metadata differs from the manifest's entry, or null. */
+  static String problem(Manifest m, SegmentEntry s, Map<String, String> kv) {
+    String column = kv.get(COLUMN);
+    if (column != null && !column.equals(s.column())) {
+      return "its own metadata says it holds column '" + column + "', not '" + s.column() + "'";
+    }
+    String table = kv.get(TABLE);
+    if (table != null && !table.equals(m.tableId())) {
+      return "its own metadata says it belongs to table id "
+          + table
+          + ", not to this table ("
+          + m.tableId()
+          + ")";
+    }
+    String first = kv.get(FIRST_ROW_GROUP);
+    String count = kv.get(ROW_GROUPS);
+    if (first != null
+        && count != null
+        && (!number(first).equals((long) s.firstRowGroup())
+            || !number(count).equals((long) s.rowGroupCount()))) {
+      return "its own metadata says it holds table row groups "
+          + range(number(first), number(count))
+          + ", the manifest places it at row groups "
+          + range(s.firstRowGroup(), s.rowGroupCount())
+          + " (segments exchanged or renumbered)";
+    }
+    String rows = kv.get(ROWS);
+    if (rows != null) {
+      long want = 0;
+      for (int g = s.firstRowGroup(); g < s.firstRowGroup() + s.rowGroupCount(); g++) {
+        want += m.rowGroups().get(g);
+      }
+      if (!number(rows).equals(want)) {
+        return "its own metadata says it holds " + rows + " rows, the manifest says " + want;
+      }
+    }
+    return null;
+  }
+
+  private static Long number(String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static String range(Long first, Long count) {
+    return first == null || count == null ? "(unreadable)" : first + " to " + (first + count - 1);
+  }
+
+  private static String range(int first, int count) {
+    return range((long) first, (long) count);
+  }
+
+  /**
+   * Rewrites, in place, the table id and first row group recorded in a new segment file, if they
+   * differ from {@code tableId} and {@code firstRowGroup}; both have fixed widths, so nothing else
+   * moves. Returns the file's checksum afterwards, computed from {@code checksum} (the file's
+   * checksum now) and the bytes changed. A file without the metadata (written before it existed) is
+   * left as it is.
+   */
+  public static String restamp(Path file, String checksum, String tableId, int firstRowGroup)
+      throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      long size = ch.size();
+      ByteBuffer end = ByteBuffer.allocate(8);
+      ch.read(end, size - 8);
+      int footerLength = end.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+      long footerStart = size - 8 - footerLength;
+      if (size < 12 || footerLength <= 0 || footerStart < 4) {
+        return checksum; // not a Parquet file: the footer check refuses it on read
+      }
+      byte[] footer = new byte[footerLength];
+      ByteBuffer buf = ByteBuffer.wrap(footer);
+      while (buf.hasRemaining() && ch.read(buf, footerStart + buf.position()) > 0) {}
+      String sum = checksum;
+      boolean changed = false;
+      for (Map.Entry<String, String> want :
+          Map.of(TABLE, tableId, FIRST_ROW_GROUP, first(firstRowGroup)).entrySet()) {
+        int at = valueAt(footer, want.getKey());
+        if (at < 0) {
+          continue;
+        }
+        byte[] now = want.getValue().getBytes(StandardCharsets.UTF_8);
+        int length = footer[at - 1];
+        if (length != now.length) {
+          throw new IOException(
+              file + ": its " + want.getKey() + " has " + length + " bytes, not " + now.length);
+        }
+        byte[] old = Arrays.copyOfRange(footer, at, at + length);
+        if (!Arrays.equals(old, now)) {
+          ch.write(ByteBuffer.wrap(now), footerStart + at);
+          sum = Checksums.patched(sum, old, now, size - (footerStart + at + length));
+          changed = true;
+        }
+      }
+      if (changed) {
+        ch.force(false);
+      }
+      return sum;
+    }
+  }
+
+  /**
+   * Where the value of key-value entry {@code key} starts in a Thrift compact footer, or -1: the
+   * key's bytes, then the value's field header and one-byte length. The key-value list follows the
+   * schema and row groups, so the last occurrence is the entry, not a column named alike.
+   */
+  private static int valueAt(byte[] footer, String key) {
+    byte[] k = key.getBytes(StandardCharsets.UTF_8);
+    for (int at = footer.length - k.length - 2; at >= 1; at--) {
+      if (footer[at - 1] == k.length && Arrays.equals(footer, at, at + k.length, k, 0, k.length)) {
+        int value = at + k.length + 2;
+        return footer[at + k.length] == 0x18 && value < footer.length ? value : -1;
+      }
+    }
+    return -1;
+  }
+}
