@@ -83,13 +83,23 @@ class LatestVersionRaceTest {
     MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 1);
     AtomicBoolean stop = new AtomicBoolean();
     List<Throwable> background = new ArrayList<>();
-    Thread committer = loop(stop, background, () -> bump(table));
+    AtomicInteger commits = new AtomicInteger();
+    Thread committer =
+        loop(
+            stop,
+            background,
+            () -> {
+              bump(table);
+              commits.incrementAndGet();
+            });
     Thread gc = loop(stop, background, () -> new GarbageCollector(table).collect(Duration.ZERO));
     List<String> failures = new ArrayList<>();
     long reads = 0;
-    long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+    // Enough commits for gc to retire many newest-listed versions (before the fix, 50 commits
+    // gave about five failures), however busy the machine; at most 15 s.
+    long start = System.nanoTime();
     try {
-      while (System.nanoTime() < end) {
+      while (commits.get() < 50 && System.nanoTime() - start < Duration.ofSeconds(15).toNanos()) {
         try {
           table.latest();
           reads++;
