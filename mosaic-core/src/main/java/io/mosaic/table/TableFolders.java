@@ -41,6 +41,7 @@ public final class TableFolders {
   public static final String OWNER = "_owner";
 
   private static final long OWNER_LIMIT = 64 << 10;
+  private static final String INODE = "inode=";
   private static final Pattern UUID_SHAPE =
       Pattern.compile(
           "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
@@ -136,22 +137,47 @@ public final class TableFolders {
     UNMATCHED,
   }
 
+  /**
+   * What an owner file records: the root's real path and, where the file system has them, the root
+   * directory's inode number. A move within a file system keeps the inode and a copy gets a new
+   * one, so a copy put at the recorded path after the original was moved away is not taken for the
+   * owner. Owner files written before inodes were recorded have none: path only.
+   */
+  private record Recorded(Path root, Long inode) {
+    /** Whether the directory at the recorded path is still the recorded one. */
+    boolean sameDirectory() {
+      return inode == null || inode.equals(TableFolders.inode(root));
+    }
+  }
+
   /** The owner of one folder: whom its owner file names, and what that means for this root. */
-  private record Ownership(Device device, Path folder, Owner owner, Path recorded) {}
+  private record Ownership(Device device, Path folder, Owner owner, Recorded recorded) {}
 
   private static Ownership ownership(Path me, String tableId, Device device) throws IOException {
     Path folder = device.root().resolve(tableId);
     if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
       return new Ownership(device, folder, Owner.NONE, null);
     }
-    Optional<String> recorded = readOwner(folder.resolve(OWNER));
+    Optional<Recorded> recorded = readOwner(folder.resolve(OWNER));
     if (recorded.isEmpty()) {
       return new Ownership(device, folder, Owner.NONE, null);
     }
-    Path other = Path.of(recorded.get());
+    Recorded r = recorded.get();
+    boolean sameDirectory = r.sameDirectory();
     Owner owner =
-        same(other, me) ? Owner.THIS : stillOwns(other, tableId) ? Owner.COPY : Owner.UNMATCHED;
-    return new Ownership(device, folder, owner, other);
+        sameDirectory && same(r.root(), me)
+            ? Owner.THIS
+            : sameDirectory && stillOwns(r.root(), tableId) ? Owner.COPY : Owner.UNMATCHED;
+    return new Ownership(device, folder, owner, r);
+  }
+
+  /** The inode number of a directory, or null where the file system does not give one. */
+  private static Long inode(Path dir) {
+    try {
+      return Files.getAttribute(dir, "unix:ino") instanceof Long ino ? ino : null;
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /**
@@ -214,6 +240,9 @@ public final class TableFolders {
         Ownership o = ownership(me, tableId, device);
         if (o.owner() != Owner.NONE) {
           refuseUnlessOwned(table, tableId, o);
+          if (o.recorded().inode() == null && inode(me) != null) {
+            write(owner, me, true); // an owner file from before inodes were recorded
+          }
           return;
         }
         if (write(owner, me, false)) {
@@ -231,7 +260,7 @@ public final class TableFolders {
   private static void refuseUnlessOwned(MosaicTable table, String tableId, Ownership o)
       throws IOException {
     if (o.owner() == Owner.COPY) {
-      throw copiedRoot(table, table.root().toRealPath(), o.recorded(), tableId, o);
+      throw copiedRoot(table, table.root().toRealPath(), o.recorded().root(), tableId, o);
     }
     if (o.owner() == Owner.UNMATCHED) {
       throw unmatched(table, tableId, o, "writes, migrations and gc through it");
@@ -265,7 +294,7 @@ public final class TableFolders {
       for (Device d : table.pool().devices()) {
         Ownership o = ownership(me, tableId, d);
         if (o.owner() == Owner.COPY) {
-          throw copiedRoot(table, me, o.recorded(), tableId, o);
+          throw copiedRoot(table, me, o.recorded().root(), tableId, o);
         }
         if (Files.isDirectory(o.folder(), LinkOption.NOFOLLOW_LINKS)) {
           folders.add(o);
@@ -277,11 +306,11 @@ public final class TableFolders {
       for (Ownership o : folders) {
         if (o.owner() == Owner.THIS) {
           owned.add(o.device().id());
-        } else if (o.owner() == Owner.NONE || previous.test(o.recorded())) {
+        } else if (o.owner() == Owner.NONE || previous.test(o.recorded().root())) {
           write(o.folder().resolve(OWNER), me, true);
           adopted.add(o.device().id());
-          if (o.recorded() != null && !from.contains(o.recorded())) {
-            from.add(o.recorded());
+          if (o.recorded() != null && !from.contains(o.recorded().root())) {
+            from.add(o.recorded().root());
           }
         }
       }
@@ -300,13 +329,19 @@ public final class TableFolders {
     } catch (IOException e) {
       me = table.root();
     }
-    Path other = o.recorded();
+    Path other = o.recorded().root();
     String why =
         !MosaicTable.exists(other)
             ? "no table is there any more"
-            : "the table there has another id ("
-                + MosaicTable.idOf(other).orElse("unreadable")
-                + ")";
+            : !o.recorded().sameDirectory()
+                ? "the directory there is not the one recorded (inode "
+                    + inode(other)
+                    + ", recorded "
+                    + o.recorded().inode()
+                    + "): it was put there by a copy or a restore, after the table was moved away"
+                : "the table there has another id ("
+                    + MosaicTable.idOf(other).orElse("unreadable")
+                    + ")";
     return new CorruptTableException(
         "table root "
             + me
@@ -395,14 +430,29 @@ public final class TableFolders {
     return MosaicTable.idOf(root).map(tableId::equals).orElse(true);
   }
 
-  private static Optional<String> readOwner(Path owner) throws IOException {
+  /** The owner file: the root's path on the first line, then {@code inode=<n>} if recorded. */
+  private static Optional<Recorded> readOwner(Path owner) throws IOException {
     try {
       String text =
           new String(
                   MetadataFiles.read(owner, OWNER_LIMIT, "table folder owner file"),
                   StandardCharsets.UTF_8)
               .strip();
-      return text.isEmpty() ? Optional.empty() : Optional.of(text);
+      if (text.isEmpty()) {
+        return Optional.empty();
+      }
+      String[] lines = text.split("\n");
+      Long inode = null;
+      for (int i = 1; i < lines.length; i++) {
+        if (lines[i].startsWith(INODE)) {
+          try {
+            inode = Long.parseLong(lines[i].substring(INODE.length()).strip());
+          } catch (NumberFormatException e) {
+            inode = -1L; // damaged: matches no directory, so nobody owns the folder until adopted
+          }
+        }
+      }
+      return Optional.of(new Recorded(Path.of(lines[0].strip()), inode));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
@@ -416,7 +466,9 @@ public final class TableFolders {
     try {
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap((me + "\n").getBytes(StandardCharsets.UTF_8)));
+        Long inode = inode(me);
+        String text = me + "\n" + (inode == null ? "" : INODE + inode + "\n");
+        ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
         ch.force(true);
       }
       if (replace) {

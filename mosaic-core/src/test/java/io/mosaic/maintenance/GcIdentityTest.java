@@ -337,7 +337,11 @@ class GcIdentityTest {
     assertThat(
             Files.readString(
                 pool.device("nvme").root().resolve(newest.tableId()).resolve(TableFolders.OWNER)))
-        .isEqualTo(moved.toRealPath() + "\n");
+        .isEqualTo(
+            moved.toRealPath()
+                + "\ninode="
+                + Files.getAttribute(moved.toRealPath(), "unix:ino")
+                + "\n");
   }
 
   /**
@@ -405,6 +409,46 @@ class GcIdentityTest {
     copy.drop(); // a copy of a live table loses only its root
     assertThat(t3).doesNotExist();
     assertThat(rows(moved)).isEqualTo(CrashWorkload.rows(0, 1, 2));
+  }
+
+  /**
+   * {@code mv t t2; cp -a t2 t}: the copy stands at the path the owner files name, but it is not
+   * the directory they recorded (its inode differs), so it is refused like any copy of a moved
+   * root, and so is t2 until it adopts its folders.
+   */
+  @Test
+  void aCopyPutAtTheMovedRootsOldPathIsNotTakenForTheOwner() throws Exception {
+    DevicePool pool = TestPool.fourDevices(dir);
+    Path tables = dir.resolve("tables");
+    MosaicTable t = CrashWorkload.table(tables.resolve("t"), pool, 2);
+    Path t2 = tables.resolve("t2");
+    Files.move(t.root(), t2);
+    Process cp =
+        new ProcessBuilder("cp", "-a", t2.toString(), t.root().toString())
+            .redirectErrorStream(true)
+            .start();
+    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(cp.exitValue()).isZero();
+    MosaicTable moved = MosaicTable.open(t2, pool);
+    MosaicTable copy = MosaicTable.open(t.root(), pool);
+    Manifest newest = moved.latest();
+    for (MosaicTable root : List.of(copy, moved)) {
+      Migrator migrator = new Migrator(root);
+      assertThatThrownBy(
+              () -> migrator.apply(migrator.plan(Map.of("s", "hdd")), new Migrator.Listener() {}))
+          .isInstanceOf(CorruptTableException.class)
+          .hasMessageContaining("does not own its segment folder")
+          .hasMessageContaining("the directory there is not the one recorded (inode");
+    }
+    assertThat(files(pool, newest)).allMatch(Files::exists);
+
+    TableFolders.adopt(moved, previous -> true);
+    Migrator migrator = new Migrator(copy);
+    assertThatThrownBy(
+            () -> migrator.apply(migrator.plan(Map.of("s", "hdd")), new Migrator.Listener() {}))
+        .hasMessageContaining("looks like a copy of " + t2.toRealPath());
+    new GarbageCollector(moved).collect(Duration.ZERO);
+    assertThat(rows(moved)).isEqualTo(CrashWorkload.rows(0, 1));
   }
 
   /**
