@@ -61,6 +61,16 @@ class GcIdentityTest {
     return m.segments().stream().map(s -> pool.device(s.device()).resolve(s.path())).toList();
   }
 
+  /** {@code cp -a from to}: a copy of a table root as a person makes it. */
+  private static void copyWithCp(Path from, Path to) throws Exception {
+    Process cp =
+        new ProcessBuilder("cp", "-a", from.toString(), to.toString())
+            .redirectErrorStream(true)
+            .start();
+    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(cp.exitValue()).isZero();
+  }
+
   /** A file gc would take for garbage: old enough for any grace. */
   private static Path oldFile(Path file) throws IOException {
     Files.createDirectories(file.getParent());
@@ -286,12 +296,7 @@ class GcIdentityTest {
     Path tables = dir.resolve("tables");
     MosaicTable orders = CrashWorkload.table(tables.resolve("orders"), pool, 2);
     Path backupRoot = tables.resolve("orders_backup");
-    Process cp =
-        new ProcessBuilder("cp", "-a", orders.root().toString(), backupRoot.toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(cp.exitValue()).isZero();
+    copyWithCp(orders.root(), backupRoot);
     // The original goes on: its newest version refers to segments the copy knows nothing of.
     CrashWorkload.append(orders, 2);
     Manifest newest = orders.latest();
@@ -359,12 +364,7 @@ class GcIdentityTest {
     Path t2 = tables.resolve("t2");
     Files.move(t.root(), t2);
     Path t3 = tables.resolve("t3");
-    Process cp =
-        new ProcessBuilder("cp", "-a", t2.toString(), t3.toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(cp.exitValue()).isZero();
+    copyWithCp(t2, t3);
     MosaicTable moved = MosaicTable.open(t2, pool);
     MosaicTable copy = MosaicTable.open(t3, pool);
     Manifest newest = moved.latest();
@@ -423,12 +423,7 @@ class GcIdentityTest {
     MosaicTable t = CrashWorkload.table(tables.resolve("t"), pool, 2);
     Path t2 = tables.resolve("t2");
     Files.move(t.root(), t2);
-    Process cp =
-        new ProcessBuilder("cp", "-a", t2.toString(), t.root().toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(cp.exitValue()).isZero();
+    copyWithCp(t2, t.root());
     MosaicTable moved = MosaicTable.open(t2, pool);
     MosaicTable copy = MosaicTable.open(t.root(), pool);
     Manifest newest = moved.latest();
@@ -480,12 +475,7 @@ class GcIdentityTest {
     assertThat(held.values().stream().mapToLong(Long::longValue).sum()).isPositive();
 
     Path backupRoot = tables.resolve("orders_backup");
-    Process cp =
-        new ProcessBuilder("cp", "-a", orders.root().toString(), backupRoot.toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(cp.exitValue()).isZero();
+    copyWithCp(orders.root(), backupRoot);
     MosaicTable.open(backupRoot, pool).drop();
     assertThat(Files.exists(backupRoot)).isFalse();
     assertThat(files(pool, orders.latest())).allMatch(Files::exists);
