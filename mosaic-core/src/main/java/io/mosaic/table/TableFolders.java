@@ -190,7 +190,7 @@ public final class TableFolders {
     try {
       Ownership o = ownership(table.root().toRealPath(), tableId, device);
       if (o.owner() == Owner.UNMATCHED) {
-        throw unmatched(table, tableId, o, "dropping it");
+        throw unmatched(table, tableId, o, "dropping it is refused");
       }
       return o.owner() != Owner.COPY;
     } catch (IOException e) {
@@ -263,7 +263,7 @@ public final class TableFolders {
       throw copiedRoot(table, table.root().toRealPath(), o.recorded().root(), tableId, o);
     }
     if (o.owner() == Owner.UNMATCHED) {
-      throw unmatched(table, tableId, o, "writes, migrations and gc through it");
+      throw unmatched(table, tableId, o, "writes, migrations and gc through it are refused");
     }
   }
 
@@ -362,7 +362,7 @@ public final class TableFolders {
             + " was moved from there, or is a copy (cp) of a root that was moved; from here the two"
             + " look the same, and a copy would delete or change the original's segments, so "
             + refused
-            + " are refused (reads are not). If "
+            + " (reads are not). If "
             + me
             + " is the moved table itself, adopt its folders: `mosaic adopt --devices D --table "
             + me

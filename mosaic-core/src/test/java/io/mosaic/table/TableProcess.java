@@ -130,7 +130,7 @@ public final class TableProcess {
    * or pins: retiring versions beside it must never make it fail. Prints {@code LATEST <reads>} at
    * the end, and {@code ERROR} for any failure.
    */
-  private static void latest(MosaicTable table, long until) {
+  private static void latest(MosaicTable table, long until) throws InterruptedException {
     long reads = 0;
     while (System.currentTimeMillis() < until) {
       try {
@@ -139,6 +139,7 @@ public final class TableProcess {
       } catch (RuntimeException e) {
         System.out.println("ERROR " + oneLine(e));
       }
+      Thread.sleep(1); // often, but leaving the cores to the roles that commit and collect
     }
     System.out.println("LATEST " + reads);
   }
