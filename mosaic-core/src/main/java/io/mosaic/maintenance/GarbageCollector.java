@@ -124,7 +124,8 @@ public final class GarbageCollector {
    * every device's directory must still be the one the pool loaded (its marker), and a folder whose
    * owner file names another root that is still this table is left alone: this root is then a copy
    * of that table (docs/format.md, "Devices, owners and what gc refuses"), and the segments are the
-   * original's. A table whose manifests cannot be read loses only its root.
+   * original's. A folder whose owner is gone refuses the drop before anything is deleted (this root
+   * may be a copy of a moved table). A table whose manifests cannot be read loses only its root.
    */
   public void drop() {
     Path root = table.root();
@@ -138,10 +139,10 @@ public final class GarbageCollector {
             folders.add(d);
           }
         }
-        for (Device d : folders) {
-          if (!TableFolders.ownedByAnother(table, tableId, d)) {
-            d.release(MosaicTable.deleteTree(d.root().resolve(tableId)));
-          }
+        List<Device> owned =
+            folders.stream().filter(d -> TableFolders.dropsFolder(table, tableId, d)).toList();
+        for (Device d : owned) {
+          d.release(MosaicTable.deleteTree(d.root().resolve(tableId)));
         }
       }
       MosaicTable.deleteTree(root);

@@ -14,8 +14,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -26,15 +29,19 @@ import java.util.regex.Pattern;
  * <p>Each folder holds a file {@value #OWNER} with the real path of the table root that created it.
  * A copy of a table root made with {@code cp} keeps the table id, so without it both roots would
  * take the folder for their own and each one's gc would delete the segments only the other's
- * versions refer to. Writes, migrations and gc through a root that is not the owner are refused
- * while the owner is still a table with that id; if the owner is gone (the root was moved or
- * renamed), the root at hand takes the folder over.
+ * versions refer to. The table id says which table a folder is; the owner file says which root of
+ * it may change the folder. Writes, migrations, gc and drops through any other root are refused:
+ * one that is still this table owns it (the root at hand is a copy), or it is gone (the root at
+ * hand was moved, or is a copy of a moved root: the two cannot be told apart, so the move is
+ * confirmed by hand with {@link #adopt}). A folder written before owner files existed has none; the
+ * first root that writes, migrates or collects there records itself.
  */
 public final class TableFolders {
   /** Name of the owner file in a table's segment folder. */
   public static final String OWNER = "_owner";
 
   private static final long OWNER_LIMIT = 64 << 10;
+  private static final String INODE = "inode=";
   private static final Pattern UUID_SHAPE =
       Pattern.compile(
           "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
@@ -115,21 +122,79 @@ public final class TableFolders {
     }
   }
 
+  /** Who owns the table's folder on a device, as seen from one table root. */
+  private enum Owner {
+    /** No folder, or a folder with no owner file yet (written before owner files existed). */
+    NONE,
+    /** This root. */
+    THIS,
+    /** Another root that is still this table: this root is a copy of it. */
+    COPY,
+    /**
+     * A root that is gone or is no longer this table: this root was moved from there, or copied
+     * from a root that was moved; only the person who did it knows which ({@link #adopt}).
+     */
+    UNMATCHED,
+  }
+
   /**
-   * Whether the table's folder on {@code device} belongs to another root that is still a table with
-   * this id: then {@code table}'s root is a copy of it, and the segments there are not its to
-   * delete.
+   * What an owner file records: the root's real path and, where the file system has them, the root
+   * directory's inode number. A move within a file system keeps the inode and a copy gets a new
+   * one, so a copy put at the recorded path after the original was moved away is not taken for the
+   * owner. Owner files written before inodes were recorded have none: path only.
    */
-  public static boolean ownedByAnother(MosaicTable table, String tableId, Device device) {
+  private record Recorded(Path root, Long inode) {
+    /** Whether the directory at the recorded path is still the recorded one. */
+    boolean sameDirectory() {
+      return inode == null || inode.equals(TableFolders.inode(root));
+    }
+  }
+
+  /** The owner of one folder: whom its owner file names, and what that means for this root. */
+  private record Ownership(Device device, Path folder, Owner owner, Recorded recorded) {}
+
+  private static Ownership ownership(Path me, String tableId, Device device) throws IOException {
+    Path folder = device.root().resolve(tableId);
+    if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+      return new Ownership(device, folder, Owner.NONE, null);
+    }
+    Optional<Recorded> recorded = readOwner(folder.resolve(OWNER));
+    if (recorded.isEmpty()) {
+      return new Ownership(device, folder, Owner.NONE, null);
+    }
+    Recorded r = recorded.get();
+    boolean sameDirectory = r.sameDirectory();
+    Owner owner =
+        sameDirectory && same(r.root(), me)
+            ? Owner.THIS
+            : sameDirectory && stillOwns(r.root(), tableId) ? Owner.COPY : Owner.UNMATCHED;
+    return new Ownership(device, folder, owner, r);
+  }
+
+  /** The inode number of a directory, or null where the file system does not give one. */
+  private static Long inode(Path dir) {
     try {
-      Optional<String> recorded = readOwner(device.root().resolve(tableId).resolve(OWNER));
-      if (recorded.isEmpty()) {
-        return false;
+      return Files.getAttribute(dir, "unix:ino") instanceof Long ino ? ino : null;
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Whether dropping {@code table} deletes its folder on {@code device}: yes when this root owns it
+   * (or nobody is recorded), no when it belongs to another root that is still this table (this root
+   * is a copy, and the segments are the original's). A folder whose recorded owner is gone is
+   * refused, as for any deletion: this root may be a copy of a moved table.
+   */
+  public static boolean dropsFolder(MosaicTable table, String tableId, Device device) {
+    try {
+      Ownership o = ownership(table.root().toRealPath(), tableId, device);
+      if (o.owner() == Owner.UNMATCHED) {
+        throw unmatched(table, tableId, o, "dropping it is refused");
       }
-      Path other = Path.of(recorded.get());
-      return !same(other, table.root().toRealPath()) && stillOwns(other, tableId);
+      return o.owner() != Owner.COPY;
     } catch (IOException e) {
-      return true; // unreadable owner: leave the folder alone
+      return false; // unreadable owner: leave the folder alone
     }
   }
 
@@ -145,8 +210,10 @@ public final class TableFolders {
 
   /**
    * Creates the table's folder on {@code device} if needed and makes sure this table root owns it:
-   * records the root when no owner is recorded or the recorded one is no longer a table with this
-   * id; refuses (naming both roots) when another root with this id owns it.
+   * refuses (naming both roots) when another root owns a folder of this table on any device of the
+   * pool, whether that root is still the table (this root is a copy) or gone (this root was moved,
+   * or is a copy of a moved root: {@link #adopt} settles it); records this root where no owner is
+   * recorded.
    */
   static void claim(MosaicTable table, String tableId, Device device) {
     if (!isPlainId(tableId)) {
@@ -160,25 +227,27 @@ public final class TableFolders {
     Path dir = device.root().resolve(tableId);
     Path owner = dir.resolve(OWNER);
     try {
-      Files.createDirectories(dir);
       Path me = table.root().toRealPath();
-      for (int attempt = 0; attempt < 10; attempt++) {
-        Optional<String> recorded = readOwner(owner);
-        if (recorded.isEmpty()) {
-          if (write(owner, me, false)) {
-            return;
-          }
-          continue;
+      // Every folder, not only this one: a copy writing to a device the original never used would
+      // own that folder, and the original's writes there would be refused.
+      for (Device d : table.pool().devices()) {
+        if (!d.id().equals(device.id())) {
+          refuseUnlessOwned(table, tableId, ownership(me, tableId, d));
         }
-        Path other = Path.of(recorded.get());
-        if (same(other, me)) {
+      }
+      Files.createDirectories(dir);
+      for (int attempt = 0; attempt < 10; attempt++) {
+        Ownership o = ownership(me, tableId, device);
+        if (o.owner() != Owner.NONE) {
+          refuseUnlessOwned(table, tableId, o);
+          if (o.recorded().inode() == null && inode(me) != null) {
+            write(owner, me, true); // an owner file from before inodes were recorded
+          }
           return;
         }
-        if (stillOwns(other, tableId)) {
-          throw copiedRoot(table, me, other, tableId, device, owner);
+        if (write(owner, me, false)) {
+          return;
         }
-        write(owner, me, true); // the recorded root is gone or another table: take over
-        return;
       }
       throw new UncheckedIOException(
           new IOException("cannot record the owner of " + dir + ": it keeps changing"));
@@ -188,8 +257,125 @@ public final class TableFolders {
     }
   }
 
+  private static void refuseUnlessOwned(MosaicTable table, String tableId, Ownership o)
+      throws IOException {
+    if (o.owner() == Owner.COPY) {
+      throw copiedRoot(table, table.root().toRealPath(), o.recorded().root(), tableId, o);
+    }
+    if (o.owner() == Owner.UNMATCHED) {
+      throw unmatched(table, tableId, o, "writes, migrations and gc through it are refused");
+    }
+  }
+
+  /** What {@link #adopt} did: the devices whose folders now name this root, and whom they named. */
+  public record Adoption(
+      String tableId, List<String> adopted, List<String> owned, List<Path> from) {
+    public Adoption {
+      adopted = List.copyOf(adopted);
+      owned = List.copyOf(owned);
+      from = List.copyOf(from);
+    }
+  }
+
+  /**
+   * Makes {@code table}'s root the owner of its segment folders after the root was moved (by hand,
+   * or by {@link Warehouse#rename}): every folder whose owner file names a root that is gone or is
+   * no longer this table, and that {@code previous} accepts, is recorded as this root's. Refused,
+   * changing nothing, when a folder's owner is another root that is still this table: this root is
+   * then a copy, not the moved table. The person adopting vouches that this root is the moved table
+   * and not a copy of it (docs/operations.md, "adopt").
+   */
+  public static Adoption adopt(MosaicTable table, Predicate<Path> previous) {
+    String tableId = table.latest().tableId();
+    requirePlainId(table, table.latest(), "adopting the segment folders");
+    try {
+      Path me = table.root().toRealPath();
+      List<Ownership> folders = new ArrayList<>();
+      for (Device d : table.pool().devices()) {
+        Ownership o = ownership(me, tableId, d);
+        if (o.owner() == Owner.COPY) {
+          throw copiedRoot(table, me, o.recorded().root(), tableId, o);
+        }
+        if (Files.isDirectory(o.folder(), LinkOption.NOFOLLOW_LINKS)) {
+          folders.add(o);
+        }
+      }
+      List<String> adopted = new ArrayList<>();
+      List<String> owned = new ArrayList<>();
+      List<Path> from = new ArrayList<>();
+      for (Ownership o : folders) {
+        if (o.owner() == Owner.THIS) {
+          owned.add(o.device().id());
+        } else if (o.owner() == Owner.NONE || previous.test(o.recorded().root())) {
+          write(o.folder().resolve(OWNER), me, true);
+          adopted.add(o.device().id());
+          if (o.recorded() != null && !from.contains(o.recorded().root())) {
+            from.add(o.recorded().root());
+          }
+        }
+      }
+      return new Adoption(tableId, adopted, owned, from);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot adopt the segment folders of table " + table.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static CorruptTableException unmatched(
+      MosaicTable table, String tableId, Ownership o, String refused) {
+    Path me;
+    try {
+      me = table.root().toRealPath();
+    } catch (IOException e) {
+      me = table.root();
+    }
+    Path other = o.recorded().root();
+    String why =
+        !MosaicTable.exists(other)
+            ? "no table is there any more"
+            : !o.recorded().sameDirectory()
+                ? "the directory there is not the one recorded (inode "
+                    + inode(other)
+                    + ", recorded "
+                    + o.recorded().inode()
+                    + "): it was put there by a copy or a restore, after the table was moved away"
+                : "the table there has another id ("
+                    + MosaicTable.idOf(other).orElse("unreadable")
+                    + ")";
+    return new CorruptTableException(
+        "table root "
+            + me
+            + " (table id "
+            + tableId
+            + ") does not own its segment folder "
+            + o.folder()
+            + " on device '"
+            + o.device().id()
+            + "': the folder's "
+            + OWNER
+            + " file names "
+            + other
+            + ", and "
+            + why
+            + ". So "
+            + me
+            + " was moved from there, or is a copy (cp) of a root that was moved; from here the two"
+            + " look the same, and a copy would delete or change the original's segments, so "
+            + refused
+            + " (reads are not). If "
+            + me
+            + " is the moved table itself, adopt its folders: `mosaic adopt --devices D --table "
+            + me
+            + "` (docs/operations.md). If it is a copy, clone the original with `mosaic clone`"
+            + " instead and remove "
+            + me
+            + " (its segments are the original's and stay)");
+  }
+
   private static CorruptTableException copiedRoot(
-      MosaicTable table, Path me, Path other, String tableId, Device device, Path owner) {
+      MosaicTable table, Path me, Path other, String tableId, Ownership o) {
+    Path owner = o.folder().resolve(OWNER);
+    Device device = o.device();
     return new CorruptTableException(
         "table root "
             + me
@@ -220,9 +406,9 @@ public final class TableFolders {
             + other
             + "'s and stay). If "
             + other
-            + " is the one to give up instead, remove that directory and "
+            + " is the one to give up instead, remove that directory and adopt the folders from "
             + me
-            + " takes the folders over");
+            + " (`mosaic adopt`, docs/operations.md)");
   }
 
   private static boolean same(Path recorded, Path me) {
@@ -244,14 +430,29 @@ public final class TableFolders {
     return MosaicTable.idOf(root).map(tableId::equals).orElse(true);
   }
 
-  private static Optional<String> readOwner(Path owner) throws IOException {
+  /** The owner file: the root's path on the first line, then {@code inode=<n>} if recorded. */
+  private static Optional<Recorded> readOwner(Path owner) throws IOException {
     try {
       String text =
           new String(
                   MetadataFiles.read(owner, OWNER_LIMIT, "table folder owner file"),
                   StandardCharsets.UTF_8)
               .strip();
-      return text.isEmpty() ? Optional.empty() : Optional.of(text);
+      if (text.isEmpty()) {
+        return Optional.empty();
+      }
+      String[] lines = text.split("\n");
+      Long inode = null;
+      for (int i = 1; i < lines.length; i++) {
+        if (lines[i].startsWith(INODE)) {
+          try {
+            inode = Long.parseLong(lines[i].substring(INODE.length()).strip());
+          } catch (NumberFormatException e) {
+            inode = -1L; // damaged: matches no directory, so nobody owns the folder until adopted
+          }
+        }
+      }
+      return Optional.of(new Recorded(Path.of(lines[0].strip()), inode));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
@@ -265,7 +466,9 @@ public final class TableFolders {
     try {
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap((me + "\n").getBytes(StandardCharsets.UTF_8)));
+        Long inode = inode(me);
+        String text = me + "\n" + (inode == null ? "" : INODE + inode + "\n");
+        ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
         ch.force(true);
       }
       if (replace) {

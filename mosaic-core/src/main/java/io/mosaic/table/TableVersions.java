@@ -32,6 +32,12 @@ final class TableVersions {
    */
   static final long MAX_MANIFEST_BYTES = 64L << 20;
 
+  /**
+   * Run by {@link #latest} between listing the versions and reading the newest: lets a test retire
+   * that version there (LatestVersionRaceTest). Null outside tests.
+   */
+  static volatile Runnable afterListing;
+
   private static final Pattern MANIFEST_NAME = Pattern.compile("v(\\d{20})\\.json");
 
   private final Path root;
@@ -80,22 +86,48 @@ final class TableVersions {
 
   Manifest latest() {
     List<Long> versions = versions();
-    if (versions.isEmpty()) {
-      throw new CorruptTableException(
-          "table "
-              + name()
-              + " at "
-              + root
-              + " has no manifest in "
-              + MANIFESTS
-              + ": its creation was interrupted, or its manifests were removed");
+    while (true) {
+      if (versions.isEmpty()) {
+        throw new CorruptTableException(
+            "table "
+                + name()
+                + " at "
+                + root
+                + " has no manifest in "
+                + MANIFESTS
+                + ": its creation was interrupted, or its manifests were removed");
+      }
+      Runnable hook = afterListing;
+      if (hook != null) {
+        hook.run();
+      }
+      long last = versions.get(versions.size() - 1);
+      try {
+        return version(last);
+      } catch (CorruptTableException e) {
+        throw new CorruptTableException(e.getMessage() + "; " + lastGood(versions), e);
+      } catch (TableNotFoundException e) {
+        // gc and migrations retire only versions older than the newest (the newest is never
+        // deleted), so the newest listed being gone means a newer one was published and it was
+        // retired after the listing: list again. Versions only grow, so this ends; with nothing
+        // newer the version is really missing (removed by hand, or the table dropped).
+        versions = newerThan(last, e);
+      }
     }
-    long last = versions.get(versions.size() - 1);
+  }
+
+  /** The versions listed now if one is newer than {@code last}; else {@code missing} is thrown. */
+  private List<Long> newerThan(long last, TableNotFoundException missing) {
+    List<Long> again;
     try {
-      return version(last);
-    } catch (CorruptTableException e) {
-      throw new CorruptTableException(e.getMessage() + "; " + lastGood(versions), e);
+      again = versions();
+    } catch (UncheckedIOException e) {
+      throw missing; // the manifests directory is gone with the table
     }
+    if (again.isEmpty() || again.get(again.size() - 1) <= last) {
+      throw missing;
+    }
+    return again;
   }
 
   /** Names the newest readable version before the newest one, and how to roll back to it. */

@@ -1,7 +1,6 @@
 package io.mosaic.table;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.TableSchema;
 import java.io.IOException;
@@ -299,7 +298,9 @@ public final class Warehouse {
                       + " another file); remove it, or choose another name")
               + "; nothing was renamed");
     }
+    Path fromReal; // what the folders' owner files name
     try (CommitGate.Hold hold = CommitGate.exclusive(from)) {
+      fromReal = from.toRealPath();
       Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
       throw MosaicException.unsupported(
@@ -314,12 +315,9 @@ public final class Warehouse {
     } catch (IOException e) {
       throw MosaicException.io("cannot rename " + from + " to " + to + ": " + e.getMessage(), e);
     }
-    MosaicTable renamed = MosaicTable.open(to, pool);
-    String tableId = MosaicTable.idOf(to).orElse(null);
-    if (TableFolders.isPlainId(tableId)) {
-      for (Device device : pool.devices()) {
-        TableFolders.checkOwner(renamed, tableId, device); // the old root is gone: take over
-      }
+    if (TableFolders.isPlainId(MosaicTable.idOf(to).orElse(null))) {
+      // This rename is the move: the folders that named the old root now name the new one.
+      TableFolders.adopt(MosaicTable.open(to, pool), recorded -> recorded.equals(fromReal));
     }
   }
 

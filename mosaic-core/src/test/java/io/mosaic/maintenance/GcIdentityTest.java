@@ -36,6 +36,7 @@ import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +62,16 @@ class GcIdentityTest {
 
   private static List<Path> files(DevicePool pool, Manifest m) {
     return m.segments().stream().map(s -> pool.device(s.device()).resolve(s.path())).toList();
+  }
+
+  /** {@code cp -a from to}: a copy of a table root as a person makes it. */
+  private static void copyWithCp(Path from, Path to) throws Exception {
+    Process cp =
+        new ProcessBuilder("cp", "-a", from.toString(), to.toString())
+            .redirectErrorStream(true)
+            .start();
+    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(cp.exitValue()).isZero();
   }
 
   /** A file gc would take for garbage: old enough for any grace. */
@@ -288,12 +299,7 @@ class GcIdentityTest {
     Path tables = dir.resolve("tables");
     MosaicTable orders = CrashWorkload.table(tables.resolve("orders"), pool, 2);
     Path backupRoot = tables.resolve("orders_backup");
-    Process cp =
-        new ProcessBuilder("cp", "-a", orders.root().toString(), backupRoot.toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(cp.exitValue()).isZero();
+    copyWithCp(orders.root(), backupRoot);
     // The original goes on: its newest version refers to segments the copy knows nothing of.
     CrashWorkload.append(orders, 2);
     Manifest newest = orders.latest();
@@ -325,17 +331,122 @@ class GcIdentityTest {
     new GarbageCollector(orders).collect(Duration.ZERO);
     assertThat(rows(orders)).isEqualTo(CrashWorkload.rows(0, 1, 2));
 
-    // Moving a table root is not copying it: the moved root takes its folders over.
+    // A moved root adopts its folders (mosaic adopt), and is then the table in full; the copy is
+    // still refused, now as a copy of the moved root.
     Path moved = tables.resolve("orders_moved");
     Files.move(orders.root(), moved);
     MosaicTable renamed = MosaicTable.open(moved, pool);
+    assertThat(TableFolders.adopt(renamed, previous -> true).adopted()).isNotEmpty();
+    assertThatThrownBy(() -> CrashWorkload.append(backup, 3))
+        .hasMessageContaining("looks like a copy of " + moved.toRealPath());
     CrashWorkload.append(renamed, 3);
     new GarbageCollector(renamed).collect(Duration.ZERO);
     assertThat(rows(renamed)).isEqualTo(CrashWorkload.rows(0, 1, 2, 3));
     assertThat(
             Files.readString(
                 pool.device("nvme").root().resolve(newest.tableId()).resolve(TableFolders.OWNER)))
-        .isEqualTo(moved.toRealPath() + "\n");
+        .isEqualTo(
+            moved.toRealPath()
+                + "\ninode="
+                + Files.getAttribute(moved.toRealPath(), "unix:ino")
+                + "\n");
+  }
+
+  /**
+   * {@code mv t t2; cp -a t2 t3}: the owner files name t, which is gone, so neither root can show
+   * it is the table, and a copy taking the folders over would delete the segments t2's newest
+   * version names. Every write and deletion through either is refused, naming adopt and clone,
+   * until the moved root adopts its folders; the copy stays refused after that.
+   */
+  @Test
+  void aCopyOfAMovedRootIsRefusedUntilTheMovedRootAdoptsItsFolders() throws Exception {
+    DevicePool pool = TestPool.fourDevices(dir);
+    Path tables = dir.resolve("tables");
+    MosaicTable t = CrashWorkload.table(tables.resolve("t"), pool, 2);
+    Path originalRoot = t.root().toRealPath();
+    Path t2 = tables.resolve("t2");
+    Files.move(t.root(), t2);
+    Path t3 = tables.resolve("t3");
+    copyWithCp(t2, t3);
+    MosaicTable moved = MosaicTable.open(t2, pool);
+    MosaicTable copy = MosaicTable.open(t3, pool);
+    Manifest newest = moved.latest();
+
+    for (MosaicTable root : List.of(copy, moved)) {
+      Migrator migrator = new Migrator(root);
+      List<ThrowingCallable> writes =
+          List.of(
+              () -> migrator.apply(migrator.plan(Map.of("s", "hdd")), new Migrator.Listener() {}),
+              () -> new GarbageCollector(root).collect(Duration.ZERO),
+              () -> CrashWorkload.append(root, 2),
+              root::drop);
+      for (ThrowingCallable write : writes) {
+        assertThatThrownBy(write)
+            .isInstanceOf(CorruptTableException.class)
+            .hasMessageContaining("does not own its segment folder")
+            .hasMessageContaining("names " + originalRoot + ", and no table is there any more")
+            .hasMessageContaining("mosaic adopt --devices D --table " + root.root().toRealPath())
+            .hasMessageContaining("mosaic clone");
+      }
+      assertThat(files(pool, newest)).allMatch(Files::exists);
+      assertThat(rows(root)).isEqualTo(CrashWorkload.rows(0, 1)); // reads are not refused
+    }
+
+    TableFolders.Adoption adoption = TableFolders.adopt(moved, previous -> true);
+    assertThat(adoption.from()).containsExactly(originalRoot);
+    assertThat(adoption.adopted()).isNotEmpty();
+    assertThatThrownBy(() -> TableFolders.adopt(copy, previous -> true))
+        .hasMessageContaining("looks like a copy of " + t2.toRealPath());
+    Migrator migrator = new Migrator(copy);
+    assertThatThrownBy(
+            () -> migrator.apply(migrator.plan(Map.of("s", "hdd")), new Migrator.Listener() {}))
+        .hasMessageContaining("looks like a copy of " + t2.toRealPath());
+    assertThat(files(pool, newest)).allMatch(Files::exists);
+
+    // The moved table is whole again: it migrates, collects and takes writes.
+    Migrator own = new Migrator(moved);
+    own.apply(own.plan(Map.of("s", "hdd")), new Migrator.Listener() {});
+    CrashWorkload.append(moved, 2);
+    new GarbageCollector(moved).collect(Duration.ZERO);
+    assertThat(rows(moved)).isEqualTo(CrashWorkload.rows(0, 1, 2));
+    copy.drop(); // a copy of a live table loses only its root
+    assertThat(t3).doesNotExist();
+    assertThat(rows(moved)).isEqualTo(CrashWorkload.rows(0, 1, 2));
+  }
+
+  /**
+   * {@code mv t t2; cp -a t2 t}: the copy stands at the path the owner files name, but it is not
+   * the directory they recorded (its inode differs), so it is refused like any copy of a moved
+   * root, and so is t2 until it adopts its folders.
+   */
+  @Test
+  void aCopyPutAtTheMovedRootsOldPathIsNotTakenForTheOwner() throws Exception {
+    DevicePool pool = TestPool.fourDevices(dir);
+    Path tables = dir.resolve("tables");
+    MosaicTable t = CrashWorkload.table(tables.resolve("t"), pool, 2);
+    Path t2 = tables.resolve("t2");
+    Files.move(t.root(), t2);
+    copyWithCp(t2, t.root());
+    MosaicTable moved = MosaicTable.open(t2, pool);
+    MosaicTable copy = MosaicTable.open(t.root(), pool);
+    Manifest newest = moved.latest();
+    for (MosaicTable root : List.of(copy, moved)) {
+      Migrator migrator = new Migrator(root);
+      assertThatThrownBy(
+              () -> migrator.apply(migrator.plan(Map.of("s", "hdd")), new Migrator.Listener() {}))
+          .isInstanceOf(CorruptTableException.class)
+          .hasMessageContaining("does not own its segment folder")
+          .hasMessageContaining("the directory there is not the one recorded (inode");
+    }
+    assertThat(files(pool, newest)).allMatch(Files::exists);
+
+    TableFolders.adopt(moved, previous -> true);
+    Migrator migrator = new Migrator(copy);
+    assertThatThrownBy(
+            () -> migrator.apply(migrator.plan(Map.of("s", "hdd")), new Migrator.Listener() {}))
+        .hasMessageContaining("looks like a copy of " + t2.toRealPath());
+    new GarbageCollector(moved).collect(Duration.ZERO);
+    assertThat(rows(moved)).isEqualTo(CrashWorkload.rows(0, 1));
   }
 
   /**
@@ -367,12 +478,7 @@ class GcIdentityTest {
     assertThat(held.values().stream().mapToLong(Long::longValue).sum()).isPositive();
 
     Path backupRoot = tables.resolve("orders_backup");
-    Process cp =
-        new ProcessBuilder("cp", "-a", orders.root().toString(), backupRoot.toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(cp.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(cp.exitValue()).isZero();
+    copyWithCp(orders.root(), backupRoot);
     MosaicTable.open(backupRoot, pool).drop();
     assertThat(Files.exists(backupRoot)).isFalse();
     assertThat(files(pool, orders.latest())).allMatch(Files::exists);

@@ -33,10 +33,11 @@ import java.util.zip.CRC32C;
 
 /**
  * The randomized concurrency and fault harness (issue 27, docs/format.md): each round starts a
- * table and four processes on it, a writer appending, a migrator moving random columns, gc looping
- * with no grace or the default hour, and a reader checking every row of the versions it pins (every
- * other round as a server does, listing pins and collecting garbage in its own JVM). Each process
- * is killed with SIGKILL at a random moment with probability {@link #KILL_CHANCE}.
+ * table and five processes on it, a writer appending, a migrator moving random columns, gc looping
+ * with no grace or the default hour, a reader checking every row of the versions it pins (every
+ * other round as a server does, listing pins and collecting garbage in its own JVM), and a process
+ * reading the latest version in a loop as an importer does before it writes. Each process is killed
+ * with SIGKILL at a random moment with probability {@link #KILL_CHANCE}.
  *
  * <p>After each round: every acknowledged append is in the table, every file the latest version
  * refers to is there with its checksum, every reader got exactly the committed rows of the version
@@ -52,7 +53,7 @@ public final class ConcurrencyHarness {
   private static final long KILL_FROM_MILLIS = 1_000;
   private static final long KILL_WINDOW_MILLIS = 4_500;
   private static final long HANG_SECONDS = 180;
-  private static final String[] ROLES = {"writer", "migrator", "gc", "reader"};
+  private static final String[] ROLES = {"writer", "migrator", "gc", "reader", "latest"};
 
   /** What the rounds did, summed. */
   public static final class Totals {
@@ -66,6 +67,7 @@ public final class ConcurrencyHarness {
     int gcPassesDeletingFiles;
     int reads;
     int readsOverlappingCommits;
+    long latestReads;
     int serverRounds;
     final Map<String, Integer> errors = new TreeMap<>();
     final List<String> failures = new ArrayList<>();
@@ -77,7 +79,7 @@ public final class ConcurrencyHarness {
           "rounds %d (%d with the reader as a server), processes killed %s, killed after %s;"
               + " appends acknowledged %d, migrations committed %d, gc passes deleting versions"
               + " %d and files %d, reads checked %d (%d of a version older than the newest"
-              + " acknowledged), clear errors %s; failures %d%s",
+              + " acknowledged), latest versions read %d, clear errors %s; failures %d%s",
           rounds,
           serverRounds,
           killed,
@@ -88,6 +90,7 @@ public final class ConcurrencyHarness {
           gcPassesDeletingFiles,
           reads,
           readsOverlappingCommits,
+          latestReads,
           errors,
           failures.size(),
           failures.isEmpty()
@@ -236,11 +239,13 @@ public final class ConcurrencyHarness {
             totals.gcPassesDeletingFiles += Integer.parseInt(f[2]) > 0 ? 1 : 0;
           }
           case "READ" -> readLines.add(line);
+          case "LATEST" -> totals.latestReads += Long.parseLong(f[1]);
           case "WRONG" -> totals.failures.add(where + ": " + c.role() + ": " + line);
           case "ERROR" -> {
             totals.errors.merge(c.role() + ": " + kind(line), 1, Integer::sum);
-            if (c.role().equals("reader")) {
-              // A pinned version's files are never deleted: a reader has no reason to fail.
+            if (c.role().equals("reader") || c.role().equals("latest")) {
+              // A pinned version's files are never deleted, and the latest version is never
+              // retired: a reader has no reason to fail.
               totals.failures.add(where + ": reader: " + line);
             }
           }

@@ -22,6 +22,7 @@ class ConcurrencyHarnessTest {
     assertThat(totals.failures).as("seed %d: %s", seed, totals).isEmpty();
     assertThat(totals.rounds).isEqualTo(rounds);
     assertThat(totals.reads).as("reads checked").isPositive();
+    assertThat(totals.latestReads).as("latest versions read").isPositive();
     assertThat(totals.acknowledged).as("appends acknowledged").isPositive();
   }
 }

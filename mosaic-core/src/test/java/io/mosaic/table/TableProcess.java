@@ -29,10 +29,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * One role of the concurrency harness ({@link ConcurrencyHarness}) in its own JVM, so that it can
  * be killed with SIGKILL at any moment: {@code writer}, {@code migrator}, {@code gc}, {@code
- * reader}, or a one-shot {@code migrate col=device...} / {@code gc-once}. It prints one line per
- * event the harness checks: {@code ACK <version> <batch>} after an append returned, {@code READ
- * <version> <batches>} after a scan that checked every row, {@code ERROR <message>} for a clear
- * failure, {@code WRONG <what>} for rows that are not the committed ones.
+ * reader}, {@code latest}, or a one-shot {@code migrate col=device...} / {@code gc-once}. It prints
+ * one line per event the harness checks: {@code ACK <version> <batch>} after an append returned,
+ * {@code READ <version> <batches>} after a scan that checked every row, {@code ERROR <message>} for
+ * a clear failure, {@code WRONG <what>} for rows that are not the committed ones.
  *
  * <p>Rows are {@link CrashWorkload}'s batches: every value derives from the key {@code k = batch *
  * 100,000 + i}, so a reader can check any version without knowing which batches it holds.
@@ -52,6 +52,7 @@ public final class TableProcess {
       case "migrator" -> migrator(table, random, until);
       case "gc" -> gc(table, random, until);
       case "reader" -> reader(table, pool, random, until, args.length > 5);
+      case "latest" -> latest(table, until);
       case "migrate" -> migrate(table, parse(args, 5));
       case "gc-once" -> new GarbageCollector(table).collect(Duration.ZERO);
       default -> throw new IllegalArgumentException("unknown role " + role);
@@ -122,6 +123,25 @@ public final class TableProcess {
       System.out.println("GC " + r.manifests() + " " + r.files());
       Thread.sleep(random.nextInt(20));
     }
+  }
+
+  /**
+   * Reads the latest version in a loop, as an importer or a query's planning does before it writes
+   * or pins: retiring versions beside it must never make it fail. Prints {@code LATEST <reads>} at
+   * the end, and {@code ERROR} for any failure.
+   */
+  private static void latest(MosaicTable table, long until) throws InterruptedException {
+    long reads = 0;
+    while (System.currentTimeMillis() < until) {
+      try {
+        table.latest();
+        reads++;
+      } catch (RuntimeException e) {
+        System.out.println("ERROR " + oneLine(e));
+      }
+      Thread.sleep(1); // often, but leaving the cores to the roles that commit and collect
+    }
+    System.out.println("LATEST " + reads);
   }
 
   /**

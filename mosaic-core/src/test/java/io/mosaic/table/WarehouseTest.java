@@ -171,7 +171,7 @@ class WarehouseTest {
     assertThat(segmentFiles(after)).isEqualTo(filesBefore);
     for (String device : filesBefore.keySet()) {
       Path owner = pool.device(device).root().resolve(after.tableId()).resolve(TableFolders.OWNER);
-      assertThat(Files.readString(owner, StandardCharsets.UTF_8).strip())
+      assertThat(Files.readAllLines(owner, StandardCharsets.UTF_8).get(0))
           .isEqualTo(renamed.root().toRealPath().toString());
     }
     // The renamed table is fully usable: writes, gc and a new table under the old name.

@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       AnalyzeCommand.class,
       RollbackCommand.class,
       CloneCommand.class,
+      AdoptCommand.class,
       TraceCommand.class,
       PlaceCommand.class,
       RecommendCommand.class,

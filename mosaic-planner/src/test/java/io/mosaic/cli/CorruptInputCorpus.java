@@ -52,8 +52,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * cases: the newest manifest truncated, bit-flipped, overwritten, emptied, made a directory, and
  * edited with a valid checksum (counts, ranges, types, paths, schema edits); segment files
  * truncated, bit-flipped, emptied, deleted and swapped between columns; trace files and {@code
- * devices.toml} truncated, bit-flipped and edited. Run whole from {@code CorruptInputCorpusTest}
- * with {@code -Dmosaic.corpus.cases=all}; CI runs a random sample.
+ * devices.toml} truncated, bit-flipped and edited; copies of the table root (cp -a) written
+ * through. Run whole from {@code CorruptInputCorpusTest} with {@code -Dmosaic.corpus.cases=all}; CI
+ * runs a random sample.
  */
 final class CorruptInputCorpus {
   static final long SCAN_LIMIT_SECONDS = 60;
@@ -219,7 +220,53 @@ final class CorruptInputCorpus {
     segmentCases(cases, m, random);
     traceCases(cases, random);
     devicesCases(cases, random);
+    rootCases(cases);
     return cases;
+  }
+
+  /** Where a root case's copy of the table root stands: its command runs there. */
+  static Path copyRoot(Path dir) {
+    return dir.resolve("tables/orders_copy");
+  }
+
+  /**
+   * Copies of the table root (cp -r) beside it: of the owning root, of a root that was moved, and
+   * put at the moved root's old path. A migration or gc through the copy must be refused, naming
+   * the owner file, and the original must keep its rows (a migration through a copy would delete
+   * segments the original names). Root cases run in every sample.
+   */
+  private static void rootCases(List<Case> cases) {
+    Map<String, List<String>> layouts =
+        Map.of(
+            "of the owning root", List.of(),
+            "of a root moved by hand", List.of("orders_gone"),
+            "put at the old path of the moved root", List.of("orders_copy"));
+    for (Map.Entry<String, List<String>> layout : layouts.entrySet()) {
+      for (String command : List.of("migrate", "gc")) {
+        cases.add(
+            new Case(
+                "table root copied (cp -r), " + layout.getKey() + ", then " + command + " there",
+                "root-" + command,
+                d -> {
+                  Path root = table(d);
+                  DevicePool pool = DevicePool.load(devices(d));
+                  String id = MosaicTable.open(root, pool).latest().tableId();
+                  for (io.mosaic.device.Device device : pool.devices()) {
+                    Files.deleteIfExists(device.root().resolve(id).resolve(TableFolders.OWNER));
+                  }
+                  // The original owns its folders where it first stood, then moved to root.
+                  Path first =
+                      layout.getValue().isEmpty()
+                          ? root
+                          : root.resolveSibling(layout.getValue().get(0));
+                  Files.move(root, first);
+                  TableFolders.adopt(MosaicTable.open(first, pool), previous -> true);
+                  Files.move(first, root);
+                  copyTree(root, copyRoot(d)); // as cp -r: a new directory
+                  return TableFolders.OWNER;
+                }));
+      }
+    }
   }
 
   private Path relative(Path p) {
@@ -630,13 +677,22 @@ final class CorruptInputCorpus {
     // The CLI: a damaged input is a message naming the file (devices.toml's lists every problem,
     // a line each), exit status 1; never a stack trace.
     String[] command =
-        c.kind().equals("trace")
+        c.kind().startsWith("root-")
             ? new String[] {
-              "trace", "--devices", devices(dir).toString(), "--table", table(dir).toString()
+              c.kind().substring("root-".length()),
+              c.kind().equals("root-gc") ? "--grace=PT0S" : "--set=o_comment=hdd",
+              "--devices",
+              devices(dir).toString(),
+              "--table",
+              copyRoot(dir).toString()
             }
-            : new String[] {
-              "table", "--devices", devices(dir).toString(), "--table", table(dir).toString()
-            };
+            : c.kind().equals("trace")
+                ? new String[] {
+                  "trace", "--devices", devices(dir).toString(), "--table", table(dir).toString()
+                }
+                : new String[] {
+                  "table", "--devices", devices(dir).toString(), "--table", table(dir).toString()
+                };
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int status;

@@ -722,6 +722,55 @@ class TableCommandsTest {
     assertThat(rows(fresh)).isEqualTo(15_000);
   }
 
+  /**
+   * {@code mv t t2; cp -a t2 t3}: migrate, import, gc and drop are refused through both roots,
+   * naming adopt and clone, until the moved one adopts its folders; the copy stays refused.
+   */
+  @Test
+  void aMovedTableAdoptsItsFoldersAndACopyOfItIsRefused() throws Exception {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    String parquet = dir.resolve("orders.parquet").toString();
+    assertThat(run(concat(new String[] {"import", "--create"}, pool, parquet))).isZero();
+    Path moved = dir.resolve("pool/nvme/orders_moved");
+    Files.move(table, moved);
+    Path copy = dir.resolve("pool/nvme/orders_copy");
+    Process cp = new ProcessBuilder("cp", "-a", moved.toString(), copy.toString()).start();
+    assertThat(cp.waitFor()).isZero();
+    String[] movedPool = {"--devices", devices.toString(), "--table", moved.toString()};
+    String[] copyPool = {"--devices", devices.toString(), "--table", copy.toString()};
+    for (String[] root : List.of(copyPool, movedPool)) {
+      for (String[] command :
+          List.of(
+              new String[] {"migrate", "--set", "o_comment=hdd"},
+              new String[] {"gc", "--grace", "PT0S"},
+              new String[] {"import", parquet})) {
+        assertThat(run(concat(command, root))).as(command[0]).isEqualTo(4);
+        assertThat(err.toString())
+            .contains("does not own its segment folder", "mosaic adopt --devices D --table")
+            .doesNotContain("\tat ");
+      }
+    }
+    assertThat(rows(moved)).isEqualTo(15_000);
+
+    assertThat(run(concat(new String[] {"adopt"}, movedPool))).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .startsWith("table orders_moved (id ")
+        .contains("now owns its segment folders on nvme (they named " + table + ")");
+    assertThat(run(concat(new String[] {"adopt"}, movedPool))).isZero();
+    assertThat(out.toString())
+        .contains("already owns its segment folders on nvme; nothing changed");
+    assertThat(run(concat(new String[] {"adopt"}, copyPool))).isEqualTo(4);
+    assertThat(err.toString()).contains("looks like a copy of " + moved);
+    assertThat(run(concat(new String[] {"migrate", "--set", "o_comment=hdd"}, copyPool)))
+        .isEqualTo(4);
+
+    assertThat(run(concat(new String[] {"migrate", "--set", "o_comment=hdd"}, movedPool)))
+        .as(err.toString())
+        .isZero();
+    assertThat(run(concat(new String[] {"gc", "--grace", "PT0S"}, movedPool))).isZero();
+    assertThat(rows(moved)).isEqualTo(15_000);
+  }
+
   /** Rows of the table at {@code root}, by a full scan. */
   private long rows(Path root) {
     DevicePool devicePool = DevicePool.load(devices);
