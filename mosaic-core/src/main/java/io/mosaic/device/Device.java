@@ -222,8 +222,8 @@ public final class Device {
               + spec.id()
               + "' is full: capacity "
               + spec.capacity()
-              + ", Mosaic data there "
-              + ByteSize.ofBytes(usage.used)
+              + ", "
+              + usedDescription(usage.used)
               + ", writing "
               + file.getFileName()
               + " needs more; free space (collect garbage, docs/format.md), move columns off it, or raise its capacity"
@@ -244,6 +244,23 @@ public final class Device {
   /** Bytes Mosaic may still write here: within the capacity and what the file system has free. */
   public long freeBytes() throws IOException {
     return Math.min(spec.capacity().bytes() - usedBytes(), usableBytes());
+  }
+
+  /**
+   * What {@link #usedBytes} counts, in words for an error: every file under the device's folder
+   * counts against its capacity, Mosaic's or not, so a file someone else put there is no "Mosaic
+   * data".
+   */
+  public String usedDescription() {
+    return usedDescription(usedBytes());
+  }
+
+  private String usedDescription(long used) {
+    return "files under "
+        + spec.path()
+        + " take "
+        + ByteSize.ofBytes(used)
+        + " (all files there count, not only Mosaic's)";
   }
 
   /** Bytes of Mosaic data on this device, as last measured and booked since. */
