@@ -198,7 +198,33 @@ public final class Device {
   /** Creates a new file on this device; writes count against its capacity. */
   public DeviceOutputStream openForWrite(Path file) throws IOException {
     Files.createDirectories(file.getParent());
+    checkOnDevice(file.getParent());
     return new DeviceOutputStream(this, file);
+  }
+
+  /**
+   * Refuses a folder of this device that a symbolic link takes elsewhere: its files would be
+   * written to another disk while they count as this device's (placement and capacity would be
+   * wrong, and the device's I/O emulation would not pace them). Only the device's own folder may be
+   * a link; the folders in it must be real.
+   */
+  public void checkOnDevice(Path dir) throws IOException {
+    Path root = spec.path().toRealPath();
+    Path real = dir.toRealPath();
+    if (!real.startsWith(root)) {
+      throw MosaicException.invalid(
+          "folder "
+              + dir
+              + " of device '"
+              + spec.id()
+              + "' is a link to "
+              + real
+              + ", outside the device's folder "
+              + root
+              + "; replace the link by a real folder in "
+              + spec.path()
+              + " (move its files there), or add that disk to devices.toml as a device of its own");
+    }
   }
 
   /**

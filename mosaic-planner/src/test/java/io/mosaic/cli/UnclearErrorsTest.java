@@ -254,6 +254,30 @@ class UnclearErrorsTest {
   }
 
   /**
+   * A table's folder on a device that a symbolic link takes to another disk: a write there is
+   * refused, naming the folder, the device and the fix, and nothing lands outside the device.
+   */
+  @Test
+  void aSymlinkedTableFolderOnADeviceIsRefused() throws IOException {
+    String tableId = MosaicTable.open(table, DevicePool.load(devices)).latest().tableId();
+    Path hdd = Files.createDirectories(dir.resolve("pool/hdd"));
+    Path elsewhere = Files.createDirectories(dir.resolve("another-disk"));
+    Path folder = Files.createSymbolicLink(hdd.resolve(tableId), elsewhere);
+    long before = version();
+    assertClear(
+        run(args("migrate", "--set", "o_comment=hdd")),
+        1,
+        "folder " + folder,
+        "of device 'hdd' is a link to " + elsewhere.toRealPath(),
+        "replace the link by a real folder");
+    try (var files = Files.walk(elsewhere)) {
+      assertThat(files.filter(Files::isRegularFile).map(f -> f.getFileName().toString()))
+          .allMatch(name -> name.startsWith("_"));
+    }
+    assertThat(version()).isEqualTo(before);
+  }
+
+  /**
    * A table root nobody may write: every command that writes beside the commits says that the
    * folder is read-only, naming it, and what would fix it. Root ignores permissions, so there the
    * folder is made immutable with {@code chattr +i} instead.
