@@ -1,5 +1,7 @@
 package io.mosaic;
 
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.util.Objects;
 
 /**
@@ -57,7 +59,41 @@ public class MosaicException extends RuntimeException {
     return new MosaicException(Kind.UNSUPPORTED, message);
   }
 
+  /**
+   * A failure of the file system below Mosaic. The JDK's exceptions say only the path where the
+   * file system refused, so the two refusals a person fixes outside Mosaic are named here: a folder
+   * that is read-only or not ours to write (permission denied, a read-only mount), and a file
+   * system with no space left (then of kind {@link Kind#DEVICE_FULL}).
+   */
   public static MosaicException io(String message, Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      String text = String.valueOf(t.getMessage());
+      String where = t instanceof FileSystemException f && f.getFile() != null ? f.getFile() : null;
+      if (text.contains("No space left on device") || text.contains("Disk quota exceeded")) {
+        return new MosaicException(
+            Kind.DEVICE_FULL,
+            message
+                + ": the file system"
+                + (where == null ? "" : " of " + where)
+                + " has no space left; free space on it, or move columns to another device",
+            cause);
+      }
+      if (t instanceof AccessDeniedException
+          || text.contains("Read-only file system")
+          || text.contains("Operation not permitted")) {
+        return new MosaicException(
+            Kind.IO,
+            message
+                + ": "
+                + (where == null ? "the folder" : where)
+                + " is read-only or not writable by this user ("
+                + (t instanceof FileSystemException f && f.getReason() != null
+                    ? f.getReason()
+                    : "permission denied")
+                + "); make it writable (permissions, owner, or a read-write mount) and run again",
+            cause);
+      }
+    }
     return new MosaicException(Kind.IO, message, cause);
   }
 }

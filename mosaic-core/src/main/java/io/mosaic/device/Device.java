@@ -198,7 +198,33 @@ public final class Device {
   /** Creates a new file on this device; writes count against its capacity. */
   public DeviceOutputStream openForWrite(Path file) throws IOException {
     Files.createDirectories(file.getParent());
+    checkOnDevice(file.getParent());
     return new DeviceOutputStream(this, file);
+  }
+
+  /**
+   * Refuses a folder of this device that a symbolic link takes elsewhere: its files would be
+   * written to another disk while they count as this device's (placement and capacity would be
+   * wrong, and the device's I/O emulation would not pace them). Only the device's own folder may be
+   * a link; the folders in it must be real.
+   */
+  public void checkOnDevice(Path dir) throws IOException {
+    Path root = spec.path().toRealPath();
+    Path real = dir.toRealPath();
+    if (!real.startsWith(root)) {
+      throw MosaicException.invalid(
+          "folder "
+              + dir
+              + " of device '"
+              + spec.id()
+              + "' is a link to "
+              + real
+              + ", outside the device's folder "
+              + root
+              + "; replace the link by a real folder in "
+              + spec.path()
+              + " (move its files there), or add that disk to devices.toml as a device of its own");
+    }
   }
 
   /**
@@ -222,8 +248,8 @@ public final class Device {
               + spec.id()
               + "' is full: capacity "
               + spec.capacity()
-              + ", Mosaic data there "
-              + ByteSize.ofBytes(usage.used)
+              + ", "
+              + usedDescription(usage.used)
               + ", writing "
               + file.getFileName()
               + " needs more; free space (collect garbage, docs/format.md), move columns off it, or raise its capacity"
@@ -244,6 +270,23 @@ public final class Device {
   /** Bytes Mosaic may still write here: within the capacity and what the file system has free. */
   public long freeBytes() throws IOException {
     return Math.min(spec.capacity().bytes() - usedBytes(), usableBytes());
+  }
+
+  /**
+   * What {@link #usedBytes} counts, in words for an error: every file under the device's folder
+   * counts against its capacity, Mosaic's or not, so a file someone else put there is no "Mosaic
+   * data".
+   */
+  public String usedDescription() {
+    return usedDescription(usedBytes());
+  }
+
+  private String usedDescription(long used) {
+    return "files under "
+        + spec.path()
+        + " take "
+        + ByteSize.ofBytes(used)
+        + " (all files there count, not only Mosaic's)";
   }
 
   /** Bytes of Mosaic data on this device, as last measured and booked since. */

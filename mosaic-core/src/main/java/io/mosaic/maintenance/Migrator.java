@@ -226,6 +226,17 @@ public final class Migrator {
    * placement writes them, issue 26); the placement is then planned by {@link #planRanges}.
    */
   public Plan plan(Map<String, String> placement) {
+    for (String key : placement.keySet()) {
+      if (key.endsWith("]") && key.indexOf('[') > 0 && !RANGE.matcher(key).matches()) {
+        throw MosaicException.invalid(
+            "row range '"
+                + key
+                + "' is malformed: write COLUMN[FROM:TO] with row group numbers 0 <= FROM < TO"
+                + " (row groups FROM to TO - 1, as in a slice), e.g. "
+                + key.substring(0, key.indexOf('['))
+                + "[0:4]");
+      }
+    }
     if (placement.keySet().stream().anyMatch(k -> RANGE.matcher(k).matches())) {
       int groups = table.latest().rowGroups().size();
       List<RangeTarget> targets = new ArrayList<>();
@@ -289,7 +300,26 @@ public final class Migrator {
     for (RangeTarget t : targets) {
       String column = base.schema().column(t.column()).name();
       Device target = table.pool().device(t.device());
-      if (t.fromRowGroup() < 0 || t.toRowGroup() > groups || t.fromRowGroup() >= t.toRowGroup()) {
+      if (t.fromRowGroup() >= t.toRowGroup()) {
+        throw MosaicException.invalid(
+            "row range "
+                + column
+                + "["
+                + t.fromRowGroup()
+                + ":"
+                + t.toRowGroup()
+                + "] is "
+                + (t.fromRowGroup() == t.toRowGroup() ? "empty" : "reversed")
+                + ": it holds row groups FROM to TO - 1, so FROM must be below TO, e.g. "
+                + column
+                + "["
+                + Math.min(t.fromRowGroup(), t.toRowGroup())
+                + ":"
+                + (Math.max(t.fromRowGroup(), t.toRowGroup())
+                    + (t.fromRowGroup() == t.toRowGroup() ? 1 : 0))
+                + "]");
+      }
+      if (t.fromRowGroup() < 0 || t.toRowGroup() > groups) {
         throw MosaicException.invalid(
             "range ["
                 + t.fromRowGroup()
@@ -373,8 +403,8 @@ public final class Migrator {
                 + ByteSize.ofBytes(Math.max(0, free))
                 + " free (capacity "
                 + d.spec().capacity()
-                + ", Mosaic data there "
-                + ByteSize.ofBytes(d.usedBytes())
+                + ", "
+                + d.usedDescription()
                 + "); move fewer columns there, free space, or raise its capacity. Nothing was moved.");
       }
     }

@@ -87,9 +87,19 @@ public final class ParquetImporter {
   }
 
   private static ParquetFileReader open(Path file) throws IOException {
-    return ParquetFileReader.open(
-        new LocalInputFile(file),
-        SegmentReader.readOptions().usePageChecksumVerification(true).build());
+    try {
+      return ParquetFileReader.open(
+          new LocalInputFile(file),
+          SegmentReader.readOptions().usePageChecksumVerification(true).build());
+    } catch (RuntimeException e) {
+      // parquet-java names the file by its reader object (LocalInputFile@55322aab), not its path.
+      String why = String.valueOf(e.getMessage()).replaceAll("\\S*LocalInputFile@\\w+\\s*", "");
+      throw MosaicException.invalid(
+          file
+              + " is not a Parquet file ("
+              + why.strip()
+              + "); give Parquet files, or a directory of *.parquet files");
+    }
   }
 
   public Summary importFiles(List<Path> files, Listener listener) throws IOException {

@@ -1,5 +1,6 @@
 package io.mosaic.table;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.device.MetadataFiles;
 import io.mosaic.format.Manifest;
@@ -252,7 +253,7 @@ public final class TableFolders {
       throw new UncheckedIOException(
           new IOException("cannot record the owner of " + dir + ": it keeps changing"));
     } catch (IOException e) {
-      throw new UncheckedIOException(
+      throw MosaicException.io(
           "cannot check or record the owner of " + dir + " on device '" + device.id() + "'", e);
     }
   }

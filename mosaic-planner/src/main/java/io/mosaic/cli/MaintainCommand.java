@@ -149,6 +149,14 @@ final class MaintainCommand implements Callable<Integer> {
             : control.pause
                 ? "pause"
                 : control.resume ? "resume" : control.cancel ? "cancel" : "start";
+    // Checked here first so that an error names the option, not the procedures' argument.
+    if (rate != null) {
+      MaintenanceSyntax.rate(rate, "--rate");
+    }
+    if (fullRate != null) {
+      MaintenanceSyntax.rate(fullRate, "--full-rate");
+    }
+    MaintenanceSyntax.deviceRates(deviceRate, "--device-rate");
     MaintainRequest request =
         MaintainRequest.parse(
             table.toString(),
@@ -166,14 +174,33 @@ final class MaintainCommand implements Callable<Integer> {
     if (control.watch != null) {
       return watch(out, executor.watch(request.withDrift(drift)));
     }
-    print(out, executor.maintain(request.withDrift(drift), progress(out), false), control.dryRun);
+    MaintainResult result;
+    try {
+      result = executor.maintain(request.withDrift(drift), progress(out), false);
+    } catch (MosaicException e) {
+      if (e.kind() != MosaicException.Kind.NOT_FOUND
+          || !e.getMessage().contains("transformation")) {
+        throw e;
+      }
+      // How to start one, in this front end's words.
+      throw new MosaicException(
+          e.kind(),
+          e.getMessage()
+              + " with `mosaic maintain --devices "
+              + poolOption.devices
+              + " --table "
+              + table
+              + "` (--dry-run shows it first)",
+          e);
+    }
+    print(out, result, control.dryRun);
     return 0;
   }
 
   // The drift trigger as a service (issue 25): until the process is stopped; a kill leaves the
   // queue for the next watch (or --resume) to pick up.
   private int watch(PrintWriter out, DriftWatch watch) {
-    Duration interval = MaintenanceSyntax.duration(control.watch, "watch interval");
+    Duration interval = MaintenanceSyntax.duration(control.watch, "--watch");
     out.printf(
         Locale.ROOT,
         "watching %s every %s: starting when the new design saves more than %.1f %%%n",
@@ -224,6 +251,11 @@ final class MaintainCommand implements Callable<Integer> {
                   : "not started: it does not pay off (--force runs it anyway)");
       return;
     }
+    if (result.steps().isEmpty()) {
+      // Being identified: nothing to show but what will happen.
+      out.printf("transformation of %s: %s%n", result.table(), result.reason());
+      return;
+    }
     long done = result.steps().stream().filter(s -> s.stepState().equals("done")).count();
     out.printf(
         Locale.ROOT,
@@ -247,6 +279,15 @@ final class MaintainCommand implements Callable<Integer> {
 
   private static DesignExecutor.Listener progress(PrintWriter out) {
     return new DesignExecutor.Listener() {
+      @Override
+      public void identifying(MosaicTable table) {
+        out.printf(
+            "identifying the transformation of %s from its recorded scans (--pause or --cancel from"
+                + " another terminal now applies once it is identified)%n",
+            table.name());
+        out.flush();
+      }
+
       @Override
       public void stepStarted(int index, MoveQueue.Step step) {
         out.printf(

@@ -1,9 +1,16 @@
 package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
+import io.mosaic.maintenance.MaintenanceSyntax;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -99,6 +106,10 @@ public final class MosaicCli {
   static CommandLine configure(CommandLine cli, PrintWriter out, PrintWriter err) {
     cli.setOut(out);
     cli.setErr(err);
+    // Every path and duration option of every command, checked in one place so that the error
+    // names the option (picocli prefixes it) and says what would be accepted.
+    cli.registerConverter(Path.class, MosaicCli::path);
+    cli.registerConverter(Duration.class, MosaicCli::duration);
     cli.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
           int status;
@@ -106,6 +117,10 @@ public final class MosaicCli {
             status = exitCode(m.kind());
           } else if (ex instanceof IOException || ex instanceof UncheckedIOException) {
             status = exitCode(MosaicException.Kind.IO);
+            commandLine
+                .getErr()
+                .println("mosaic " + commandLine.getCommandName() + ": " + describe(ex));
+            return status;
           } else if (ex instanceof IllegalArgumentException) {
             status = INPUT_ERROR; // a check not yet given a kind
           } else {
@@ -117,6 +132,57 @@ public final class MosaicCli {
           return status;
         });
     return cli;
+  }
+
+  /**
+   * A path as typed: an empty or blank one is refused, since {@code Path.of("")} is the working
+   * directory and a command would quietly write there (a table root made of the current folder).
+   */
+  static Path path(String text) {
+    if (text.isBlank()) {
+      throw new CommandLine.TypeConversionException(
+          "the path is empty; give a file or directory (use '.' for the current directory)");
+    }
+    return Path.of(text);
+  }
+
+  /**
+   * A duration as every option takes it ({@link MaintenanceSyntax#duration}): {@code 1h}, {@code
+   * 2m}, {@code 10s}, {@code 500ms}, ISO-8601 {@code PT1H}; zero is allowed ({@code gc --grace 0}).
+   */
+  static Duration duration(String text) {
+    try {
+      return MaintenanceSyntax.durationOrZero(text, "'" + text + "'");
+    } catch (MosaicException e) {
+      throw new CommandLine.TypeConversionException(e.getMessage());
+    }
+  }
+
+  /**
+   * An I/O failure in words: the JDK's file-system exceptions carry only the path as their message,
+   * so the reason (no such file, permission denied) is added.
+   */
+  static String describe(Exception ex) {
+    Throwable t = ex instanceof UncheckedIOException u ? u.getCause() : ex;
+    String context =
+        t != ex && ex.getMessage() != null && !ex.getMessage().equals(String.valueOf(t))
+            ? ex.getMessage() + ": "
+            : "";
+    if (t instanceof NoSuchFileException f && f.getFile() != null) {
+      Path parent = Path.of(f.getFile()).toAbsolutePath().getParent();
+      return context
+          + f.getFile()
+          + (parent != null && !Files.isDirectory(parent)
+              ? ": its directory " + parent + " does not exist; create it or name another"
+              : ": no such file or directory");
+    }
+    if (t instanceof AccessDeniedException f && f.getFile() != null) {
+      return context + f.getFile() + ": permission denied; check its permissions and owner";
+    }
+    if (t instanceof FileSystemException f && f.getFile() != null) {
+      return context + f.getFile() + ": " + (f.getReason() == null ? t : f.getReason());
+    }
+    return ex.getMessage();
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -85,7 +85,7 @@ final class PlaceCommand implements Callable<Integer> {
       paramLabel = "SLACK",
       description =
           "No recorded scan may get slower than (1 + SLACK) times its time under the reference"
-              + " (paper Section 5.4): 0 forbids any slowdown, 0.1 allows 10 %.")
+              + " (paper Section 5.4): 0 forbids any slowdown, 0.1 allows 10 %%.")
   Double noRegression;
 
   @Option(
@@ -110,6 +110,8 @@ final class PlaceCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
+    Commands.checkOutput("--plan", planFile);
+    Commands.checkOutput("--json", jsonFile);
     DevicePool pool = poolOption.load();
     PlaceRequest request =
         constraints

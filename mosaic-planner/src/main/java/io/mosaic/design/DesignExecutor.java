@@ -29,6 +29,12 @@ import java.util.function.Supplier;
 public final class DesignExecutor {
   /** Progress, for a person at a terminal or a log. */
   public interface Listener {
+    /**
+     * Identification of a new transformation starts (the table marked as being identified: a pause
+     * or cancel from now on is kept for the queue it writes).
+     */
+    default void identifying(MosaicTable table) {}
+
     default void stepStarted(int index, MoveQueue.Step step) {}
 
     default void copied(long bytesDone, long bytesTotal, double rate) {}
@@ -75,6 +81,20 @@ public final class DesignExecutor {
    */
   public static boolean isRunning(MosaicTable table) {
     return RunnerLock.isHeld(table);
+  }
+
+  /**
+   * Marks the table's transformation as being identified until closed (empty when another process
+   * is identifying it already): a pause or cancel in that time is kept and applied when its queue
+   * is written ({@link MoveQueue#request}, {@link MoveQueue#start}).
+   */
+  public static Optional<AutoCloseable> identifying(MosaicTable table) {
+    return RunnerLock.tryAcquire(table, RunnerLock.IDENTIFYING).map(l -> l);
+  }
+
+  /** Whether a live process (this one included) is identifying the table's transformation. */
+  public static boolean isIdentifying(MosaicTable table) {
+    return RunnerLock.isHeld(table, RunnerLock.IDENTIFYING);
   }
 
   private MoveQueue runSteps(Listener listener) {

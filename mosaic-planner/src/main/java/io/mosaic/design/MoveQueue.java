@@ -495,6 +495,92 @@ public record MoveQueue(
    */
   public static Optional<MoveQueue> update(
       MosaicTable table, java.util.function.UnaryOperator<MoveQueue> change) {
+    return locked(
+        table,
+        () -> {
+          Optional<MoveQueue> changed = read(table).map(change);
+          changed.ifPresent(q -> q.write(table));
+          return changed;
+        });
+  }
+
+  /**
+   * The file in the table's root that keeps a pause or cancel asked for while the transformation
+   * was still being identified: the queue does not exist yet, and {@link #start} applies it.
+   */
+  static final String REQUEST = "_design-moves.request";
+
+  /**
+   * Changes the table's queue to {@code next} (paused or cancelled) as {@link #update} does; with
+   * no queue yet, keeps the request for {@link #start} when {@code identifying} says that a live
+   * process is still identifying the transformation.
+   */
+  public static Requested request(
+      MosaicTable table, State next, java.util.function.BooleanSupplier identifying) {
+    return locked(
+        table,
+        () -> {
+          Optional<MoveQueue> queue = read(table);
+          if (queue.isPresent()) {
+            MoveQueue q = queue.get();
+            MoveQueue changed = q.state() == State.DONE ? q : q.withState(next, null);
+            changed.write(table);
+            return new Requested(changed, false);
+          }
+          if (identifying.getAsBoolean()) {
+            writeAtomically(table.root().resolve(REQUEST), next.spelling());
+            return new Requested(null, true);
+          }
+          return new Requested(null, false);
+        });
+  }
+
+  /**
+   * What {@link #request} did: changed the queue (not null), kept the request for the
+   * transformation being identified ({@code pending}), or neither (no transformation at all).
+   */
+  public record Requested(MoveQueue queue, boolean pending) {}
+
+  /**
+   * Writes a new queue, in the state a pause or cancel asked for while it was being identified
+   * ({@link #request}), else as given; returns what was written.
+   */
+  public static MoveQueue start(MosaicTable table, MoveQueue queue) {
+    return locked(
+        table,
+        () -> {
+          MoveQueue started = queue;
+          Optional<State> asked = takeRequest(table);
+          if (asked.isPresent()) {
+            started = queue.withState(asked.get(), null);
+          }
+          started.write(table);
+          return started;
+        });
+  }
+
+  /** Drops a request left by a pause or cancel for an identification that started no queue. */
+  public static void dropRequest(MosaicTable table) {
+    locked(table, () -> takeRequest(table));
+  }
+
+  private static Optional<State> takeRequest(MosaicTable table) {
+    Path file = table.root().resolve(REQUEST);
+    try {
+      String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+      Files.delete(file);
+      return java.util.Arrays.stream(State.values())
+          .filter(st -> st.spelling().equals(text))
+          .findFirst();
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw MosaicException.io("cannot read or remove " + file, e);
+    }
+  }
+
+  // Runs body holding the queue's update lock (this JVM's threads and other processes).
+  private static <T> T locked(MosaicTable table, java.util.function.Supplier<T> body) {
     Path lockFile = table.root().resolve(UPDATE_LOCK);
     synchronized (UPDATING.computeIfAbsent(lockFile, f -> new Object())) {
       try (java.nio.channels.FileChannel channel =
@@ -503,13 +589,10 @@ public record MoveQueue(
                   java.nio.file.StandardOpenOption.CREATE,
                   java.nio.file.StandardOpenOption.WRITE);
           java.nio.channels.FileLock ignored = channel.lock()) {
-        Optional<MoveQueue> changed = read(table).map(change);
-        changed.ifPresent(q -> q.write(table));
-        return changed;
+        return body.get();
       } catch (IOException e) {
         throw MosaicException.io(
-            "cannot lock " + lockFile + " to change the table's move queue (check its permissions)",
-            e);
+            "cannot lock " + lockFile + " to change the table's move queue", e);
       }
     }
   }
@@ -554,17 +637,24 @@ public record MoveQueue(
         o.put("secondsAfter", s.secondsAfter());
       }
     }
-    Path file = file(table);
-    Path tmp = file.resolveSibling(FILE + ".tmp");
     try {
-      Files.writeString(tmp, JSON.writeValueAsString(root), StandardCharsets.UTF_8);
+      writeAtomically(file(table), JSON.writeValueAsString(root));
+    } catch (IOException e) {
+      throw MosaicException.io("cannot write the move queue " + file(table), e);
+    }
+  }
+
+  private static void writeAtomically(Path file, String text) {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try {
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
       try {
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
       }
     } catch (IOException e) {
-      throw MosaicException.io("cannot write the move queue " + file, e);
+      throw MosaicException.io("cannot write " + file, e);
     }
   }
 }

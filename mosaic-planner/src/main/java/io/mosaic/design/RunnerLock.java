@@ -23,6 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RunnerLock implements AutoCloseable {
   static final String FILE = "_design-moves.lock";
+
+  /**
+   * The mark of the process identifying a table's transformation, held from before the proposal
+   * until its queue is written: a pause or cancel meanwhile is kept for it ({@link
+   * MoveQueue#request}) rather than refused for want of a queue.
+   */
+  static final String IDENTIFYING = "_design-identify.lock";
+
   private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
   private final Path file;
@@ -37,7 +45,12 @@ final class RunnerLock implements AutoCloseable {
 
   /** The lock, or empty when a live process (this one included) runs the queue. */
   static Optional<RunnerLock> tryAcquire(MosaicTable table) {
-    Path file = file(table);
+    return tryAcquire(table, FILE);
+  }
+
+  /** The lock on {@code name} in the table's root, or empty when a live process holds it. */
+  static Optional<RunnerLock> tryAcquire(MosaicTable table, String name) {
+    Path file = file(table, name);
     if (!HELD.add(file)) {
       return Optional.empty();
     }
@@ -60,14 +73,18 @@ final class RunnerLock implements AutoCloseable {
       } catch (IOException ignored) {
         // the failure below says what went wrong
       }
-      throw MosaicException.io(
-          "cannot lock " + file + " to run the table's transformation (check its permissions)", e);
+      throw MosaicException.io("cannot lock " + file + " to run the table's transformation", e);
     }
   }
 
   /** Whether a live process (this one included) runs the table's queue. */
   static boolean isHeld(MosaicTable table) {
-    Path file = file(table);
+    return isHeld(table, FILE);
+  }
+
+  /** Whether a live process (this one included) holds the lock on {@code name}. */
+  static boolean isHeld(MosaicTable table, String name) {
+    Path file = file(table, name);
     if (HELD.contains(file)) {
       return true;
     }
@@ -87,14 +104,14 @@ final class RunnerLock implements AutoCloseable {
     }
   }
 
-  private static Path file(MosaicTable table) {
+  private static Path file(MosaicTable table, String name) {
     Path root = table.root();
     try {
       root = root.toRealPath();
     } catch (IOException e) {
       root = root.toAbsolutePath().normalize();
     }
-    return root.resolve(FILE);
+    return root.resolve(name);
   }
 
   @Override

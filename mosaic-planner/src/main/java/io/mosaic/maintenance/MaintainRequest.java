@@ -150,8 +150,8 @@ public record MaintainRequest(
       Double payoff,
       Boolean force,
       Boolean dryRun) {
-    double gentle = Bandwidth.parse(rate == null ? DEFAULT_RATE : rate).bytesPerSecond();
-    double full = fullRate == null ? UNPACED : Bandwidth.parse(fullRate).bytesPerSecond();
+    double gentle = MaintenanceSyntax.rate(rate == null ? DEFAULT_RATE : rate, "rate");
+    double full = fullRate == null ? UNPACED : MaintenanceSyntax.rate(fullRate, "full rate");
     if (full < gentle) {
       throw MosaicException.invalid(
           String.format(

@@ -211,17 +211,17 @@ public final class MaintenanceExecutor {
     Optional<MoveQueue> existing = MoveQueue.read(table);
     switch (request.action()) {
       case STATUS, PAUSE, CANCEL, RESUME -> {
-        MoveQueue queue =
-            existing.orElseThrow(
-                () ->
-                    MosaicException.notFound(
-                        "table "
-                            + table.name()
-                            + " has no transformation; start one with maintain (action start)"));
+        if (existing.isEmpty() && request.action() == MaintainRequest.Action.STATUS) {
+          if (DesignExecutor.isIdentifying(table)) {
+            return identifying(table, "identifying", "its transformation is being identified");
+          }
+          throw noTransformation(table, "show");
+        }
         if (request.action() == MaintainRequest.Action.STATUS) {
-          return result(queue);
+          return status(table, existing.get());
         }
         if (request.action() == MaintainRequest.Action.RESUME) {
+          MoveQueue queue = existing.orElseThrow(() -> noTransformation(table, "resume"));
           if (queue.state() == MoveQueue.State.DONE) {
             return result(queue);
           }
@@ -237,18 +237,26 @@ public final class MaintenanceExecutor {
                       .withProgress(null));
           return result(execute(table, listener, background));
         }
-        if (queue.state() == MoveQueue.State.DONE) {
-          return result(queue); // nothing left to pause or cancel
-        }
-        // Under the queue's lock: the runner's progress, written meanwhile, does not undo it.
+        // Under the queue's lock: the runner's progress, written meanwhile, does not undo it. A
+        // transformation still being identified has no queue yet: the request is kept and its
+        // queue starts in this state, rather than running as if nobody had asked.
         MoveQueue.State next =
             request.action() == MaintainRequest.Action.PAUSE
                 ? MoveQueue.State.PAUSED
                 : MoveQueue.State.CANCELLED;
-        return result(
-            MoveQueue.update(
-                    table, q -> q.state() == MoveQueue.State.DONE ? q : q.withState(next, null))
-                .orElse(queue));
+        MoveQueue.Requested done =
+            MoveQueue.request(table, next, () -> DesignExecutor.isIdentifying(table));
+        if (done.queue() != null) {
+          return result(done.queue());
+        }
+        if (done.pending()) {
+          return identifying(
+              table,
+              next.spelling(),
+              "its transformation is being identified; it will start " + next.spelling());
+        }
+        throw noTransformation(
+            table, request.action() == MaintainRequest.Action.PAUSE ? "pause" : "cancel");
       }
       case START -> {}
     }
@@ -266,6 +274,34 @@ public final class MaintenanceExecutor {
               + existing.get().bytesTotal()
               + " bytes done); resume or cancel it first");
     }
+    // Marked while identifying, so a pause or cancel meanwhile is kept for the queue it writes. A
+    // request left by an identification that stopped (killed) is dropped first: it was for that
+    // one.
+    if (!DesignExecutor.isIdentifying(table)) {
+      MoveQueue.dropRequest(table);
+    }
+    Optional<AutoCloseable> mark = DesignExecutor.identifying(table);
+    try {
+      listener.identifying(table);
+      return startIdentified(table, request, listener, background);
+    } finally {
+      if (mark.isPresent()) {
+        MoveQueue.dropRequest(table); // a request for a transformation that did not start
+        try {
+          mark.get().close();
+        } catch (Exception e) {
+          // the OS drops the lock with the process
+        }
+      }
+    }
+  }
+
+  private MaintainResult startIdentified(
+      MosaicTable table,
+      MaintainRequest request,
+      DesignExecutor.Listener listener,
+      boolean background)
+      throws IOException {
     List<MosaicTable> tables = List.of(table);
     CostModel model = InstalledPool.model(pool, tables);
     Workload workload = InstalledPool.workload(tables);
@@ -306,8 +342,45 @@ public final class MaintenanceExecutor {
             request.fullRate(),
             MoveSchedule.workingSet(proposal, DesignAdvisor.WORKING_SET_SHARE),
             request.deviceRates());
-    MoveQueue.of(table.name(), proposal, schedule).write(table);
+    MoveQueue.start(table, MoveQueue.of(table.name(), proposal, schedule));
     return result(execute(table, listener, background));
+  }
+
+  // Words every front end can take: each names how to start one (a command, a CALL) as it says.
+  private static MosaicException noTransformation(MosaicTable table, String verb) {
+    return MosaicException.notFound(
+        "table "
+            + table.name()
+            + " has no transformation to "
+            + verb
+            + ": none was started, or it ended and its queue was removed; identify and start one"
+            + " first");
+  }
+
+  // A transformation being identified: no steps yet.
+  private static MaintainResult identifying(MosaicTable table, String state, String reason) {
+    return new MaintainResult(
+        table.name(),
+        state,
+        reason,
+        List.of(),
+        new MaintainResult.Progress(0, 0, null, null, null));
+  }
+
+  // The queue as the status shows it: one that says running with no live runner was left by a
+  // process that stopped (docs/physical-design.md, "one process runs a queue at a time").
+  private static MaintainResult status(MosaicTable table, MoveQueue queue) {
+    MaintainResult r = result(queue);
+    if (queue.state() != MoveQueue.State.RUNNING || DesignExecutor.isRunning(table)) {
+      return r;
+    }
+    return new MaintainResult(
+        r.table(),
+        "interrupted",
+        r.reason()
+            + "; no process is running it (the one that ran it stopped): resume continues it",
+        r.steps(),
+        r.progress());
   }
 
   // The queue's schedule with the settings the request gave in place of its own.

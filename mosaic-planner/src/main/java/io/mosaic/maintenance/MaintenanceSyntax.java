@@ -101,6 +101,34 @@ public final class MaintenanceSyntax {
    * {@code 2m}, {@code 1h}, {@code 1d}), or a bare number of seconds; it must be positive.
    */
   public static Duration duration(String text, String what) {
+    Duration d = parseDuration(text);
+    if (d == null || d.isZero()) {
+      throw notADuration(text, what, "a positive");
+    }
+    return d;
+  }
+
+  /** A duration as {@link #duration} reads it, zero allowed (a grace period of none). */
+  public static Duration durationOrZero(String text, String what) {
+    Duration d = parseDuration(text);
+    if (d == null) {
+      throw notADuration(text, what, "a");
+    }
+    return d;
+  }
+
+  private static MosaicException notADuration(String text, String what, String kind) {
+    return MosaicException.invalid(
+        what
+            + " '"
+            + (text == null ? "" : text.strip())
+            + "' is not "
+            + kind
+            + " duration; write e.g. '1h', '2m', '10s', '500ms' or ISO-8601 'PT10S'");
+  }
+
+  // Null when the text is no duration, or a negative one.
+  private static Duration parseDuration(String text) {
     String t = text == null ? "" : text.strip();
     Duration d = null;
     if (t.regionMatches(true, 0, "P", 0, 1)) {
@@ -126,14 +154,25 @@ public final class MaintenanceSyntax {
         d = millis < 1e15 ? Duration.ofMillis(Math.round(millis)) : null;
       }
     }
-    if (d == null || d.isNegative() || d.isZero()) {
+    return d == null || d.isNegative() ? null : d;
+  }
+
+  /**
+   * A rate ({@code 50MB/s}, {@link Bandwidth#parse}) in bytes per second; the error names {@code
+   * what} (the option or argument) and the accepted form.
+   */
+  public static double rate(String text, String what) {
+    try {
+      return Bandwidth.parse(text).bytesPerSecond();
+    } catch (MosaicException e) {
       throw MosaicException.invalid(
           what
               + " '"
-              + t
-              + "' is not a positive duration; write e.g. '10s', '500ms', '2m' or ISO-8601 'PT10S'");
+              + text
+              + "' is not a usable rate ("
+              + e.getMessage()
+              + "); write a positive rate with its unit, e.g. '50MB/s' or '1 GB/s'");
     }
-    return d;
   }
 
   /**

@@ -448,6 +448,80 @@ class TableCommandsTest {
     assertThat(out.toString()).contains("transformation of orders: done");
   }
 
+  /**
+   * A pause sent while the transformation is still being identified (no queue yet) is kept and the
+   * transformation starts paused, rather than being refused and the runner running unpaused; a
+   * queue that says running with no live runner shows as interrupted; and the errors speak of the
+   * CLI's options, not of the procedures' actions.
+   */
+  @Test
+  void aPauseWhileIdentifyingStartsItPausedAndStatusTellsARunnerGone() throws Exception {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(
+            run(
+                concat(
+                    new String[] {"import", "--create", "--device", "hdd"},
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .as(err.toString())
+        .isZero();
+    DevicePool devicePool = DevicePool.load(devices);
+    MosaicTable t = MosaicTable.open(table, devicePool);
+    assertThat(run(concat(new String[] {"maintain", "--pause"}, pool))).isEqualTo(3);
+    assertThat(err.toString())
+        .contains("has no transformation to pause", "mosaic maintain --devices")
+        .doesNotContain("action");
+    try (Retriever retriever = new Retriever(devicePool)) {
+      for (int i = 0; i < 3; i++) {
+        try (Scan scan = retriever.scan(t, ScanRequest.of(List.of("o_orderkey", "o_custkey")))) {
+          while (scan.hasNext()) {
+            scan.next();
+          }
+        }
+      }
+    }
+    CalibratedModels.nvme40xHdd(devicePool);
+    long version = t.latest().version();
+
+    // The pause arrives from the CLI while the start identifies (its listener is called then).
+    String[] pauseOutput = new String[1];
+    MaintainResult started =
+        new MaintenanceExecutor(devicePool, name -> MosaicTable.open(Path.of(name), devicePool))
+            .maintain(
+                MaintainRequest.parse(
+                    table.toString(), "start", "constant", "1 GB/s", null, null, null, true, false),
+                new io.mosaic.design.DesignExecutor.Listener() {
+                  @Override
+                  public void identifying(MosaicTable identified) {
+                    assertThat(MoveQueue.read(identified)).isEmpty();
+                    assertThat(run(concat(new String[] {"maintain", "--status"}, pool)))
+                        .as(err.toString())
+                        .isZero();
+                    assertThat(out.toString()).contains("being identified");
+                    assertThat(run(concat(new String[] {"maintain", "--pause"}, pool)))
+                        .as(err.toString())
+                        .isZero();
+                    pauseOutput[0] = out.toString();
+                  }
+                },
+                false);
+    assertThat(pauseOutput[0]).contains("being identified; it will start paused");
+    assertThat(started.state()).isEqualTo("paused");
+    MoveQueue queue = MoveQueue.read(t).orElseThrow();
+    assertThat(queue.state()).isEqualTo(MoveQueue.State.PAUSED);
+    assertThat(queue.steps()).isNotEmpty();
+    assertThat(queue.bytesDone()).isZero();
+    assertThat(MosaicTable.open(table, devicePool).latest().version()).isEqualTo(version);
+
+    // Left saying running by a process that stopped: no runner holds it.
+    MoveQueue.update(t, q -> q.withState(MoveQueue.State.RUNNING, null));
+    assertThat(run(concat(new String[] {"maintain", "--status"}, pool))).isZero();
+    assertThat(out.toString())
+        .contains("transformation of orders: interrupted", "no process is running it");
+    assertThat(run(concat(new String[] {"maintain", "--resume"}, pool))).isZero();
+    assertThat(out.toString()).containsPattern("done, (\\d) of \\1 steps done");
+  }
+
   @Test
   void maintainStartsOnDriftOnlyAndWatchesTheTable() throws Exception {
     String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
