@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -623,8 +624,89 @@ public final class CorruptInputCorpus {
 
   // ---- running a case
 
-  Outcome run(Case c, Path work, ExecutorService pool) throws Exception {
-    return run(c, work, pool, this::check);
+  /**
+   * Runs {@code cases} through {@code frontEnd}, each on a fresh damaged copy in a directory of its
+   * own under {@code work} (an engine keeps a device pool per {@code devices.toml} path), which is
+   * removed once {@code done} has released what the front end kept for it.
+   */
+  public Tally runAll(List<Case> cases, Path work, FrontEnd frontEnd, Consumer<Path> done)
+      throws Exception {
+    Tally tally = new Tally();
+    ExecutorService pool = daemonPool();
+    try {
+      for (int i = 0; i < cases.size(); i++) {
+        Path dir = work.resolve("case" + i);
+        tally.add(run(cases.get(i), dir, pool, frontEnd));
+        done.accept(dir);
+        deleteTree(dir);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return tally;
+  }
+
+  /** What {@code read} gives on an undamaged copy of the template in {@code work}. */
+  public <T> T undamaged(Path work, Function<Path, T> read) throws Exception {
+    List<T> got = new ArrayList<>();
+    ExecutorService pool = daemonPool();
+    try {
+      run(
+          new Case("undamaged", "none", d -> "orders"),
+          work,
+          pool,
+          (c, d, file) -> {
+            got.add(read.apply(d));
+            return new Outcome(c, "rows", "");
+          });
+    } finally {
+      pool.shutdownNow();
+    }
+    if (got.isEmpty()) {
+      throw new IllegalStateException("the undamaged template gave nothing within the limit");
+    }
+    return got.get(0);
+  }
+
+  /** A query's rows as text, in an order of their own, or its failure. */
+  public interface Query {
+    List<String> rows(int query) throws Exception;
+  }
+
+  /**
+   * A case read by an engine: {@code rows} when every query gives the undamaged table's rows
+   * ({@code expected}, one list per query), {@code wrong} when one gives others, else what {@code
+   * refused} makes of the first failure.
+   */
+  public static Outcome read(
+      Case c, List<List<String>> expected, Query query, Function<Exception, Outcome> refused) {
+    for (int q = 0; q < expected.size(); q++) {
+      List<String> got;
+      try {
+        got = query.rows(q);
+      } catch (Exception e) {
+        return refused.apply(e);
+      }
+      if (!got.equals(expected.get(q))) {
+        return new Outcome(c, "wrong", "query " + q + ": " + got.size() + " rows");
+      }
+    }
+    return new Outcome(c, "rows", "");
+  }
+
+  /**
+   * An engine's error for case {@code c} on the copy in {@code dir}: clear ({@code error}) when the
+   * message holds no stack trace or Java class name and names the damaged file.
+   */
+  public static Outcome refusal(Case c, Path dir, String file, String message) {
+    String why = unclear(message);
+    if (why != null) {
+      return new Outcome(c, "unclear", why + ": " + message);
+    }
+    if (!names(message, file, dir)) {
+      return new Outcome(c, "unnamed", message);
+    }
+    return new Outcome(c, "error", message);
   }
 
   /**
@@ -644,7 +726,8 @@ public final class CorruptInputCorpus {
     }
   }
 
-  private Outcome check(Case c, Path dir, String file) {
+  /** The CLI's front end: {@code mosaic table} (or {@code trace}), then a scan. */
+  Outcome cli(Case c, Path dir, String file) {
     // The CLI: a damaged input is a message naming the file (devices.toml's lists every problem,
     // a line each), exit status 1; never a stack trace.
     String[] command =

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,15 +21,7 @@ class CorruptInputCorpusTest {
     List<CorruptInputCorpus.Case> all = corpus.cases(seed);
     assertThat(all.size()).as("cases in the corpus").isGreaterThanOrEqualTo(1000);
     List<CorruptInputCorpus.Case> run = CorruptInputCorpus.sample(all, seed, 150);
-    CorruptInputCorpus.Tally tally = new CorruptInputCorpus.Tally();
-    ExecutorService pool = CorruptInputCorpus.daemonPool();
-    try {
-      for (CorruptInputCorpus.Case c : run) {
-        tally.add(corpus.run(c, dir.resolve("case"), pool));
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    CorruptInputCorpus.Tally tally = corpus.runAll(run, dir.resolve("cases"), corpus::cli, d -> {});
     String summary = tally.summary("the CLI", seed, run.size(), all.size());
     System.out.println(summary);
     tally.bad().forEach(System.out::println);

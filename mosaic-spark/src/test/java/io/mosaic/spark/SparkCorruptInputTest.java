@@ -10,7 +10,6 @@ import io.mosaic.scan.Retriever;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
@@ -75,23 +74,9 @@ class SparkCorruptInputTest {
                     + ".tables.orders WHERE o_orderdate >= DATE '1995-01-01'"
                     + " GROUP BY o_orderpriority"));
     corpus = CorruptInputCorpus.create(dir.resolve("template"));
-    ExecutorService pool = CorruptInputCorpus.daemonPool();
-    try {
-      List<List<String>> rows = new ArrayList<>();
-      corpus.run(
-          new Case("undamaged", "none", d -> "orders"),
-          dir.resolve("undamaged"),
-          pool,
-          (c, d, file) -> {
-            for (Function<Path, Dataset<Row>> q : QUERIES) {
-              rows.add(rows(q.apply(d)));
-            }
-            return new Outcome(c, "rows", "");
-          });
-      expected = rows;
-    } finally {
-      pool.shutdownNow();
-    }
+    expected =
+        corpus.undamaged(
+            dir.resolve("undamaged"), d -> QUERIES.stream().map(q -> rows(q.apply(d))).toList());
   }
 
   @AfterAll
@@ -119,23 +104,20 @@ class SparkCorruptInputTest {
     long seed = CorruptInputCorpus.seed();
     List<Case> all = corpus.cases(seed);
     List<Case> run = CorruptInputCorpus.sample(all, seed, 40);
-    CorruptInputCorpus.Tally tally = new CorruptInputCorpus.Tally();
-    ExecutorService pool = CorruptInputCorpus.daemonPool();
-    try {
-      for (int i = 0; i < run.size(); i++) {
-        // A directory per case: Spark keeps a device pool and a retriever per devices.toml path.
-        Path work = dir.resolve("case" + i);
-        tally.add(corpus.run(run.get(i), work, pool, this::check));
-        Retriever retriever =
-            MosaicPartitionReaderFactory.retriever(CorruptInputCorpus.devices(work).toString());
-        if (retriever != null) {
-          retriever.close();
-        }
-        CorruptInputCorpus.deleteTree(work);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    CorruptInputCorpus.Tally tally =
+        corpus.runAll(
+            run,
+            dir.resolve("cases"),
+            this::check,
+            work -> {
+              // Spark keeps a retriever (reader and decoding threads) per devices.toml path.
+              Retriever retriever =
+                  MosaicPartitionReaderFactory.retriever(
+                      CorruptInputCorpus.devices(work).toString());
+              if (retriever != null) {
+                retriever.close();
+              }
+            });
     String summary = tally.summary("Spark", seed, run.size(), all.size());
     System.out.println(summary);
     tally.bad().forEach(System.out::println);
@@ -309,38 +291,18 @@ class SparkCorruptInputTest {
   }
 
   private Outcome check(Case c, Path d, String file) {
-    for (int q = 0; q < QUERIES.size(); q++) {
-      List<String> got;
-      try {
-        got = rows(QUERIES.get(q).apply(d));
-      } catch (Exception e) { // SparkException is checked, thrown by Scala code undeclared
-        return refusal(c, d, file, e);
-      }
-      if (!got.equals(expected.get(q))) {
-        return new Outcome(c, "wrong", "query " + q + ": " + got.size() + " rows");
-      }
-    }
-    return new Outcome(c, "rows", "");
-  }
-
-  /**
-   * A failed read: clear if Mosaic classified it (a {@link MosaicException} in the chain: thrown on
-   * the driver, or the cause of the failed job) and its message names the file.
-   */
-  static Outcome refusal(Case c, Path d, String file, Throwable e) {
-    Throwable found = mosaicCause(e);
-    if (found == null) {
-      return new Outcome(c, "unclassified", e.toString());
-    }
-    String message = String.valueOf(found.getMessage());
-    String unclear = CorruptInputCorpus.unclear(message);
-    if (unclear != null) {
-      return new Outcome(c, "unclear", unclear + ": " + message);
-    }
-    if (!CorruptInputCorpus.names(message, file, d)) {
-      return new Outcome(c, "unnamed", message);
-    }
-    return new Outcome(c, "error", message);
+    return CorruptInputCorpus.read(
+        c,
+        expected,
+        q -> rows(QUERIES.get(q).apply(d)),
+        e -> {
+          // Clear if Mosaic classified it (a MosaicException: thrown on the driver, or the cause
+          // of the failed job) and its message names the file.
+          Throwable found = mosaicCause(e);
+          return found == null
+              ? new Outcome(c, "unclassified", e.toString())
+              : CorruptInputCorpus.refusal(c, d, file, String.valueOf(found.getMessage()));
+        });
   }
 
   /** The MosaicException (or Spark's missing-table error) in {@code e}'s chain, or null. */

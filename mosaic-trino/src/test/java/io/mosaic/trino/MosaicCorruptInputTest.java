@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -63,24 +62,13 @@ class MosaicCorruptInputTest {
     MosaicQueryRunner.writeDeviceModel(dir.resolve("mosaic"));
     corpus = CorruptInputCorpus.create(dir.resolve("template"));
     // The undamaged rows, read through Trino from a copy (a query adds to the trace it reads).
-    ExecutorService pool = CorruptInputCorpus.daemonPool();
-    try {
-      List<List<String>> rows = new ArrayList<>();
-      corpus.run(
-          new Case("undamaged", "none", d -> "orders"),
-          dir.resolve("undamaged"),
-          pool,
-          (c, d, file) -> {
-            String catalog = catalog(d);
-            for (String sql : QUERIES) {
-              rows.add(rows(sql.formatted(catalog)));
-            }
-            return new Outcome(c, "rows", "");
-          });
-      expected = rows;
-    } finally {
-      pool.shutdownNow();
-    }
+    expected =
+        corpus.undamaged(
+            dir.resolve("undamaged"),
+            d -> {
+              String catalog = catalog(d);
+              return QUERIES.stream().map(sql -> rows(sql.formatted(catalog))).toList();
+            });
   }
 
   @AfterAll
@@ -118,15 +106,7 @@ class MosaicCorruptInputTest {
     long seed = CorruptInputCorpus.seed();
     List<Case> all = corpus.cases(seed);
     List<Case> run = CorruptInputCorpus.sample(all, seed, 40);
-    CorruptInputCorpus.Tally tally = new CorruptInputCorpus.Tally();
-    ExecutorService pool = CorruptInputCorpus.daemonPool();
-    try {
-      for (Case c : run) {
-        tally.add(corpus.run(c, dir.resolve("case"), pool, this::check));
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    CorruptInputCorpus.Tally tally = corpus.runAll(run, dir.resolve("cases"), this::check, d -> {});
     String summary = tally.summary("Trino", seed, run.size(), all.size());
     System.out.println(summary);
     tally.bad().forEach(System.out::println);
@@ -255,33 +235,19 @@ class MosaicCorruptInputTest {
   }
 
   private Outcome queries(Case c, Path d, String file, String catalog) {
-    for (int q = 0; q < QUERIES.size(); q++) {
-      List<String> got;
-      try {
-        got = rows(QUERIES.get(q).formatted(catalog));
-      } catch (RuntimeException e) {
-        return refusal(c, d, file, e, MosaicErrorsTest.errorCode(e));
-      }
-      if (!got.equals(expected.get(q))) {
-        return new Outcome(c, "wrong", "query " + q + ": " + got.size() + " rows");
-      }
-    }
-    return new Outcome(c, "rows", "");
+    return CorruptInputCorpus.read(
+        c,
+        expected,
+        q -> rows(QUERIES.get(q).formatted(catalog)),
+        e -> refusal(c, d, file, e, MosaicErrorsTest.errorCode(e)));
   }
 
   /** A failed query (or catalog): clear if Mosaic classified it and the message names the file. */
-  private static Outcome refusal(Case c, Path d, String file, RuntimeException e, ErrorCode code) {
+  private static Outcome refusal(Case c, Path d, String file, Exception e, ErrorCode code) {
     String message = String.valueOf(e.getMessage());
     if (code != null && !MOSAIC_CODES.contains(code.getName())) {
       return new Outcome(c, "unclassified", code.getName() + ": " + message);
     }
-    String unclear = CorruptInputCorpus.unclear(message);
-    if (unclear != null) {
-      return new Outcome(c, "unclear", unclear + ": " + message);
-    }
-    if (!CorruptInputCorpus.names(message, file, d)) {
-      return new Outcome(c, "unnamed", message);
-    }
-    return new Outcome(c, "error", message);
+    return CorruptInputCorpus.refusal(c, d, file, message);
   }
 }
