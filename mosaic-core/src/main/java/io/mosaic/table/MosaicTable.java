@@ -4,6 +4,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.TableSchema;
 import io.mosaic.maintenance.GarbageCollector;
@@ -98,6 +99,9 @@ public final class MosaicTable {
     }
     properties.forEach(
         (key, value) -> {
+          if (key.startsWith(COLUMN_DEVICE_PREFIX)) {
+            namedColumn(key, schema, abs);
+          }
           if (key.startsWith(COLUMN_DEVICE_PREFIX) && key.endsWith(COLUMN_CODEC_SUFFIX)) {
             codecProperty(key, value, abs);
           } else if (key.equals(DEFAULT_DEVICE) || key.startsWith(COLUMN_DEVICE_PREFIX)) {
@@ -126,6 +130,27 @@ public final class MosaicTable {
           MosaicException.Kind.CONFLICT, "a Mosaic table was created at " + abs + " concurrently");
     }
     return table;
+  }
+
+  /**
+   * A per-column property ({@code column.<name>.device}, {@code column.<name>.codec}) of a new
+   * table must name one of its columns: one that names none would be kept and silently do nothing.
+   */
+  private static void namedColumn(String key, TableSchema schema, Path root) {
+    int end = key.lastIndexOf('.');
+    String column =
+        end > COLUMN_DEVICE_PREFIX.length()
+            ? key.substring(COLUMN_DEVICE_PREFIX.length(), end)
+            : "";
+    if (schema.columns().stream().noneMatch(c -> c.name().equals(column))) {
+      throw MosaicException.invalid(
+          "table property "
+              + key
+              + " of the new table "
+              + root
+              + " names no column of it; its columns: "
+              + String.join(", ", schema.columns().stream().map(ColumnSpec::name).toList()));
+    }
   }
 
   /** Opens an existing table, removing what crashed commits left behind. */

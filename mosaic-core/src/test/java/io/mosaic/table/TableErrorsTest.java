@@ -70,6 +70,26 @@ class TableErrorsTest {
         .hasMessage("a Mosaic table already exists at " + dir.resolve("orders"));
   }
 
+  /** A per-column property for a column the table lacks would be kept and do nothing. */
+  @Test
+  void perColumnPropertiesMustNameAColumn() {
+    Path root = dir.resolve("typo");
+    for (String key : List.of("column.o_coment.device", "column.o_coment.codec")) {
+      assertThatThrownBy(
+              () ->
+                  MosaicTable.create(
+                      root,
+                      pool,
+                      TpchBatches.ORDERS,
+                      Map.of(key, key.endsWith("codec") ? "lz4" : "hdd")))
+          .isInstanceOf(io.mosaic.MosaicException.class)
+          .hasMessageStartingWith(
+              "table property " + key + " of the new table " + root + " names no column of it;")
+          .hasMessageContaining("o_comment");
+    }
+    assertThat(MosaicTable.exists(root)).isFalse();
+  }
+
   @Test
   void nestedAndUnsupportedTypesAreRefusedAtCreateTime() {
     Field list =

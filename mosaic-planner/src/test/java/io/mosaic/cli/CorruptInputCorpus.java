@@ -34,6 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,30 +56,96 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * devices.toml} truncated, bit-flipped and edited; copies of the table root (cp -a) written
  * through. Run whole from {@code CorruptInputCorpusTest} with {@code -Dmosaic.corpus.cases=all}; CI
  * runs a random sample.
+ *
+ * <p>The same cases go through SQL: the Spark and Trino modules' tests ({@code
+ * SparkCorruptInputTest}, {@code MosaicCorruptInputTest}) run a query over each damaged copy
+ * instead of the CLI, with the same rule; this class is shared with them through the planner's test
+ * jar.
  */
-final class CorruptInputCorpus {
+public final class CorruptInputCorpus {
   static final long SCAN_LIMIT_SECONDS = 60;
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The exit codes of a failure with a kind (docs/README.md, "Errors"), not of a bug. */
-  private static final java.util.Set<Integer> KIND_EXIT_CODES =
-      java.util.Arrays.stream(io.mosaic.MosaicException.Kind.values())
-          .map(MosaicCli::exitCode)
-          .collect(java.util.stream.Collectors.toSet());
-
   /** One damaged copy: what was done, to which file (named in the error), and how. */
-  record Case(String name, String kind, Damage damage) {}
+  public record Case(String name, String kind, Damage damage) {}
 
-  interface Damage {
+  public interface Damage {
     /** Damages the copy in {@code dir}; returns the file name an error must mention. */
     String apply(Path dir) throws IOException;
   }
 
-  /** What a case gave. */
-  record Outcome(Case c, String verdict, String detail) {
-    boolean ok() {
+  /**
+   * What a case gave: {@code rows} (the committed ones), {@code error} (a clear one naming the
+   * file), or what went wrong ({@code wrong}, {@code hang}, ...).
+   */
+  public record Outcome(Case c, String verdict, String detail) {
+    public boolean ok() {
       return verdict.equals("rows") || verdict.equals("error");
     }
+  }
+
+  /** How one front end opens a damaged copy in {@code dir} whose damaged file is {@code file}. */
+  public interface FrontEnd {
+    Outcome check(Case c, Path dir, String file) throws Exception;
+  }
+
+  /** The verdicts of the cases run, per kind of damaged file, and the cases that failed. */
+  public static final class Tally {
+    private final Map<String, Map<String, Integer>> verdicts = new java.util.TreeMap<>();
+    private final List<String> bad = new ArrayList<>();
+
+    public void add(Outcome o) {
+      verdicts
+          .computeIfAbsent(o.c().kind(), k -> new java.util.TreeMap<>())
+          .merge(o.verdict(), 1, Integer::sum);
+      if (!o.ok()) {
+        bad.add(o.c().name() + ": " + o.verdict() + ": " + o.detail());
+      }
+    }
+
+    public List<String> bad() {
+      return bad;
+    }
+
+    /** How many cases gave {@code verdict}, over every kind. */
+    public int count(String verdict) {
+      return verdicts.values().stream().mapToInt(m -> m.getOrDefault(verdict, 0)).sum();
+    }
+
+    /** One line: the front end, the seed, the cases run and the verdicts per kind. */
+    public String summary(String frontEnd, long seed, int run, int all) {
+      return String.format(
+          Locale.ROOT,
+          "corrupt-input corpus through %s, seed %d: %d of %d cases run: %d rows, %d clear errors,"
+              + " %d failures; per kind: %s",
+          frontEnd,
+          seed,
+          run,
+          all,
+          count("rows"),
+          count("error"),
+          bad.size(),
+          verdicts);
+    }
+  }
+
+  /** The seed of a run: {@code -Dmosaic.corpus.seed}, else a new one (printed with the counts). */
+  public static long seed() {
+    return Long.getLong("mosaic.corpus.seed", System.nanoTime());
+  }
+
+  /**
+   * The cases a run takes: {@code -Dmosaic.corpus.cases=N} of them drawn by {@code seed} (default
+   * {@code defaultSize}), or every one with {@code -Dmosaic.corpus.cases=all}.
+   */
+  public static List<Case> sample(List<Case> all, long seed, int defaultSize) {
+    String size = System.getProperty("mosaic.corpus.cases", Integer.toString(defaultSize));
+    List<Case> run = new ArrayList<>(all);
+    if (!size.equals("all")) {
+      java.util.Collections.shuffle(run, new Random(seed));
+      run = run.subList(0, Math.min(run.size(), Integer.parseInt(size)));
+    }
+    return run;
   }
 
   private final Path template;
@@ -91,16 +158,21 @@ final class CorruptInputCorpus {
     this.expectedDigest = digest;
   }
 
-  static Path devices(Path dir) {
+  /** The undamaged table's directory (its {@code devices.toml}, pool and {@code tables/orders}). */
+  public Path template() {
+    return template;
+  }
+
+  public static Path devices(Path dir) {
     return dir.resolve("devices.toml");
   }
 
-  static Path table(Path dir) {
+  public static Path table(Path dir) {
     return dir.resolve("tables/orders");
   }
 
   /** Builds the template table in {@code dir}. */
-  static CorruptInputCorpus create(Path dir) throws IOException {
+  public static CorruptInputCorpus create(Path dir) throws IOException {
     for (String d : List.of("nvme", "ssd", "hdd")) {
       Files.createDirectories(dir.resolve("pool").resolve(d));
     }
@@ -186,7 +258,7 @@ final class CorruptInputCorpus {
 
   // ---- the cases
 
-  List<Case> cases(long seed) throws IOException {
+  public List<Case> cases(long seed) throws IOException {
     Random random = new Random(seed);
     List<Case> cases = new ArrayList<>();
     MosaicTable table = MosaicTable.open(table(template), DevicePool.load(devices(template)));
@@ -660,11 +732,88 @@ final class CorruptInputCorpus {
 
   // ---- running a case
 
-  Outcome run(Case c, Path work, ExecutorService pool) throws Exception {
+  /**
+   * Runs {@code cases} through {@code frontEnd}, each on a fresh damaged copy in a directory of its
+   * own under {@code work} (an engine keeps a device pool per {@code devices.toml} path), which is
+   * removed once {@code done} has released what the front end kept for it.
+   */
+  public Tally runAll(List<Case> cases, Path work, FrontEnd frontEnd, Consumer<Path> done)
+      throws Exception {
+    Tally tally = new Tally();
+    ExecutorService pool = daemonPool();
+    try {
+      for (int i = 0; i < cases.size(); i++) {
+        Path dir = work.resolve("case" + i);
+        tally.add(run(cases.get(i), dir, pool, frontEnd));
+        done.accept(dir);
+        deleteTree(dir);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return tally;
+  }
+
+  /**
+   * What {@code read} gives on an undamaged copy of the template in {@code work}, without the
+   * cases' time limit: an engine's first queries also warm it up.
+   */
+  public <T> T undamaged(Path work, Function<Path, T> read) throws IOException {
+    deleteTree(work);
+    copyTree(template, work);
+    return read.apply(work);
+  }
+
+  /** A query's rows as text, in an order of their own, or its failure. */
+  public interface Query {
+    List<String> rows(int query) throws Exception;
+  }
+
+  /**
+   * A case read by an engine: {@code rows} when every query gives the undamaged table's rows
+   * ({@code expected}, one list per query), {@code wrong} when one gives others, else what {@code
+   * refused} makes of the first failure.
+   */
+  public static Outcome read(
+      Case c, List<List<String>> expected, Query query, Function<Exception, Outcome> refused) {
+    for (int q = 0; q < expected.size(); q++) {
+      List<String> got;
+      try {
+        got = query.rows(q);
+      } catch (Exception e) {
+        return refused.apply(e);
+      }
+      if (!got.equals(expected.get(q))) {
+        return new Outcome(c, "wrong", "query " + q + ": " + got.size() + " rows");
+      }
+    }
+    return new Outcome(c, "rows", "");
+  }
+
+  /**
+   * An engine's error for case {@code c} on the copy in {@code dir}: clear ({@code error}) when the
+   * message holds no stack trace or Java class name and names the damaged file.
+   */
+  public static Outcome refusal(Case c, Path dir, String file, String message) {
+    String why = unclear(message);
+    if (why != null) {
+      return new Outcome(c, "unclear", why + ": " + message);
+    }
+    if (!names(message, file, dir)) {
+      return new Outcome(c, "unnamed", message);
+    }
+    return new Outcome(c, "error", message);
+  }
+
+  /**
+   * Runs {@code c} through {@code frontEnd} on a fresh damaged copy of the template in {@code
+   * work}, within {@link #SCAN_LIMIT_SECONDS}.
+   */
+  public Outcome run(Case c, Path work, ExecutorService pool, FrontEnd frontEnd) throws Exception {
     deleteTree(work);
     copyTree(template, work);
     String file = c.damage().apply(work);
-    Future<Outcome> f = pool.submit(() -> check(c, work, file));
+    Future<Outcome> f = pool.submit(() -> frontEnd.check(c, work, file));
     try {
       return f.get(SCAN_LIMIT_SECONDS, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
@@ -673,7 +822,8 @@ final class CorruptInputCorpus {
     }
   }
 
-  private Outcome check(Case c, Path dir, String file) {
+  /** The CLI's front end: {@code mosaic table} (or {@code trace}), then a scan. */
+  Outcome cli(Case c, Path dir, String file) {
     // The CLI: a damaged input is a message naming the file (devices.toml's lists every problem,
     // a line each), exit status 1; never a stack trace.
     String[] command =
@@ -695,6 +845,11 @@ final class CorruptInputCorpus {
                 };
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
+    // The exit codes of a failure with a kind (docs/README.md, "Errors"), not of a bug.
+    java.util.Set<Integer> kindExitCodes =
+        java.util.Arrays.stream(io.mosaic.MosaicException.Kind.values())
+            .map(MosaicCli::exitCode)
+            .collect(java.util.stream.Collectors.toSet());
     int status;
     try {
       status = MosaicCli.run(command, new PrintWriter(out, true), new PrintWriter(err, true));
@@ -709,7 +864,7 @@ final class CorruptInputCorpus {
       }
     }
     if (status != 0) {
-      if (!KIND_EXIT_CODES.contains(status) || error.contains("\tat ")) {
+      if (!kindExitCodes.contains(status) || error.contains("\tat ")) {
         return new Outcome(c, "cli-unclear", "exit " + status + ": " + error);
       }
       if (!names(error, file, dir)) {
@@ -792,7 +947,7 @@ final class CorruptInputCorpus {
    * Whether an error names the damaged file: by name, a manifest also as "manifest v<N>", and
    * devices.toml also by the device it broke.
    */
-  private static boolean names(String message, String file, Path dir) {
+  public static boolean names(String message, String file, Path dir) {
     Matcher manifest = MANIFEST_FILE.matcher(file);
     return message.contains(file)
         || (manifest.matches()
@@ -801,6 +956,22 @@ final class CorruptInputCorpus {
                 .find())
         || (file.equals("devices.toml") && message.contains("device"));
   }
+
+  /**
+   * Why an error message is not clear to a user, or null when it is: a stack trace, or the bare
+   * name of a Java exception class instead of what failed.
+   */
+  public static String unclear(String message) {
+    if (message.contains("\tat ")) {
+      return "a stack trace";
+    }
+    Matcher name = JAVA_EXCEPTION.matcher(message);
+    return name.find() ? "the Java class name " + name.group() : null;
+  }
+
+  private static final Pattern JAVA_EXCEPTION =
+      Pattern.compile(
+          "\\b(?:java|javax|jdk|sun|io\\.mosaic|org|com)\\.[\\w.$]+(?:Exception|Error)\\b");
 
   private static final Pattern MANIFEST_FILE = Pattern.compile("v(\\d{20})\\.json");
 
@@ -817,7 +988,7 @@ final class CorruptInputCorpus {
     }
   }
 
-  static void deleteTree(Path dir) throws IOException {
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }
@@ -828,7 +999,7 @@ final class CorruptInputCorpus {
     }
   }
 
-  static ExecutorService daemonPool() {
+  public static ExecutorService daemonPool() {
     return Executors.newCachedThreadPool(
         r -> {
           Thread t = new Thread(r, "corpus-case");

@@ -5,6 +5,7 @@ import io.mosaic.design.DesignExecutor;
 import io.mosaic.device.DevicePool;
 import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.TableNotFoundException;
 import io.mosaic.table.Warehouse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -281,7 +282,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
   MosaicTable openTable(String qualifiedName) {
     String[] parts = qualifiedName == null ? new String[0] : qualifiedName.strip().split("\\.");
     if (parts.length < 2) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "table => '"
               + qualifiedName
               + "' must name a table as namespace.table, e.g. table => 'tpch.lineitem'");
@@ -291,7 +292,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     if (namespace.length == 1 && warehouse().exists(namespace[0], table)) {
       return warehouse().open(namespace[0], table);
     }
-    throw new IllegalArgumentException(
+    throw new TableNotFoundException(
         "no table "
             + qualifiedName
             + " in catalog "

@@ -1,5 +1,6 @@
 package io.mosaic.spark;
 
+import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;
 import java.io.Serializable;
@@ -27,7 +28,7 @@ record MosaicOptions(String root, String devices) implements Serializable {
         case "true" -> true;
         case "false" -> false;
         default ->
-            throw new IllegalArgumentException(source + " = '" + value + "' must be true or false");
+            throw MosaicException.invalid(source + " = '" + value + "' must be true or false");
       };
     }
   }
@@ -35,20 +36,20 @@ record MosaicOptions(String root, String devices) implements Serializable {
   static MosaicOptions resolve(Map<String, String> options) {
     String path = options.get("path");
     if (path == null) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "no table location: use .load(\"/path/to/table\") or .save(\"/path/to/table\")");
     }
     Path root = Path.of(path);
     Setting devices = setting(SparkSetting.DEVICES.key(), options, tableProperties(root));
     if (devices == null) {
-      throw new IllegalArgumentException(
+      throw MosaicException.invalid(
           "no device pool for Mosaic table "
               + path
               + ": set the option \"devices\" or the"
               + " session conf spark.mosaic.devices to the pool's devices.toml");
     }
     if (devices.source().startsWith("table property") && !Files.exists(Path.of(devices.value()))) {
-      throw new IllegalArgumentException(
+      throw MosaicException.notFound(
           devices.source()
               + " names "
               + devices.value()
@@ -110,8 +111,11 @@ record MosaicOptions(String root, String devices) implements Serializable {
     given.forEach(
         (key, value) -> {
           String k = key.toLowerCase(Locale.ROOT);
-          if (k.equals(SparkSetting.PUSHDOWN.key())
-              || (k.startsWith(MosaicTable.COLUMN_DEVICE_PREFIX) && k.endsWith(".device"))) {
+          if (k.equals(SparkSetting.PUSHDOWN.key())) {
+            // Checked now: recorded as the table's property, a bad value would fail every read.
+            new Setting(k, value, "option " + key).asBoolean();
+            properties.put(key, value.strip());
+          } else if (k.startsWith(MosaicTable.COLUMN_DEVICE_PREFIX) && k.endsWith(".device")) {
             properties.put(key, value.strip());
           }
         });
@@ -127,7 +131,7 @@ record MosaicOptions(String root, String devices) implements Serializable {
         new String[] {SparkSetting.ROW_GROUP_ROWS.key(), SparkSetting.DEFAULT_DEVICE.key()}) {
       String wanted = options.get(name);
       if (wanted != null && !wanted.strip().equals(props.get(name))) {
-        throw new IllegalArgumentException(
+        throw MosaicException.invalid(
             "option "
                 + name
                 + " = '"

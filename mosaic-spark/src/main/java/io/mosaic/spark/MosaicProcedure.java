@@ -53,10 +53,13 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
       return List.<Scan>of(new Result(outputType(), rows.toArray(new InternalRow[0]))).iterator();
     } catch (MosaicException e) {
       // Spark shows the message as is: name the procedure so the user knows which call failed.
+      // A missing table stays core's error: it names the warehouse and how to list its tables.
       throw SparkErrors.toSpark(e, "CALL " + catalog.name() + ".system." + name(), null);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "CALL " + catalog.name() + ".system." + name() + ": " + e.getMessage(), e);
+      throw SparkErrors.toSpark(
+          MosaicException.invalid(e.getMessage()),
+          "CALL " + catalog.name() + ".system." + name(),
+          null);
     } catch (IOException e) {
       throw SparkErrors.io("CALL " + catalog.name() + ".system." + name(), e);
     } catch (UncheckedIOException e) {

@@ -87,7 +87,7 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
       try {
         policy = SharingPolicy.parse(sharing.value());
       } catch (MosaicException e) {
-        throw new IllegalArgumentException(sharing.source() + ": " + e.getMessage(), e);
+        throw new MosaicException(e.kind(), sharing.source() + ": " + e.getMessage(), e);
       }
     }
     return new MosaicScanBuilder(

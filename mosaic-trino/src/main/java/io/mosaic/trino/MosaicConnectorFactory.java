@@ -1,8 +1,12 @@
 package io.mosaic.trino;
 
+import com.google.inject.CreationException;
 import com.google.inject.Injector;
+import com.google.inject.spi.Message;
 import io.airlift.bootstrap.Bootstrap;
+import io.mosaic.MosaicException;
 import io.trino.spi.NodeManager;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
 import io.trino.spi.connector.ConnectorFactory;
@@ -25,8 +29,32 @@ public final class MosaicConnectorFactory implements ConnectorFactory {
               binder.bind(ConnectorContext.class).toInstance(context);
               binder.bind(NodeManager.class).toInstance(context.getNodeManager());
             });
-    Injector injector =
-        app.doNotInitializeLogging().setRequiredConfigurationProperties(config).initialize();
+    Injector injector;
+    try {
+      injector =
+          app.doNotInitializeLogging().setRequiredConfigurationProperties(config).initialize();
+    } catch (CreationException e) {
+      throw startupFailure(catalogName, e);
+    }
     return injector.getInstance(MosaicConnector.class);
+  }
+
+  /**
+   * A catalog that cannot start because of its own settings (a {@code devices.toml} that does not
+   * parse, a metadata directory that is a file) fails with what is wrong, as core or the check said
+   * it, and not with Guice's report, whose message holds the cause's stack trace.
+   */
+  static RuntimeException startupFailure(String catalogName, CreationException e) {
+    for (Message m : e.getErrorMessages()) {
+      String context = "catalog " + catalogName + " cannot start";
+      if (m.getCause() instanceof MosaicException cause) {
+        return MosaicErrors.toTrino(cause, context);
+      }
+      if (m.getCause() instanceof IllegalArgumentException cause) {
+        return new TrinoException(
+            MosaicErrorCode.MOSAIC_INVALID_ARGUMENT, context + ": " + cause.getMessage(), e);
+      }
+    }
+    return e;
   }
 }

@@ -118,6 +118,23 @@ class MosaicConfigTest {
             "'fastest' is unknown; use one of normal, attach, elevator," + " relevance");
   }
 
+  /**
+   * A devices.toml with a mistake: the error is the parser's list of problems (file and line), not
+   * Guice's report with the parser's stack trace in its message.
+   */
+  @Test
+  void devicesConfigThatDoesNotParseIsReportedWithoutAStackTrace() throws Exception {
+    Map<String, String> properties = new HashMap<>(MosaicQueryRunner.catalogProperties(dir));
+    Path toml = Path.of(properties.get("mosaic.devices-config"));
+    Files.writeString(toml, Files.readString(toml).replace("threads = 2", "threadz = 2"));
+    assertThatThrownBy(() -> create(properties))
+        .isInstanceOf(io.trino.spi.TrinoException.class)
+        .hasMessageStartingWith("catalog mosaic cannot start: ")
+        .hasMessageContaining(toml + ":5: device 'fast' field 'threadz': unknown field")
+        .hasMessageContaining("field 'threads': missing")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\tat ", "Guice"));
+  }
+
   @Test
   void unknownPropertyIsNamed() {
     Map<String, String> properties = new HashMap<>(MosaicQueryRunner.catalogProperties(dir));

@@ -6,12 +6,6 @@ import static io.trino.spi.ErrorType.USER_ERROR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
-import io.mosaic.device.DevicePool;
-import io.mosaic.device.Latency;
 import io.mosaic.table.MosaicTable;
 import io.trino.client.ErrorInfo;
 import io.trino.client.FailureException;
@@ -54,28 +48,7 @@ class MosaicErrorsTest {
     runner = MosaicQueryRunner.create(dir);
     createVariant("cramped", "1 kB", "4 GB/s");
     createVariant("sluggish", "10 GB", "60 kB/s");
-    DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
-    Files.createDirectories(pool.modelFile().getParent());
-    DeviceModelFile.write(
-        pool.modelFile(),
-        List.of(
-            new DeviceModel(
-                "fast",
-                2,
-                Bandwidth.ofMegabytesPerSecond(2000),
-                Latency.ofMillis(0.1),
-                Map.of(
-                    Codec.ZSTD,
-                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(3000), 3.0))),
-            new DeviceModel(
-                "slow",
-                1,
-                Bandwidth.ofMegabytesPerSecond(50),
-                Latency.ofMillis(8),
-                Map.of(
-                    Codec.LZ4,
-                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(80), 2.0)))),
-        "test model");
+    MosaicQueryRunner.writeDeviceModel(dir);
     runner.execute("CREATE SCHEMA mosaic.tiny");
     runner.execute(
         "CREATE TABLE orders WITH (default_device = 'fast') AS SELECT * FROM tpch.tiny.orders");

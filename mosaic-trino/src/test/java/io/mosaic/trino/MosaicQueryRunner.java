@@ -2,6 +2,12 @@ package io.mosaic.trino;
 
 import static io.trino.testing.TestingSession.testSessionBuilder;
 
+import io.mosaic.device.Bandwidth;
+import io.mosaic.device.Codec;
+import io.mosaic.device.DeviceModel;
+import io.mosaic.device.DeviceModelFile;
+import io.mosaic.device.DevicePool;
+import io.mosaic.device.Latency;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import io.trino.operator.OperatorStats;
@@ -57,6 +63,35 @@ public final class MosaicQueryRunner {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Writes the device model of {@link #writePool}'s pool as {@code mosaic calibrate} would, with
+   * "fast" far faster than "slow", so that placing has something to decide.
+   */
+  static void writeDeviceModel(Path dir) throws IOException {
+    DevicePool pool = DevicePool.load(dir.resolve("devices.toml"));
+    Files.createDirectories(pool.modelFile().getParent());
+    DeviceModelFile.write(
+        pool.modelFile(),
+        List.of(
+            new DeviceModel(
+                "fast",
+                2,
+                Bandwidth.ofMegabytesPerSecond(2000),
+                Latency.ofMillis(0.1),
+                Map.of(
+                    Codec.ZSTD,
+                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(3000), 3.0))),
+            new DeviceModel(
+                "slow",
+                1,
+                Bandwidth.ofMegabytesPerSecond(50),
+                Latency.ofMillis(8),
+                Map.of(
+                    Codec.LZ4,
+                    new DeviceModel.CodecModel(Bandwidth.ofMegabytesPerSecond(80), 2.0)))),
+        "test model");
   }
 
   static Map<String, String> catalogProperties(Path dir) {
