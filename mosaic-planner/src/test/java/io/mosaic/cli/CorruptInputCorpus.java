@@ -63,6 +63,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * jar.
  */
 public final class CorruptInputCorpus {
+  /** The exit codes of a failure with a kind (docs/README.md, "Errors"), not of a bug. */
+  private static final java.util.Set<Integer> KIND_EXIT_CODES =
+      java.util.Arrays.stream(io.mosaic.MosaicException.Kind.values())
+          .map(MosaicCli::exitCode)
+          .collect(java.util.stream.Collectors.toSet());
+
   static final long SCAN_LIMIT_SECONDS = 60;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -845,11 +851,6 @@ public final class CorruptInputCorpus {
                 };
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    // The exit codes of a failure with a kind (docs/README.md, "Errors"), not of a bug.
-    java.util.Set<Integer> kindExitCodes =
-        java.util.Arrays.stream(io.mosaic.MosaicException.Kind.values())
-            .map(MosaicCli::exitCode)
-            .collect(java.util.stream.Collectors.toSet());
     int status;
     try {
       status = MosaicCli.run(command, new PrintWriter(out, true), new PrintWriter(err, true));
@@ -864,7 +865,7 @@ public final class CorruptInputCorpus {
       }
     }
     if (status != 0) {
-      if (!kindExitCodes.contains(status) || error.contains("\tat ")) {
+      if (!KIND_EXIT_CODES.contains(status) || error.contains("\tat ")) {
         return new Outcome(c, "cli-unclear", "exit " + status + ": " + error);
       }
       if (!names(error, file, dir)) {
