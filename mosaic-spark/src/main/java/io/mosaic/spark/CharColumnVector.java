@@ -1,10 +1,8 @@
 package io.mosaic.spark;
 
+import org.apache.arrow.vector.FieldVector;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarArray;
-import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -13,13 +11,14 @@ import org.apache.spark.unsafe.types.UTF8String;
  * ({@code spark.sql.readSideCharPadding}, the default, where padding again changes nothing) or
  * relies on the padding written (the setting off, where comparisons pad the other side).
  */
-final class CharColumnVector extends ColumnVector {
+final class CharColumnVector extends ScanColumnVector {
   private static final UTF8String SPACE = UTF8String.fromString(" ");
   private final ColumnVector stored;
   private final int length;
 
-  CharColumnVector(ColumnVector stored, int length) {
-    super(DataTypes.StringType);
+  /** {@code stored} reads the strings of {@code rows} (their Arrow vector, or dictionary ids). */
+  CharColumnVector(ColumnVector stored, FieldVector rows, int length) {
+    super(DataTypes.StringType, rows);
     this.stored = stored;
     this.length = length;
   }
@@ -37,81 +36,7 @@ final class CharColumnVector extends ColumnVector {
   }
 
   @Override
-  public void close() {
-    stored.close();
-  }
-
-  @Override
-  public boolean hasNull() {
-    return stored.hasNull();
-  }
-
-  @Override
-  public int numNulls() {
-    return stored.numNulls();
-  }
-
-  @Override
-  public boolean isNullAt(int rowId) {
-    return stored.isNullAt(rowId);
-  }
-
-  @Override
-  public boolean getBoolean(int rowId) {
-    throw notAString();
-  }
-
-  @Override
-  public byte getByte(int rowId) {
-    throw notAString();
-  }
-
-  @Override
-  public short getShort(int rowId) {
-    throw notAString();
-  }
-
-  @Override
-  public int getInt(int rowId) {
-    throw notAString();
-  }
-
-  @Override
-  public long getLong(int rowId) {
-    throw notAString();
-  }
-
-  @Override
-  public float getFloat(int rowId) {
-    throw notAString();
-  }
-
-  @Override
-  public double getDouble(int rowId) {
-    throw notAString();
-  }
-
-  @Override
-  public ColumnarArray getArray(int rowId) {
-    throw notAString();
-  }
-
-  @Override
-  public ColumnarMap getMap(int ordinal) {
-    throw notAString();
-  }
-
-  @Override
-  public Decimal getDecimal(int rowId, int precision, int scale) {
-    throw notAString();
-  }
-
-  @Override
-  public ColumnVector getChild(int ordinal) {
-    throw notAString();
-  }
-
-  private UnsupportedOperationException notAString() {
-    return new UnsupportedOperationException("a char(" + length + ") column has only strings");
+  String description() {
+    return "char(" + length + ")";
   }
 }

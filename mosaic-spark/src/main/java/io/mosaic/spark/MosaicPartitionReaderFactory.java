@@ -119,7 +119,7 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
             vectors[i] = FixedWidthColumnVector.of(vector);
           }
           if (columns[i].kind() == ColumnType.Kind.CHAR) {
-            vectors[i] = new CharColumnVector(vectors[i], columns[i].precision());
+            vectors[i] = new CharColumnVector(vectors[i], vector, columns[i].precision());
           }
         }
         batch = new ColumnarBatch(vectors, root.getRowCount());

@@ -127,6 +127,27 @@ class SparkCharTest {
     }
   }
 
+  /**
+   * With read-side padding Spark filters the padded expression, which is no column: only {@code is
+   * not null} is pushed. Without it, = reaches Mosaic with the literal padded to 5, and still finds
+   * the rows.
+   */
+  @Test
+  void equalityIsPushedOnlyWithoutReadSidePadding() {
+    String sql = "SELECT k FROM mosaic.db.t WHERE c = 'ab'";
+    assertThat(spark.sql(sql).queryExecution().executedPlan().toString())
+        .contains("MosaicScan t v2 [k, c] where c is not null")
+        .doesNotContain("where c = ");
+    spark.conf().set("spark.sql.readSideCharPadding", "false");
+    try {
+      Dataset<Row> pushed = spark.sql(sql);
+      assertThat(pushed.queryExecution().executedPlan().toString()).contains("where c = ab   ");
+      assertThat(sorted(pushed)).containsExactly("[1]", "[2]");
+    } finally {
+      spark.conf().unset("spark.sql.readSideCharPadding");
+    }
+  }
+
   @Test
   void aJoinOfCharOnStringAnswersAsOverParquet() {
     String sql =
