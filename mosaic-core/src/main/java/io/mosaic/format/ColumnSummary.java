@@ -57,8 +57,7 @@ public record ColumnSummary(
       long estimate = Math.min(nonNull, Math.round(union.estimate()));
       distinct = OptionalLong.of(nonNull > 0 ? Math.max(1, estimate) : 0);
     }
-    boolean orderable =
-        type.kind() != ColumnType.Kind.STRING && type.kind() != ColumnType.Kind.BINARY;
+    boolean orderable = !type.isVariableWidth();
     return new ColumnSummary(
         rows,
         nulls,

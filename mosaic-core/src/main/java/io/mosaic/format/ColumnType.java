@@ -32,14 +32,28 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
     DATE,
     TIMESTAMP,
     STRING,
+    /**
+     * SQL's {@code char(n)}: a string of at most n characters, compared as if padded with spaces to
+     * n. Stored without its trailing spaces (both engines keep char values so or pad them on read),
+     * so statistics and sketches are over the trimmed values; n is {@link #precision()}.
+     */
+    CHAR,
     BINARY
   }
 
   public static final String SUPPORTED =
       "boolean, int8, int16, int32, int64, float, double, decimal(p,s) with p <= 38, date,"
-          + " timestamp (microseconds, UTC), string, binary";
+          + " timestamp (microseconds, UTC), string, char(n) with 1 <= n <= "
+          + ColumnType.MAX_CHAR_LENGTH
+          + ", binary";
+
+  /**
+   * The longest {@code char(n)}: Trino's limit, so that either engine reads what the other wrote.
+   */
+  public static final int MAX_CHAR_LENGTH = 65_536;
 
   private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),\\s*(\\d+)\\)");
+  private static final Pattern CHAR = Pattern.compile("char\\((\\d{1,9})\\)");
 
   public ColumnType {
     if (kind == Kind.DECIMAL
@@ -51,11 +65,25 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
               + scale
               + ") is not supported: need 1 <= p <= 38, 0 <= s <= p");
     }
+    if (kind == Kind.CHAR && (precision < 1 || precision > MAX_CHAR_LENGTH)) {
+      throw MosaicException.unsupported(
+          "char(" + precision + ") is not supported: need 1 <= n <= " + MAX_CHAR_LENGTH);
+    }
   }
 
   /** Strings and binaries: their values' sizes vary, so statistics keep their total size. */
   public boolean isVariableWidth() {
-    return kind == Kind.STRING || kind == Kind.BINARY;
+    return kind == Kind.STRING || kind == Kind.CHAR || kind == Kind.BINARY;
+  }
+
+  /** Strings of either kind: {@code string} and {@code char(n)}, UTF-8 in the segments. */
+  public boolean isText() {
+    return kind == Kind.STRING || kind == Kind.CHAR;
+  }
+
+  /** {@code char(n)}; see {@link Kind#CHAR}. */
+  public static ColumnType charOf(int length) {
+    return new ColumnType(Kind.CHAR, length, 0);
   }
 
   public static ColumnType of(Kind kind) {
@@ -75,8 +103,12 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
     if (m.matches()) {
       return decimal(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
     }
+    Matcher c = CHAR.matcher(text.trim().toLowerCase(Locale.ROOT));
+    if (c.matches()) {
+      return charOf(Integer.parseInt(c.group(1)));
+    }
     for (Kind k : Kind.values()) {
-      if (k != Kind.DECIMAL && k.name().equalsIgnoreCase(text.trim())) {
+      if (k != Kind.DECIMAL && k != Kind.CHAR && k.name().equalsIgnoreCase(text.trim())) {
         return of(k);
       }
     }
@@ -86,9 +118,11 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
 
   @Override
   public String toString() {
-    return kind == Kind.DECIMAL
-        ? "decimal(" + precision + "," + scale + ")"
-        : kind.name().toLowerCase(Locale.ROOT);
+    return switch (kind) {
+      case DECIMAL -> "decimal(" + precision + "," + scale + ")";
+      case CHAR -> "char(" + precision + ")";
+      default -> kind.name().toLowerCase(Locale.ROOT);
+    };
   }
 
   /** Bytes per value of fixed-width types, 0 for strings and binaries. */
@@ -99,7 +133,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
       case INT32, FLOAT, DATE -> 4;
       case INT64, DOUBLE, TIMESTAMP -> 8;
       case DECIMAL -> 16;
-      case STRING, BINARY -> 0;
+      case STRING, CHAR, BINARY -> 0;
     };
   }
 
@@ -118,7 +152,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
       case DECIMAL -> new ArrowType.Decimal(precision, scale, 128);
       case DATE -> new ArrowType.Date(DateUnit.DAY);
       case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
-      case STRING -> ArrowType.Utf8.INSTANCE;
+      case STRING, CHAR -> ArrowType.Utf8.INSTANCE;
       case BINARY -> ArrowType.Binary.INSTANCE;
     };
   }
@@ -193,7 +227,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
           case DATE -> LogicalTypeAnnotation.dateType();
           case TIMESTAMP ->
               LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS);
-          case STRING -> LogicalTypeAnnotation.stringType();
+          case STRING, CHAR -> LogicalTypeAnnotation.stringType();
           default -> null;
         };
     if (logical != null) {
@@ -217,7 +251,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
           precision <= 9
               ? PrimitiveTypeName.INT32
               : precision <= 18 ? PrimitiveTypeName.INT64 : PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
-      case STRING, BINARY -> PrimitiveTypeName.BINARY;
+      case STRING, CHAR, BINARY -> PrimitiveTypeName.BINARY;
     };
   }
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.parquet.schema.MessageType;
 
@@ -44,21 +43,13 @@ public record TableSchema(List<ColumnSpec> columns) implements Serializable {
                 + "); Mosaic stores flat columns only: "
                 + ColumnType.SUPPORTED);
       }
-      columns.add(
-          new ColumnSpec(
-              f.getName(), ColumnType.fromArrow(f.getName(), f.getType()), f.isNullable()));
+      columns.add(ColumnSpec.fromArrow(f));
     }
     return new TableSchema(columns);
   }
 
   public Schema arrowSchema() {
-    return new Schema(
-        columns.stream()
-            .map(
-                c ->
-                    new Field(
-                        c.name(), new FieldType(c.nullable(), c.type().arrowType(), null), null))
-            .toList());
+    return new Schema(columns.stream().map(ColumnSpec::arrowField).toList());
   }
 
   /** The one-column Parquet schema of a segment of {@code column}. */

@@ -56,7 +56,7 @@ public final class ValueCodec {
                     : new BigInteger(((Binary) parquet).getBytes());
         yield new BigDecimal(unscaled, type.scale());
       }
-      case STRING -> {
+      case STRING, CHAR -> {
         Binary b = (Binary) parquet;
         yield b.length() > MAX_STAT_BYTES ? null : b.toStringUsingUTF8();
       }
@@ -81,7 +81,7 @@ public final class ValueCodec {
       case INT8, INT16, INT32, INT64, DATE, TIMESTAMP -> f.numberNode((Long) value);
       case FLOAT, DOUBLE -> f.numberNode((Double) value);
       case DECIMAL -> f.textNode(((BigDecimal) value).toPlainString());
-      case STRING -> f.textNode((String) value);
+      case STRING, CHAR -> f.textNode((String) value);
       case BINARY -> f.textNode(Base64.getEncoder().encodeToString((byte[]) value));
     };
   }
@@ -132,7 +132,7 @@ public final class ValueCodec {
           throw notA("a decimal number", type, node);
         }
       }
-      case STRING -> {
+      case STRING, CHAR -> {
         if (!node.isTextual()) {
           throw notA("a JSON string", type, node);
         }
@@ -227,7 +227,7 @@ public final class ValueCodec {
                   : d.precision() > type.precision()
                       ? d.toPlainString() + " has more than " + type.precision() + " digits"
                       : null;
-      case STRING -> value instanceof String ? null : "is not a string";
+      case STRING, CHAR -> value instanceof String ? null : "is not a string";
       case BINARY -> value instanceof byte[] ? null : "is not binary";
     };
   }
@@ -265,7 +265,7 @@ public final class ValueCodec {
       case INT8, INT16, INT32, INT64, DATE, TIMESTAMP -> (Long) min <= (Long) max;
       case FLOAT, DOUBLE -> !((Double) min > (Double) max);
       case DECIMAL -> ((BigDecimal) min).compareTo((BigDecimal) max) <= 0;
-      case STRING, BINARY -> true;
+      case STRING, CHAR, BINARY -> true;
     };
   }
 }

@@ -1,7 +1,6 @@
 package io.mosaic.scan;
 
 import io.mosaic.format.ColumnSpec;
-import io.mosaic.format.ColumnType;
 import io.mosaic.format.RowGroupStats;
 import io.mosaic.format.ValueCodec;
 import io.mosaic.scan.PageIndexCache.PageIndex;
@@ -77,7 +76,7 @@ final class PageFilter {
       ColumnSpec column, PageIndex pages, ByteBuffer min, ByteBuffer max) {
     byte[] lo = bytes(min);
     byte[] hi = bytes(max);
-    if (column.type().kind() == ColumnType.Kind.STRING && !(utf8(lo) && utf8(hi))) {
+    if (column.type().isText() && !(utf8(lo) && utf8(hi))) {
       return new RowGroupStats(null, null, -1); // a truncated bound that is no string: unknown
     }
     Statistics<?> stats =

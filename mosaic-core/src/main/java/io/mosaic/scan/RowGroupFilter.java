@@ -1,6 +1,7 @@
 package io.mosaic.scan;
 
 import io.mosaic.MosaicException;
+import io.mosaic.format.CharValues;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
@@ -41,6 +42,11 @@ public final class RowGroupFilter {
             e.kind(), "predicate on table " + table + ": " + e.getMessage(), e);
       }
       checkComparable(table, column, p);
+      if (column.type().kind() == ColumnType.Kind.CHAR && ordered(p.op())) {
+        // char(n) orders as if padded with spaces, so 'a\t' < 'a' although its stored (trimmed)
+        // bytes sort after: byte-ordered statistics cannot rule a range out. = and in can.
+        continue;
+      }
       List<Object> values = new ArrayList<>();
       for (Object v : p.values()) {
         values.add(v == null ? null : coerce(table, column, p, v));
@@ -51,7 +57,7 @@ public final class RowGroupFilter {
 
   private static void checkComparable(String table, ColumnSpec column, ColumnPredicate p) {
     ColumnType.Kind kind = column.type().kind();
-    boolean ordered = p.op() != ColumnPredicate.Op.EQ && p.op() != ColumnPredicate.Op.IN;
+    boolean ordered = ordered(p.op());
     boolean nullTest =
         p.op() == ColumnPredicate.Op.IS_NULL || p.op() == ColumnPredicate.Op.IS_NOT_NULL;
     if (nullTest) {
@@ -73,6 +79,13 @@ public final class RowGroupFilter {
     }
   }
 
+  private static boolean ordered(ColumnPredicate.Op op) {
+    return switch (op) {
+      case LT, LE, GT, GE, BETWEEN -> true;
+      case EQ, IN, IS_NULL, IS_NOT_NULL -> false;
+    };
+  }
+
   /** Converts an engine's value to the type statistics are kept in (see RowGroupStats). */
   private static Object coerce(String table, ColumnSpec column, ColumnPredicate p, Object v) {
     try {
@@ -89,6 +102,8 @@ public final class RowGroupFilter {
         case FLOAT, DOUBLE -> ((Number) v).doubleValue();
         case DECIMAL -> v instanceof BigDecimal d ? d : new BigDecimal(v.toString());
         case STRING -> (String) v;
+        // 'ab  ' equals the stored 'ab' in char(n) (engines may hand the value padded).
+        case CHAR -> CharValues.trim((String) v);
         case BINARY -> throw new ClassCastException();
       };
     } catch (ClassCastException | NumberFormatException | ArithmeticException e) {

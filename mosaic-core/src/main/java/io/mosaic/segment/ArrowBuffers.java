@@ -7,8 +7,6 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 
 /** Arrow vectors and buffers as the chunk decoder fills them. */
 final class ArrowBuffers {
@@ -16,12 +14,7 @@ final class ArrowBuffers {
 
   /** An empty vector of the column's Arrow type, allocated for {@code rows} values. */
   static FieldVector newVector(ColumnSpec column, int rows, BufferAllocator allocator) {
-    FieldVector vector =
-        new Field(
-                column.name(),
-                new FieldType(column.nullable(), column.type().arrowType(), null),
-                null)
-            .createVector(allocator);
+    FieldVector vector = column.arrowField().createVector(allocator);
     vector.setInitialCapacity(rows);
     vector.allocateNew();
     return vector;

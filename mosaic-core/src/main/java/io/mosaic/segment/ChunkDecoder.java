@@ -173,6 +173,7 @@ final class ChunkDecoder {
   private static final java.util.Set<ColumnType.Kind> IDS =
       java.util.EnumSet.of(
           ColumnType.Kind.STRING,
+          ColumnType.Kind.CHAR,
           ColumnType.Kind.BINARY,
           ColumnType.Kind.INT32,
           ColumnType.Kind.DATE,

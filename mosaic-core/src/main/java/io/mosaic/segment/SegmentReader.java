@@ -305,7 +305,7 @@ public final class SegmentReader implements AutoCloseable {
             };
         ((DecimalVector) vector).setSafe(i, value);
       }
-      case STRING -> ((VarCharVector) vector).setSafe(i, r.getBinary().getBytes());
+      case STRING, CHAR -> ((VarCharVector) vector).setSafe(i, r.getBinary().getBytes());
       case BINARY -> ((VarBinaryVector) vector).setSafe(i, r.getBinary().getBytes());
     }
   }

@@ -3,6 +3,7 @@ package io.mosaic.segment;
 import io.mosaic.MosaicException;
 import io.mosaic.device.Codec;
 import io.mosaic.device.Device;
+import io.mosaic.format.CharValues;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.RowGroupStats;
@@ -177,6 +178,12 @@ public final class SegmentWriter implements AutoCloseable {
       case DECIMAL -> writeDecimal((DecimalVector) vector, i, def);
       case STRING ->
           writer.write(Binary.fromConstantByteArray(((VarCharVector) vector).get(i)), 0, def);
+      case CHAR ->
+          writer.write(
+              Binary.fromConstantByteArray(
+                  CharValues.stored(column, ((VarCharVector) vector).get(i))),
+              0,
+              def);
       case BINARY ->
           writer.write(Binary.fromConstantByteArray(((VarBinaryVector) vector).get(i)), 0, def);
     }

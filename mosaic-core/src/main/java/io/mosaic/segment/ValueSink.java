@@ -137,7 +137,7 @@ final class ValueSink {
         }
         target(row, 16, n).asLongBuffer().put(out);
       }
-      case STRING, BINARY -> gatherBinary(row, n);
+      case STRING, CHAR, BINARY -> gatherBinary(row, n);
       default -> {
         return false;
       }
@@ -230,7 +230,7 @@ final class ValueSink {
         data.setLong((long) index * 16, unscaled);
         data.setLong((long) index * 16 + 8, unscaled < 0 ? -1L : 0L);
       }
-      case STRING, BINARY -> {
+      case STRING, CHAR, BINARY -> {
         BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
         if (ids == null) {
           int p = values.position() + binaryPosition;

@@ -1,5 +1,6 @@
 package io.mosaic.segment;
 
+import io.mosaic.format.CharValues;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.DistinctSketch;
@@ -56,6 +57,8 @@ public final class ValueStats {
       case DOUBLE -> hasher.float64(((Float8Vector) vector).get(i));
       case DECIMAL -> decimal((DecimalVector) vector, i);
       case STRING -> bytes(((VarCharVector) vector).get(i));
+      // As the segment stores them: the sketch and data size count 'ab' and 'ab  ' once.
+      case CHAR -> bytes(CharValues.trim(((VarCharVector) vector).get(i)));
       case BINARY -> bytes(((VarBinaryVector) vector).get(i));
     };
   }

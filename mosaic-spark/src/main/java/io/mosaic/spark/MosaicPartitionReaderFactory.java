@@ -1,10 +1,12 @@
 package io.mosaic.spark;
 
 import io.mosaic.cooperative.SharingPolicy;
+import io.mosaic.format.ColumnType;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.vector.BigIntVector;
@@ -17,6 +19,7 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -72,9 +75,16 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
       pin.close();
       throw e;
     }
-    DataType[] types =
+    ColumnType[] columns =
         p.request().columns().stream()
-            .map(c -> SparkTypes.toSpark(scan.manifest().schema().column(c).type()))
+            .map(c -> scan.manifest().schema().column(c).type())
+            .toArray(ColumnType[]::new);
+    // Vectors are strings; char(n) is padded over them (CharColumnVector).
+    DataType[] types =
+        Arrays.stream(columns)
+            .map(
+                t ->
+                    t.kind() == ColumnType.Kind.CHAR ? DataTypes.StringType : SparkTypes.toSpark(t))
             .toArray(DataType[]::new);
     return new PartitionReader<>() {
       private ColumnarBatch batch;
@@ -107,6 +117,9 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
             vectors[i] = new UnscaledDecimalColumnVector(decimal, unscaled);
           } else {
             vectors[i] = FixedWidthColumnVector.of(vector);
+          }
+          if (columns[i].kind() == ColumnType.Kind.CHAR) {
+            vectors[i] = new CharColumnVector(vectors[i], vector, columns[i].precision());
           }
         }
         batch = new ColumnarBatch(vectors, root.getRowCount());

@@ -293,7 +293,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
       case FLOAT -> ((Double) v).floatValue();
       case DOUBLE -> v;
       case DECIMAL -> Decimal.apply((BigDecimal) v, type.precision(), type.scale());
-      case STRING, BINARY -> null;
+      case STRING, CHAR, BINARY -> null;
     };
   }
 

@@ -6,9 +6,11 @@ import io.mosaic.format.ColumnType;
 import io.mosaic.format.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
@@ -22,8 +24,12 @@ import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampType;
+import scala.Option;
 
-/** Mosaic column types as Spark SQL types, and back. */
+/**
+ * Mosaic column types as Spark SQL types, and back. {@code char(n)} is Spark's {@code CharType}:
+ * stored without trailing spaces, read back padded to n (see {@link CharColumnVector}).
+ */
 final class SparkTypes {
   private SparkTypes() {}
 
@@ -48,6 +54,7 @@ final class SparkTypes {
       case DATE -> DataTypes.DateType;
       case TIMESTAMP -> DataTypes.TimestampType;
       case STRING -> DataTypes.StringType;
+      case CHAR -> DataTypes.createCharType(type.precision());
       case BINARY -> DataTypes.BinaryType;
     };
   }
@@ -55,12 +62,26 @@ final class SparkTypes {
   static TableSchema fromSpark(StructType schema) {
     List<ColumnSpec> columns = new ArrayList<>();
     for (StructField f : schema.fields()) {
-      columns.add(new ColumnSpec(f.name(), fromSpark(f.name(), f.dataType()), f.nullable()));
+      columns.add(new ColumnSpec(f.name(), fromSpark(f), f.nullable()));
     }
     return new TableSchema(columns);
   }
 
+  /**
+   * A field's type; a {@code char(n)} column may come as {@code string} with Spark's char metadata
+   * (what {@code CharVarcharUtils} leaves in schemas once it has replaced char with string).
+   */
+  static ColumnType fromSpark(StructField f) {
+    Option<DataType> raw = CharVarcharUtils.getRawType(f.metadata());
+    boolean declaredChar = raw.isDefined() && raw.get() instanceof CharType;
+    return fromSpark(f.name(), declaredChar ? raw.get() : f.dataType());
+  }
+
   static ColumnType fromSpark(String column, DataType t) {
+    if (t instanceof CharType c) {
+      // Before StringType, which CharType extends. Values arrive padded to n; core trims them.
+      return ColumnType.charOf(c.length());
+    }
     ColumnType.Kind kind;
     if (t instanceof BooleanType) {
       kind = ColumnType.Kind.BOOLEAN;

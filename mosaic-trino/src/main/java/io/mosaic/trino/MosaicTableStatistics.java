@@ -7,6 +7,7 @@ import io.trino.spi.statistics.ColumnStatistics;
 import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.CharType;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 import java.math.BigDecimal;
@@ -39,7 +40,9 @@ final class MosaicTableStatistics {
       if (min != null && max != null && min <= max) {
         column.setRange(new DoubleRange(min, max));
       }
-      if (c.type() instanceof VarcharType || c.type() instanceof VarbinaryType) {
+      if (c.type() instanceof VarcharType
+          || c.type() instanceof CharType
+          || c.type() instanceof VarbinaryType) {
         long encoded =
             m.segmentsOf(c.name()).stream().mapToLong(SegmentEntry::uncompressedBytes).sum();
         column.setDataSize(Estimate.of(s.dataBytes().orElse(encoded)));

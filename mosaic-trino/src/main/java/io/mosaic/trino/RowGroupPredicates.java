@@ -9,6 +9,7 @@ import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.predicate.ValueSet;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
+import io.trino.spi.type.CharType;
 import io.trino.spi.type.DateType;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.DoubleType;
@@ -95,10 +96,14 @@ final class RowGroupPredicates {
     return terms;
   }
 
-  /** Types whose statistics order matches Trino's (varbinary and the rest are left to Trino). */
+  /**
+   * Types whose statistics order matches Trino's (varbinary and the rest are left to Trino); for
+   * char(n) core uses only = and in, since padded order is not byte order.
+   */
   private static boolean pushable(Type type) {
     return type instanceof DecimalType
         || type instanceof VarcharType
+        || type instanceof CharType
         || type.equals(BooleanType.BOOLEAN)
         || type.equals(TinyintType.TINYINT)
         || type.equals(SmallintType.SMALLINT)
@@ -117,7 +122,7 @@ final class RowGroupPredicates {
           ? BigDecimal.valueOf((long) v, d.getScale())
           : new BigDecimal(((Int128) v).toBigInteger(), d.getScale());
     }
-    if (type instanceof VarcharType) {
+    if (type instanceof VarcharType || type instanceof CharType) {
       return ((Slice) v).toStringUtf8();
     }
     if (type.equals(RealType.REAL)) {

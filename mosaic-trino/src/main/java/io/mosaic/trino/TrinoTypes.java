@@ -4,6 +4,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnType;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
+import io.trino.spi.type.CharType;
 import io.trino.spi.type.DateType;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.DoubleType;
@@ -19,7 +20,8 @@ import io.trino.spi.type.VarcharType;
 /**
  * Mosaic column types as Trino types, and back. A Mosaic {@code timestamp} (microseconds, UTC, as
  * Spark writes it) is Trino's {@code timestamp(6)} read as UTC; {@code varchar(n)} is stored as
- * {@code string} and reads back unbounded.
+ * {@code string} (the connector keeps n in a table property); {@code char(n)} is core's own {@code
+ * char(n)}.
  */
 final class TrinoTypes {
   private TrinoTypes() {}
@@ -37,6 +39,7 @@ final class TrinoTypes {
       case DATE -> DateType.DATE;
       case TIMESTAMP -> TimestampType.TIMESTAMP_MICROS;
       case STRING -> VarcharType.VARCHAR;
+      case CHAR -> CharType.createCharType(type.precision());
       case BINARY -> VarbinaryType.VARBINARY;
     };
   }
@@ -44,6 +47,10 @@ final class TrinoTypes {
   static ColumnType fromTrino(String column, Type type) {
     if (type instanceof DecimalType d) {
       return ColumnType.decimal(d.getPrecision(), d.getScale());
+    }
+    if (type instanceof CharType c) {
+      // Trino keeps char values without their trailing spaces, which is how core stores them.
+      return ColumnType.charOf(c.getLength());
     }
     ColumnType.Kind kind;
     if (type.equals(BooleanType.BOOLEAN)) {
@@ -76,8 +83,8 @@ final class TrinoTypes {
                   + "' has type "
                   + type.getDisplayName()
                   + ", which Mosaic cannot store; use boolean, tinyint, smallint, integer, bigint,"
-                  + " real, double, decimal(p,s), date, timestamp(6), varchar or varbinary (cast"
-                  + " the column)"));
+                  + " real, double, decimal(p,s), date, timestamp(6), char(n), varchar or varbinary"
+                  + " (cast the column)"));
     }
     return ColumnType.of(kind);
   }
