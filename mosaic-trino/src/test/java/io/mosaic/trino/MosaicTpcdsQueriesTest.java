@@ -3,6 +3,7 @@ package io.mosaic.trino;
 import static io.trino.testing.QueryAssertions.assertEqualsIgnoreOrder;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.trace.TraceRecord;
 import io.mosaic.trino.workload.TraceGenerator;
@@ -10,6 +11,7 @@ import io.trino.Session;
 import io.trino.plugin.tpcds.TpcdsPlugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
+import io.trino.testing.QueryFailedException;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import java.nio.file.Path;
 import java.util.List;
@@ -113,7 +115,16 @@ class MosaicTpcdsQueriesTest {
   @MethodSource("queries")
   void queryMatchesTpcdsCatalog(int q) {
     String sql = TraceGenerator.tpcdsQuery(q);
-    MaterializedResult expected = runner.execute(tpcds, sql);
+    MaterializedResult expected;
+    try {
+      expected = runner.execute(tpcds, sql);
+    } catch (QueryFailedException e) {
+      // At schema tiny, q12 and q90 divide by a sum that is zero; the answer is that error.
+      assertThatThrownBy(() -> runner.execute(mosaic, sql))
+          .isInstanceOf(QueryFailedException.class)
+          .hasMessage(e.getMessage());
+      return;
+    }
     MaterializedResult actual = runner.execute(mosaic, sql);
     assertThat(actual.getRowCount()).isEqualTo(expected.getRowCount());
     assertEqualsIgnoreOrder(actual.getMaterializedRows(), expected.getMaterializedRows());
