@@ -170,7 +170,16 @@ public final class Migrator {
 
   /** Progress of a migration, for a person at a terminal. */
   public interface Listener {
+    /**
+     * {@code bytes} of {@code move} were read and are about to be written (a copy byte for byte),
+     * or were written (a re-encoded row group): a listener that paces the move may sleep here.
+     */
     default void copied(Move move, long bytes) {}
+
+    /** The most bytes the next chunk of a byte-for-byte copy of {@code move} may hold. */
+    default long chunkBytes(Move move) {
+      return Long.MAX_VALUE;
+    }
 
     default void committed(String column, long version) {}
   }

@@ -54,7 +54,13 @@ final class SegmentMover {
       SegmentEntry written =
           copy
               ? copyBytes(
-                  table.name(), source, move.from(), target, path, n -> listener.copied(move, n))
+                  table.name(),
+                  source,
+                  move.from(),
+                  target,
+                  path,
+                  () -> listener.chunkBytes(move),
+                  n -> listener.copied(move, n))
               : reencode(base, target, move, path, alloc, listener);
       verify(target, written);
       return written.startingAt(move.firstRowGroup());
@@ -104,6 +110,10 @@ final class SegmentMover {
    * path} on {@code target} (a migration, a clone): the copy must have the manifest's checksum and
    * size. Returns its entry, for the same row groups.
    */
+  private static int limit(java.util.function.LongSupplier chunk) {
+    return (int) Math.max(1, Math.min(COPY_BUFFER, chunk.getAsLong()));
+  }
+
   static SegmentEntry copyBytes(
       String table,
       Device source,
@@ -112,16 +122,36 @@ final class SegmentMover {
       String path,
       java.util.function.LongConsumer copied)
       throws IOException {
+    return copyBytes(table, source, from, target, path, () -> COPY_BUFFER, copied);
+  }
+
+  /**
+   * Copies as above, a chunk of at most {@code chunk} bytes (asked before each read) at a time;
+   * {@code copied} is told each chunk after it is read and before it is written, so a listener that
+   * paces the copy holds the write back: the target never receives bytes ahead of the pace, however
+   * low the rate (docs/physical-design.md, "Schedules").
+   */
+  static SegmentEntry copyBytes(
+      String table,
+      Device source,
+      SegmentEntry from,
+      Device target,
+      String path,
+      java.util.function.LongSupplier chunk,
+      java.util.function.LongConsumer copied)
+      throws IOException {
     Path in = source.resolve(from.path());
     try (DeviceReadChannel src = source.openForRead(in);
         DeviceOutputStream out = target.openForWrite(target.resolve(path))) {
       ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
       long position = 0;
+      buf.limit(limit(chunk));
       for (int n = src.read(buf, position); n > 0; n = src.read(buf, position)) {
+        copied.accept(n);
         out.write(buf.array(), 0, n);
         position += n;
         buf.clear();
-        copied.accept(n);
+        buf.limit(limit(chunk));
       }
       if (!out.checksum().equals(from.checksum()) || position != from.fileBytes()) {
         throw new CorruptTableException(
