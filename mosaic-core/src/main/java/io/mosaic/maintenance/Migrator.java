@@ -171,8 +171,9 @@ public final class Migrator {
   /** Progress of a migration, for a person at a terminal. */
   public interface Listener {
     /**
-     * {@code bytes} of {@code move} were read and are about to be written (a copy byte for byte),
-     * or were written (a re-encoded row group): a listener that paces the move may sleep here.
+     * {@code bytes} of {@code move} were read and are about to be written (a chunk of a copy byte
+     * for byte, or a re-encoded row group, counted in source bytes): a listener that paces the move
+     * may sleep here, holding the write back.
      */
     default void copied(Move move, long bytes) {}
 

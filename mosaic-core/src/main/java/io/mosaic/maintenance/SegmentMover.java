@@ -210,10 +210,12 @@ final class SegmentMover {
       for (int g = 0; g < move.rowGroupCount(); g++) {
         int rowGroup = move.firstRowGroup() + g;
         try (FieldVector vector = reader.read(rowGroup, alloc)) {
+          // Charged before the write, as a copy's chunk: a paced move writes no row group ahead
+          // of its pace (a row group is its smallest piece, so it lands whole at its due time).
+          listener.copied(move, from.fileBytes() / from.rowGroupCount());
           writer.write(vector, 0, vector.getValueCount());
           writer.endRowGroup(vector.getValueCount());
         }
-        listener.copied(move, from.fileBytes() / from.rowGroupCount());
       }
       return writer.finish();
     }
