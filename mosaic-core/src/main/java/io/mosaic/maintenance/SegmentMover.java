@@ -105,31 +105,18 @@ final class SegmentMover {
                 + "; plan the migration again"));
   }
 
-  /**
-   * Copies segment {@code from} of table {@code table} byte for byte from {@code source} to {@code
-   * path} on {@code target} (a migration, a clone): the copy must have the manifest's checksum and
-   * size. Returns its entry, for the same row groups.
-   */
   private static int limit(java.util.function.LongSupplier chunk) {
     return (int) Math.max(1, Math.min(COPY_BUFFER, chunk.getAsLong()));
   }
 
-  static SegmentEntry copyBytes(
-      String table,
-      Device source,
-      SegmentEntry from,
-      Device target,
-      String path,
-      java.util.function.LongConsumer copied)
-      throws IOException {
-    return copyBytes(table, source, from, target, path, () -> COPY_BUFFER, copied);
-  }
-
   /**
-   * Copies as above, a chunk of at most {@code chunk} bytes (asked before each read) at a time;
-   * {@code copied} is told each chunk after it is read and before it is written, so a listener that
-   * paces the copy holds the write back: the target never receives bytes ahead of the pace, however
-   * low the rate (docs/physical-design.md, "Schedules").
+   * Copies segment {@code from} of table {@code table} byte for byte from {@code source} to {@code
+   * path} on {@code target} (a migration, a clone): the copy must have the manifest's checksum and
+   * size. Returns its entry, for the same row groups. A chunk of at most {@code chunk} bytes (asked
+   * before each read, at most 1 MB) is copied at a time; {@code copied} is told each chunk after it
+   * is read and before it is written, so a listener that paces the copy holds the write back: the
+   * target never receives bytes ahead of the pace, however low the rate (docs/physical-design.md,
+   * "Schedules").
    */
   static SegmentEntry copyBytes(
       String table,
