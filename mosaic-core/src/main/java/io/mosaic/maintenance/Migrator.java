@@ -170,7 +170,17 @@ public final class Migrator {
 
   /** Progress of a migration, for a person at a terminal. */
   public interface Listener {
+    /**
+     * {@code bytes} of {@code move} were read and are about to be written (a chunk of a copy byte
+     * for byte, or a re-encoded row group, counted in source bytes): a listener that paces the move
+     * may sleep here, holding the write back.
+     */
     default void copied(Move move, long bytes) {}
+
+    /** The most bytes the next chunk of a byte-for-byte copy of {@code move} may hold. */
+    default long chunkBytes(Move move) {
+      return Long.MAX_VALUE;
+    }
 
     default void committed(String column, long version) {}
   }

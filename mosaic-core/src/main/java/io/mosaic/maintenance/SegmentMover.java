@@ -54,7 +54,13 @@ final class SegmentMover {
       SegmentEntry written =
           copy
               ? copyBytes(
-                  table.name(), source, move.from(), target, path, n -> listener.copied(move, n))
+                  table.name(),
+                  source,
+                  move.from(),
+                  target,
+                  path,
+                  () -> listener.chunkBytes(move),
+                  n -> listener.copied(move, n))
               : reencode(base, target, move, path, alloc, listener);
       verify(target, written);
       return written.startingAt(move.firstRowGroup());
@@ -99,10 +105,18 @@ final class SegmentMover {
                 + "; plan the migration again"));
   }
 
+  private static int limit(java.util.function.LongSupplier chunk) {
+    return (int) Math.max(1, Math.min(COPY_BUFFER, chunk.getAsLong()));
+  }
+
   /**
    * Copies segment {@code from} of table {@code table} byte for byte from {@code source} to {@code
    * path} on {@code target} (a migration, a clone): the copy must have the manifest's checksum and
-   * size. Returns its entry, for the same row groups.
+   * size. Returns its entry, for the same row groups. A chunk of at most {@code chunk} bytes (asked
+   * before each read, at most 1 MB) is copied at a time; {@code copied} is told each chunk after it
+   * is read and before it is written, so a listener that paces the copy holds the write back: the
+   * target never receives bytes ahead of the pace, however low the rate (docs/physical-design.md,
+   * "Schedules").
    */
   static SegmentEntry copyBytes(
       String table,
@@ -110,6 +124,7 @@ final class SegmentMover {
       SegmentEntry from,
       Device target,
       String path,
+      java.util.function.LongSupplier chunk,
       java.util.function.LongConsumer copied)
       throws IOException {
     Path in = source.resolve(from.path());
@@ -117,11 +132,13 @@ final class SegmentMover {
         DeviceOutputStream out = target.openForWrite(target.resolve(path))) {
       ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
       long position = 0;
+      buf.limit(limit(chunk));
       for (int n = src.read(buf, position); n > 0; n = src.read(buf, position)) {
+        copied.accept(n);
         out.write(buf.array(), 0, n);
         position += n;
         buf.clear();
-        copied.accept(n);
+        buf.limit(limit(chunk));
       }
       if (!out.checksum().equals(from.checksum()) || position != from.fileBytes()) {
         throw new CorruptTableException(
@@ -180,10 +197,12 @@ final class SegmentMover {
       for (int g = 0; g < move.rowGroupCount(); g++) {
         int rowGroup = move.firstRowGroup() + g;
         try (FieldVector vector = reader.read(rowGroup, alloc)) {
+          // Charged before the write, as a copy's chunk: a paced move writes no row group ahead
+          // of its pace (a row group is its smallest piece, so it lands whole at its due time).
+          listener.copied(move, from.fileBytes() / from.rowGroupCount());
           writer.write(vector, 0, vector.getValueCount());
           writer.endRowGroup(vector.getValueCount());
         }
-        listener.copied(move, from.fileBytes() / from.rowGroupCount());
       }
       return writer.finish();
     }

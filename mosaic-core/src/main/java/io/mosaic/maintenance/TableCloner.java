@@ -121,7 +121,13 @@ public final class TableCloner {
     try {
       copied =
           SegmentMover.copyBytes(
-              source.name(), device, s, device, path, n -> listener.copied(s, n));
+              source.name(),
+              device,
+              s,
+              device,
+              path,
+              () -> Long.MAX_VALUE,
+              n -> listener.copied(s, n));
     } catch (CorruptTableException e) {
       throw new CorruptTableException(e.getMessage() + "; nothing was cloned", e);
     }

@@ -3,6 +3,7 @@ package io.mosaic.cli;
 import io.mosaic.MosaicException;
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.design.MoveQueue;
+import io.mosaic.design.MoveSchedule;
 import io.mosaic.device.ByteSize;
 import io.mosaic.device.DevicePool;
 import io.mosaic.maintenance.DriftWatch;
@@ -16,7 +17,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -97,7 +100,10 @@ final class MaintainCommand implements Callable<Integer> {
   @Option(
       names = "--rate",
       paramLabel = "RATE",
-      description = "The gentle rate of the moves (default: 50 MB/s).")
+      description =
+          "The gentle rate of the moves (default: 50 MB/s). fast-start moves the working set at"
+              + " --full-rate first, slow-start while no query reads the table; --shape constant"
+              + " paces every byte at this rate.")
   String rate;
 
   @Option(
@@ -172,11 +178,11 @@ final class MaintainCommand implements Callable<Integer> {
     MaintenanceExecutor executor =
         new MaintenanceExecutor(pool, t -> MosaicTable.open(Path.of(t), pool));
     if (control.watch != null) {
-      return watch(out, executor.watch(request.withDrift(drift)));
+      return watch(out, executor.watch(request.withDrift(drift)), schedule(pool));
     }
     MaintainResult result;
     try {
-      result = executor.maintain(request.withDrift(drift), progress(out), false);
+      result = executor.maintain(request.withDrift(drift), progress(out, schedule(pool)), false);
     } catch (MosaicException e) {
       if (e.kind() != MosaicException.Kind.NOT_FOUND
           || !e.getMessage().contains("transformation")) {
@@ -193,13 +199,13 @@ final class MaintainCommand implements Callable<Integer> {
               + "` (--dry-run shows it first)",
           e);
     }
-    print(out, result, control.dryRun);
+    print(out, result, control.dryRun, schedule(pool).get());
     return 0;
   }
 
   // The drift trigger as a service (issue 25): until the process is stopped; a kill leaves the
   // queue for the next watch (or --resume) to pick up.
-  private int watch(PrintWriter out, DriftWatch watch) {
+  private int watch(PrintWriter out, DriftWatch watch, Supplier<Optional<MoveSchedule>> schedule) {
     Duration interval = MaintenanceSyntax.duration(control.watch, "--watch");
     out.printf(
         Locale.ROOT,
@@ -209,7 +215,7 @@ final class MaintainCommand implements Callable<Integer> {
         100 * watch.threshold());
     while (!Thread.currentThread().isInterrupted()) {
       try {
-        watch.check(progress(out)).ifPresent(r -> print(out, r, false));
+        watch.check(progress(out, schedule)).ifPresent(r -> print(out, r, false, schedule.get()));
       } catch (IOException | MosaicException e) {
         out.println("watch: " + e.getMessage()); // the next check tries again
       }
@@ -223,8 +229,25 @@ final class MaintainCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The steps and the progress view; {@code mosaic moves} prints the same. */
-  static void print(PrintWriter out, MaintainResult result, boolean dryRun) {
+  /**
+   * The schedule of the table's transformation, read when asked (empty when it has none): what a
+   * person sees at start and with the progress, since a shape may move bytes faster than {@code
+   * --rate}.
+   */
+  private Supplier<Optional<MoveSchedule>> schedule(DevicePool pool) {
+    return () -> schedule(table, pool);
+  }
+
+  static Optional<MoveSchedule> schedule(Path table, DevicePool pool) {
+    return MoveQueue.read(MosaicTable.open(table, pool)).map(MoveQueue::schedule);
+  }
+
+  /**
+   * The steps and the progress view, with the transformation's schedule when it has one; {@code
+   * mosaic moves} prints the same.
+   */
+  static void print(
+      PrintWriter out, MaintainResult result, boolean dryRun, Optional<MoveSchedule> schedule) {
     TextTable steps =
         new TextTable(
             "step", "column", "from", "to", "bytes", "saves per run", "state", "done", "left");
@@ -264,6 +287,7 @@ final class MaintainCommand implements Callable<Integer> {
         result.state(),
         done,
         result.steps().size());
+    schedule.ifPresent(s -> out.println(s.describe()));
     MaintainResult.Progress p = result.progress();
     out.printf(
         Locale.ROOT,
@@ -277,8 +301,11 @@ final class MaintainCommand implements Callable<Integer> {
             : String.format(Locale.ROOT, "%.3f s", p.predictedSecondsNow()));
   }
 
-  private static DesignExecutor.Listener progress(PrintWriter out) {
+  private static DesignExecutor.Listener progress(
+      PrintWriter out, Supplier<Optional<MoveSchedule>> schedule) {
     return new DesignExecutor.Listener() {
+      boolean started;
+
       @Override
       public void identifying(MosaicTable table) {
         out.printf(
@@ -290,6 +317,10 @@ final class MaintainCommand implements Callable<Integer> {
 
       @Override
       public void stepStarted(int index, MoveQueue.Step step) {
+        if (!started) {
+          started = true;
+          schedule.get().ifPresent(s -> out.println(s.describe()));
+        }
         out.printf(
             Locale.ROOT,
             "step %d: %s %s -> %s (%s) ...%n",

@@ -46,7 +46,11 @@ final class MovesCommand implements Callable<Integer> {
     MaintainRequest request =
         MaintainRequest.parse(
             table.toString(), "status", null, null, null, null, null, null, null, null);
-    MaintainCommand.print(out, executor.maintain(request, new Listener(), false), false);
+    MaintainCommand.print(
+        out,
+        executor.maintain(request, new Listener(), false),
+        false,
+        MaintainCommand.schedule(table, pool));
     return 0;
   }
 

@@ -25,6 +25,18 @@ final class ChunkPacing {
   private ChunkPacing() {}
 
   /**
+   * The bytes of one slice at {@code rates} (by device directory, bytes per second): what the
+   * slowest device passes in {@link #SLICE_NANOS}, at least a byte. A copy asks for chunks of this
+   * size, so that at a low rate no chunk reaches a device ahead of the pace.
+   */
+  static long sliceBytes(Map<Path, Double> rates) {
+    double slowest =
+        rates.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.MAX_VALUE);
+    return (long)
+        Math.max(1, Math.min(Long.MAX_VALUE / 2.0, Math.ceil(slowest * SLICE_NANOS / 1e9)));
+  }
+
+  /**
    * Charges {@code bytes} copied from {@code copyStart} to the devices' buckets, slice by slice,
    * each at the rates {@code rates} gives when it is reserved (by device directory, bytes per
    * second), and sleeps until the buckets let the last slice through; {@code between} runs after
@@ -40,10 +52,7 @@ final class ChunkPacing {
     long from = copyStart;
     while (left > 0) {
       Map<Path, Double> now = rates.get();
-      double slowest =
-          now.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.MAX_VALUE);
-      long slice =
-          (long) Math.max(1, Math.min((double) left, Math.ceil(slowest * SLICE_NANOS / 1e9)));
+      long slice = Math.min(left, sliceBytes(now));
       long due = DeviceBuckets.reserveAt(now, slice, from);
       left -= slice;
       sleep.until(due);

@@ -137,25 +137,17 @@ public final class DesignExecutor {
             }
 
             @Override
+            public long chunkBytes(String a, String b) {
+              return ChunkPacing.sliceBytes(rates(schedule, a, b, done[0] + stepBytes[0]).get());
+            }
+
+            @Override
             public void chunk(String a, String b, long bytes) {
               // The chunk's rate is decided by the bytes done before it: the chunk that completes
               // fast-start's working set is still part of it.
               long before = done[0] + stepBytes[0];
               stepBytes[0] += bytes;
-              // Decided again for each slice of the chunk (ChunkPacing): slow-start speeds up as
-              // soon as the pins go away and slows down when a query pins the table.
-              Supplier<Map<Path, Double>> rates =
-                  () -> {
-                    boolean queries = !table.pinnedVersions().isEmpty();
-                    Map<Path, Double> r = new LinkedHashMap<>();
-                    for (String d : List.of(a, b)) {
-                      r.merge(
-                          table.pool().device(d).root().toAbsolutePath().normalize(),
-                          schedule.rate(d, before, queries),
-                          Math::min);
-                    }
-                    return r;
-                  };
+              Supplier<Map<Path, Double>> rates = rates(schedule, a, b, before);
               Map<Path, Double> first = rates.get();
               listener.copied(
                   before + bytes,
@@ -214,8 +206,36 @@ public final class DesignExecutor {
         .orElseGet(() -> finished.withState(MoveQueue.State.DONE, null));
   }
 
+  /**
+   * The rates of a chunk that reads device {@code a} and writes {@code b}, by device directory,
+   * with {@code before} bytes of the transformation done. Decided again for each slice of the chunk
+   * ({@link ChunkPacing}): slow-start speeds up as soon as the pins go away and slows down when a
+   * query pins the table.
+   */
+  private Supplier<Map<Path, Double>> rates(
+      MoveSchedule schedule, String a, String b, long before) {
+    return () -> {
+      boolean queries = !table.pinnedVersions().isEmpty();
+      Map<Path, Double> r = new LinkedHashMap<>();
+      for (String d : List.of(a, b)) {
+        r.merge(
+            table.pool().device(d).root().toAbsolutePath().normalize(),
+            schedule.rate(d, before, queries),
+            Math::min);
+      }
+      return r;
+    };
+  }
+
   /** Paces a chunk of a step: {@code bytes} read on device {@code from}, written on {@code to}. */
   private interface Pacer {
+    /**
+     * The most bytes the next chunk should hold: a slice at the current rates, so a byte-for-byte
+     * copy writes no chunk ahead of its pace.
+     */
+    long chunkBytes(String from, String to);
+
+    /** Charges a chunk, before it is written (a copy) or after (a re-encoded row group). */
     void chunk(String from, String to, long bytes);
 
     /** Stops the step when the queue was paused or cancelled (checked at most every 200 ms). */
@@ -263,6 +283,11 @@ public final class DesignExecutor {
           @Override
           public void copied(Migrator.Move move, long bytes) {
             pace.chunk(move.from().device(), move.toDevice(), bytes);
+          }
+
+          @Override
+          public long chunkBytes(Migrator.Move move) {
+            return pace.chunkBytes(move.from().device(), move.toDevice());
           }
         });
   }

@@ -48,6 +48,9 @@ public record MoveSchedule(
         });
   }
 
+  /** The full rate when none is given: the moves are not paced at all. */
+  public static final double UNPACED = 1e15;
+
   /** One rate for every device. */
   public MoveSchedule(ScheduleShape shape, double rate, double fullRate, long workingSetBytes) {
     this(shape, rate, fullRate, workingSetBytes, Map.of());
@@ -70,6 +73,39 @@ public record MoveSchedule(
    */
   public double rate(String device, long bytesDone, boolean queriesRunning) {
     return full(bytesDone, queriesRunning) ? fullRate : deviceRates.getOrDefault(device, rate);
+  }
+
+  /**
+   * What the schedule does, in a person's words: {@code fast-start} and {@code slow-start} move at
+   * the full rate, not the given one, while nothing holds them back, which a person who gave only a
+   * rate would not expect (docs/physical-design.md, "Schedules").
+   */
+  public String describe() {
+    StringBuilder gentle = new StringBuilder(perSecond(rate));
+    deviceRates.forEach((d, r) -> gentle.append(", ").append(d).append(' ').append(perSecond(r)));
+    String full =
+        fullRate >= UNPACED
+            ? "the full rate (unpaced; --full-rate bounds it)"
+            : "the full rate " + perSecond(fullRate) + " (--full-rate)";
+    return "schedule "
+        + shape.configName()
+        + ": "
+        + switch (shape) {
+          case FAST_START ->
+              "the working set (the first "
+                  + io.mosaic.device.ByteSize.ofBytes(workingSetBytes)
+                  + ") moves at "
+                  + full
+                  + ", the rest at "
+                  + gentle
+                  + " (--shape constant paces every byte at the rate)";
+          case SLOW_START -> gentle + " while queries read the table, " + full + " while none does";
+          case CONSTANT -> gentle + " throughout";
+        };
+  }
+
+  private static String perSecond(double bytesPerSecond) {
+    return io.mosaic.device.ByteSize.ofBytes(Math.round(bytesPerSecond)) + "/s";
   }
 
   private boolean full(long bytesDone, boolean queriesRunning) {

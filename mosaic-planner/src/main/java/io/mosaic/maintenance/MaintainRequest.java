@@ -78,7 +78,7 @@ public record MaintainRequest(
   public static final String DEFAULT_RATE = "50 MB/s";
 
   /** "Unpaced": far above any device, so the pacing never waits. */
-  static final double UNPACED = 1e15;
+  static final double UNPACED = io.mosaic.design.MoveSchedule.UNPACED;
 
   public MaintainRequest {
     Objects.requireNonNull(table, "table");

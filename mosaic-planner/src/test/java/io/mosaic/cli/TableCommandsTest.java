@@ -436,6 +436,7 @@ class TableCommandsTest {
     // The resume's rate replaced the queue's; the shape, not given, stayed the one it started with.
     MoveQueue resumed = MoveQueue.read(t).orElseThrow();
     assertThat(resumed.schedule().rate()).isEqualTo(1e9);
+    assertThat(out.toString()).contains("schedule constant: 1 GB/s throughout");
     assertThat(resumed.schedule().shape()).isEqualTo(io.mosaic.design.ScheduleShape.CONSTANT);
     assertThat(resumed.schedule().workingSetBytes()).isEqualTo(paused.schedule().workingSetBytes());
     assertThat(paused.schedule().rate()).isEqualTo(20e3);
@@ -586,7 +587,12 @@ class TableCommandsTest {
     assertThat(status.get()).as(watched.toString()).isZero();
     assertThat(watched.toString())
         .contains("watching ", "more than 20.0 %", "drift: ", "above the 20.0 % threshold")
-        .contains("transformation of orders: done");
+        .contains("transformation of orders: done")
+        // Only --rate given: the default shape moves the working set faster, and says so.
+        .contains(
+            "schedule fast-start: the working set (the first ",
+            ") moves at the full rate (unpaced; --full-rate bounds it), the rest at 1 GB/s"
+                + " (--shape constant paces every byte at the rate)");
     MosaicTable finished = MosaicTable.open(table, devicePool);
     for (String c : List.of("o_orderkey", "o_orderdate")) {
       assertThat(finished.latest().segmentsOf(c).get(0).device()).as(c).isEqualTo("nvme");

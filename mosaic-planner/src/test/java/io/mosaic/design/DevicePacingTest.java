@@ -125,6 +125,60 @@ class DevicePacingTest {
   }
 
   @Test
+  void aLowRateIsHonouredFromTheFirstByte() throws Exception {
+    lowRate("hdd"); // a copy byte for byte (zstd on both)
+  }
+
+  @Test
+  void aLowRateIsHonouredFromTheFirstRowGroupReencoded() throws Exception {
+    lowRate("ssd"); // re-encoded from zstd to lz4, row group by row group
+  }
+
+  private void lowRate(String target) throws Exception {
+    DevicePool pool = TestPool.fourDevices(dir);
+    MosaicTable table = CrashWorkload.table(dir.resolve("t"), pool, 1); // k: nvme, one segment
+    long kBytes = bytes(table, "k");
+    Path hdd = pool.device(target).root();
+    long before = deviceBytes(hdd);
+    // 1 B/s: the copy must not write a chunk and then wait for the rate to catch up, or the
+    // device sees the whole segment at once (a floor of a chunk per step).
+    queue(table, Map.of("k", target), Map.of(), ScheduleShape.CONSTANT, 1.0);
+    Thread runner =
+        new Thread(() -> new DesignExecutor(table).run(new DesignExecutor.Listener() {}));
+    long start = System.nanoTime();
+    runner.start();
+    Thread.sleep(2_000);
+    long written = deviceBytes(hdd) - before;
+    double seconds = (System.nanoTime() - start) / 1e9;
+    MoveQueue.update(table, q -> q.withState(MoveQueue.State.PAUSED, null));
+    runner.join(30_000);
+    assertThat(runner.isAlive()).isFalse();
+    assertThat(kBytes).isGreaterThan(100);
+    // At most the rate over the window and a slice more; a whole segment before the fix.
+    assertThat(written)
+        .as("bytes on %s after %.1f s at 1 B/s (k has %d)", target, seconds, kBytes)
+        .isLessThanOrEqualTo((long) Math.ceil(seconds) + 8);
+    assertThat(MoveQueue.read(table).orElseThrow().state()).isEqualTo(MoveQueue.State.PAUSED);
+    assertThat(table.latest().segmentsOf("k").get(0).device()).isEqualTo("nvme");
+  }
+
+  private static long deviceBytes(Path root) throws java.io.IOException {
+    try (var files = java.nio.file.Files.walk(root)) {
+      return files
+          .filter(java.nio.file.Files::isRegularFile)
+          .mapToLong(
+              f -> {
+                try {
+                  return java.nio.file.Files.size(f);
+                } catch (java.io.IOException e) {
+                  return 0; // deleted meanwhile
+                }
+              })
+          .sum();
+    }
+  }
+
+  @Test
   void aRateForADeviceThePoolLacksIsRefused() throws Exception {
     DevicePool pool = TestPool.fourDevices(dir);
     CrashWorkload.table(dir.resolve("t"), pool, 1);

@@ -3,6 +3,7 @@ package io.mosaic.design;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MoveScheduleTest {
@@ -37,6 +38,22 @@ class MoveScheduleTest {
                     ScheduleShape.CONSTANT, 10, 100, 0, java.util.Map.of("hdd", 200.0)))
         .hasMessageContaining("device hdd")
         .hasMessageContaining("a full rate at least as high");
+  }
+
+  @Test
+  void eachShapeSaysWhenItMovesFasterThanTheRate() {
+    assertThat(new MoveSchedule(ScheduleShape.FAST_START, 1, MoveSchedule.UNPACED, 5000).describe())
+        .isEqualTo(
+            "schedule fast-start: the working set (the first 5 kB) moves at the full rate"
+                + " (unpaced; --full-rate bounds it), the rest at 1 B/s (--shape constant paces"
+                + " every byte at the rate)");
+    assertThat(
+            new MoveSchedule(ScheduleShape.SLOW_START, 1e6, 2e7, 0, Map.of("hdd", 5e5)).describe())
+        .isEqualTo(
+            "schedule slow-start: 1 MB/s, hdd 500 kB/s while queries read the table, the full"
+                + " rate 20 MB/s (--full-rate) while none does");
+    assertThat(new MoveSchedule(ScheduleShape.CONSTANT, 1, 1, 0).describe())
+        .isEqualTo("schedule constant: 1 B/s throughout");
   }
 
   @Test
