@@ -75,12 +75,6 @@ public final class CorruptInputCorpus {
   static final long SCAN_LIMIT_SECONDS = 60;
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** The exit codes of a failure with a kind (docs/README.md, "Errors"), not of a bug. */
-  private static final java.util.Set<Integer> KIND_EXIT_CODES =
-      java.util.Arrays.stream(io.mosaic.MosaicException.Kind.values())
-          .map(MosaicCli::exitCode)
-          .collect(java.util.stream.Collectors.toSet());
-
   /** One damaged copy: what was done, to which file (named in the error), and how. */
   public record Case(String name, String kind, Damage damage) {}
 
