@@ -1,6 +1,7 @@
 package io.mosaic.maintenance;
 
 import io.mosaic.device.Device;
+import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
@@ -62,13 +63,14 @@ public final class GarbageCollector {
       Manifest latest = table.latest();
       String tableId = latest.tableId();
       TableFolders.requirePlainId(table, latest, "gc");
-      checkKept(keptBefore(latest, "gc"), "gc");
+      Set<FileCheck> filesChecked = new HashSet<>();
+      checkKept(keptBefore(latest, "gc"), "gc", filesChecked);
       for (Device device : table.pool().devices()) {
         device.checkIdentity();
         TableFolders.checkOwner(table, tableId, device);
       }
       Live live = retireVersions(latest, "gc");
-      checkKept(live.manifests(), "gc");
+      checkKept(live.manifests(), "gc", filesChecked);
       Report report = deleteUnreferenced(tableId, live.files(), grace, live.retired());
       deleteStaleWriterLocks();
       LockFile.deleteTemporaryDebris(table.root().resolve(MosaicTable.PINS));
@@ -88,7 +90,11 @@ public final class GarbageCollector {
       Manifest latest = table.latest();
       String tableId = latest.tableId();
       TableFolders.requirePlainId(table, latest, "deleting the old segments");
-      checkKept(keptBefore(latest, "deleting the old segments"), "deleting the old segments");
+      Set<FileCheck> filesChecked = new HashSet<>();
+      checkKept(
+          keptBefore(latest, "deleting the old segments"),
+          "deleting the old segments",
+          filesChecked);
       Set<String> checked = new HashSet<>();
       for (SegmentEntry s : segments) {
         if (table.pool().devices().stream().anyMatch(d -> d.id().equals(s.device()))
@@ -99,7 +105,7 @@ public final class GarbageCollector {
         }
       }
       Live live = retireVersions(latest, "deleting the old segments");
-      checkKept(live.manifests(), "deleting the old segments");
+      checkKept(live.manifests(), "deleting the old segments", filesChecked);
       Set<String> keep = live.files();
       for (SegmentEntry s : segments) {
         if (!keep.contains(key(s.device(), s.path())) && checked.contains(s.device())) {
@@ -192,7 +198,7 @@ public final class GarbageCollector {
    * renamed or removed from devices.toml: its files would look like nobody's) or a segment path
    * that is not a plain path in the table's folder (it would not match the file gc finds there).
    */
-  private void checkKept(List<Manifest> kept, String action) {
+  private void checkKept(List<Manifest> kept, String action, Set<FileCheck> filesChecked) {
     Set<String> ids = new HashSet<>();
     table.pool().devices().forEach(d -> ids.add(d.id()));
     for (Manifest m : kept) {
@@ -233,8 +239,34 @@ public final class GarbageCollector {
                   + "/...); the manifest is damaged or was not written by Mosaic, and nothing"
                   + " was deleted");
         }
-        checkFile(m, s, action);
+        // Kept versions share most segments, and a run checks its kept versions twice (before
+        // and after retiring): read each footer once for what the check compares it with.
+        if (filesChecked.add(FileCheck.of(m, s))) {
+          checkFile(m, s, action);
+        }
       }
+    }
+  }
+
+  /**
+   * All that {@link SegmentReader#checkFooter} compares a segment's file with: the entry, and of
+   * its manifest the table id, the column's spec and the rows of the segment's row groups.
+   */
+  private record FileCheck(
+      String tableId, ColumnSpec column, List<Long> rows, SegmentEntry segment) {
+    static FileCheck of(Manifest m, SegmentEntry s) {
+      int from = s.firstRowGroup();
+      int to = from + s.rowGroupCount();
+      List<Long> rows =
+          from >= 0 && to <= m.rowGroups().size() ? m.rowGroups().subList(from, to) : m.rowGroups();
+      return new FileCheck(
+          m.tableId(),
+          m.schema().columns().stream()
+              .filter(c -> c.name().equals(s.column()))
+              .findFirst()
+              .orElse(null),
+          rows,
+          s);
     }
   }
 
