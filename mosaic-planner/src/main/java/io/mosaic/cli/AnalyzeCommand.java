@@ -1,8 +1,8 @@
 package io.mosaic.cli;
 
 import io.mosaic.device.DevicePool;
-import io.mosaic.maintenance.AnalyzeResult;
-import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.operations.AnalyzeResult;
+import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;

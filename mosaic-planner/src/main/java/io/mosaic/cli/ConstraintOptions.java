@@ -1,8 +1,8 @@
 package io.mosaic.cli;
 
-import io.mosaic.maintenance.MaintenanceSyntax;
-import io.mosaic.maintenance.PlaceRequest;
 import io.mosaic.model.ColumnRef;
+import io.mosaic.operations.MaintenanceSyntax;
+import io.mosaic.operations.PlaceRequest;
 import io.mosaic.placement.PlacementOptions;
 import java.util.Collection;
 import java.util.List;

@@ -2,10 +2,10 @@ package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.ByteSize;
-import io.mosaic.maintenance.MaintenanceExecutor;
 import io.mosaic.maintenance.Migrator;
-import io.mosaic.maintenance.MoveRequest;
-import io.mosaic.maintenance.MoveResult;
+import io.mosaic.operations.MaintenanceExecutor;
+import io.mosaic.operations.MoveRequest;
+import io.mosaic.operations.MoveResult;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.workload.PlacementFile;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
-import io.mosaic.maintenance.MaintenanceSyntax;
+import io.mosaic.operations.MaintenanceSyntax;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

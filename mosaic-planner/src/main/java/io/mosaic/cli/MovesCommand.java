@@ -1,8 +1,8 @@
 package io.mosaic.cli;
 
 import io.mosaic.device.DevicePool;
-import io.mosaic.maintenance.MaintainRequest;
-import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.operations.MaintainRequest;
+import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.design.MoveQueue;
 import io.mosaic.device.DevicePool;
-import io.mosaic.maintenance.CalibratedModels;
-import io.mosaic.maintenance.MaintainRequest;
-import io.mosaic.maintenance.MaintainResult;
-import io.mosaic.maintenance.MaintenanceExecutor;
-import io.mosaic.maintenance.MoveRequest;
-import io.mosaic.maintenance.MoveResult;
+import io.mosaic.operations.CalibratedModels;
+import io.mosaic.operations.MaintainRequest;
+import io.mosaic.operations.MaintainResult;
+import io.mosaic.operations.MaintenanceExecutor;
+import io.mosaic.operations.MoveRequest;
+import io.mosaic.operations.MoveResult;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;

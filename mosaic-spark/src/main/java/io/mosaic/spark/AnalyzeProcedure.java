@@ -1,6 +1,6 @@
 package io.mosaic.spark;
 
-import io.mosaic.maintenance.AnalyzeResult;
+import io.mosaic.operations.AnalyzeResult;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;

@@ -3,7 +3,7 @@ package io.mosaic.spark;
 import io.mosaic.MosaicException;
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.device.DevicePool;
-import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableNotFoundException;
 import io.mosaic.table.Warehouse;

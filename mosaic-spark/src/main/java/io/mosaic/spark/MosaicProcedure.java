@@ -1,8 +1,8 @@
 package io.mosaic.spark;
 
 import io.mosaic.MosaicException;
-import io.mosaic.maintenance.MaintenanceExecutor;
-import io.mosaic.maintenance.ResultColumn;
+import io.mosaic.operations.MaintenanceExecutor;
+import io.mosaic.operations.ResultColumn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

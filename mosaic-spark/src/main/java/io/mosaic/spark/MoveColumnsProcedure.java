@@ -1,7 +1,7 @@
 package io.mosaic.spark;
 
-import io.mosaic.maintenance.MoveRequest;
-import io.mosaic.maintenance.MoveResult;
+import io.mosaic.operations.MoveRequest;
+import io.mosaic.operations.MoveResult;
 import java.io.IOException;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;

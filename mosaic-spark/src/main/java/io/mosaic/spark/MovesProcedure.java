@@ -1,8 +1,8 @@
 package io.mosaic.spark;
 
 import io.mosaic.design.DesignExecutor;
-import io.mosaic.maintenance.MaintainRequest;
-import io.mosaic.maintenance.MaintainResult;
+import io.mosaic.operations.MaintainRequest;
+import io.mosaic.operations.MaintainResult;
 import java.io.IOException;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;

@@ -1,8 +1,8 @@
 package io.mosaic.spark;
 
-import io.mosaic.maintenance.MaintenanceSyntax;
-import io.mosaic.maintenance.PlaceRequest;
-import io.mosaic.maintenance.PlaceResult;
+import io.mosaic.operations.MaintenanceSyntax;
+import io.mosaic.operations.PlaceRequest;
+import io.mosaic.operations.PlaceResult;
 import java.io.IOException;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;

@@ -4,7 +4,7 @@ import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
 import io.airlift.log.Logger;
 import io.mosaic.design.DesignExecutor;
-import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.operations.MaintenanceExecutor;
 import io.trino.spi.NodeManager;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;

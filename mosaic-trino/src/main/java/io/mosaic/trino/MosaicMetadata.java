@@ -11,7 +11,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.TableSchema;
-import io.mosaic.maintenance.MaintenanceExecutor;
+import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.WriteResult;
 import io.trino.spi.TrinoException;

@@ -1,8 +1,8 @@
-package io.mosaic.maintenance;
+package io.mosaic.operations;
 
-import static io.mosaic.maintenance.ResultColumn.Type.INT;
-import static io.mosaic.maintenance.ResultColumn.Type.LONG;
-import static io.mosaic.maintenance.ResultColumn.Type.STRING;
+import static io.mosaic.operations.ResultColumn.Type.INT;
+import static io.mosaic.operations.ResultColumn.Type.LONG;
+import static io.mosaic.operations.ResultColumn.Type.STRING;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.mosaic.maintenance;
+package io.mosaic.operations;
 
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.design.MoveQueue;

@@ -1,4 +1,4 @@
-package io.mosaic.maintenance;
+package io.mosaic.operations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

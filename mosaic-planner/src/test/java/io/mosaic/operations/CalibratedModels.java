@@ -1,4 +1,4 @@
-package io.mosaic.maintenance;
+package io.mosaic.operations;
 
 import io.mosaic.device.Bandwidth;
 import io.mosaic.device.Codec;

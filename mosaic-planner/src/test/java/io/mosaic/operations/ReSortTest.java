@@ -1,4 +1,4 @@
-package io.mosaic.maintenance;
+package io.mosaic.operations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,8 @@ import io.mosaic.design.StepKind;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.maintenance.GarbageCollector;
+import io.mosaic.maintenance.TableSorter;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.RowGroupFilter;

@@ -1,4 +1,4 @@
-package io.mosaic.maintenance;
+package io.mosaic.operations;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.Bandwidth;

@@ -1,4 +1,4 @@
-package io.mosaic.maintenance;
+package io.mosaic.operations;
 
 import io.mosaic.MosaicException;
 import io.mosaic.design.DesignAdvisor;
@@ -13,6 +13,8 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.maintenance.Migrator;
+import io.mosaic.maintenance.TableAnalyzer;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.Placement;
