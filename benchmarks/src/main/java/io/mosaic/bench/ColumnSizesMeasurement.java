@@ -3,6 +3,7 @@ package io.mosaic.bench;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.tpcds.TpcdsTables;
 import io.mosaic.tpch.TpchTables;
@@ -90,7 +91,7 @@ public final class ColumnSizesMeasurement {
                     sf,
                     work.resolve("tables").resolve(codec).resolve(source.table()),
                     pool,
-                    Map.of(MosaicTable.DEFAULT_DEVICE, codec))
+                    Map.of(TableProperties.DEFAULT_DEVICE, codec))
                 .latest();
         for (SegmentEntry s : m.segments()) {
           sizes

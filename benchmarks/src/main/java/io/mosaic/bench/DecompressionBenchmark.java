@@ -2,7 +2,7 @@ package io.mosaic.bench;
 
 import com.github.luben.zstd.Zstd;
 import io.mosaic.cli.CalibrationSample;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

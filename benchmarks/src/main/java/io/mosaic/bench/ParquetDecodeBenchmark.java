@@ -130,7 +130,7 @@ public class ParquetDecodeBenchmark {
 
   private long mosaic() throws IOException {
     long n = 0;
-    try (SegmentReader r = new SegmentReader(table, spec, segment)) {
+    try (SegmentReader r = new SegmentReader(table.name(), table.pool(), spec, segment)) {
       for (int g = 0; g < segment.rowGroupCount(); g++) {
         try (FieldVector v = r.read(g, alloc)) {
           n += v.getValueCount();

@@ -1,8 +1,8 @@
 package io.mosaic.bench;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.Cost;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.Cost;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;

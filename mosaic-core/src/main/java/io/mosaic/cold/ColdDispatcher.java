@@ -1,5 +1,6 @@
 package io.mosaic.cold;
 
+import io.mosaic.config.GroupPolicy;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;

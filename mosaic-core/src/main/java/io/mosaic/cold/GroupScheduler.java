@@ -1,6 +1,7 @@
 package io.mosaic.cold;
 
 import io.mosaic.MosaicException;
+import io.mosaic.config.GroupPolicy;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,6 +1,12 @@
 package io.mosaic.device;
 
 import io.mosaic.MosaicException;
+import io.mosaic.config.ByteSize;
+import io.mosaic.config.ColdSpec;
+import io.mosaic.config.ConfigProblem;
+import io.mosaic.config.DeviceConfigException;
+import io.mosaic.config.DeviceMarker;
+import io.mosaic.config.DeviceSpec;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
 import java.nio.file.FileStore;

@@ -1,6 +1,11 @@
 package io.mosaic.device;
 
 import io.mosaic.MosaicException;
+import io.mosaic.config.ConfigProblem;
+import io.mosaic.config.DeviceConfigException;
+import io.mosaic.config.DeviceConfigParser;
+import io.mosaic.config.DeviceMarker;
+import io.mosaic.config.DeviceSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package io.mosaic.device;
 
+import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Emulation;
 import java.io.InterruptedIOException;
 import java.util.concurrent.locks.LockSupport;
 

@@ -1,7 +1,5 @@
 package io.mosaic.format;
 
-import io.mosaic.table.CorruptTableException;
-import io.mosaic.table.MosaicTable;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,7 +11,7 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
  * One version of a table (DESIGN section 3): its schema, row groups and segments. Immutable; a
- * change is a new version published atomically by {@link MosaicTable#commit}. A manifest read from
+ * change is a new version published atomically by {@code MosaicTable.commit}. A manifest read from
  * disk has passed {@link #check} (the format's invariants); each segment is checked against its
  * file's footer before a scan uses it ({@link #checkSegmentFooter}).
  *

@@ -1,8 +1,6 @@
 package io.mosaic.format;
 
 import io.mosaic.MosaicException;
-import io.mosaic.table.CorruptTableException;
-import io.mosaic.table.MosaicTable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -93,7 +91,7 @@ final class ManifestChecker {
   }
 
   private void checkProperties() {
-    String rows = properties.get(MosaicTable.ROW_GROUP_ROWS);
+    String rows = properties.get(TableProperties.ROW_GROUP_ROWS);
     if (rows != null) {
       boolean positive;
       try {
@@ -104,7 +102,7 @@ final class ManifestChecker {
       if (!positive) {
         throw fail(
             "table property "
-                + MosaicTable.ROW_GROUP_ROWS
+                + TableProperties.ROW_GROUP_ROWS
                 + " = "
                 + quote(rows)
                 + " is not a positive whole number of rows");

@@ -1,7 +1,7 @@
 package io.mosaic.format;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import java.io.Serializable;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.mosaic.format;
 
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 
 /**
  * The part of a column kept on one device with one codec: what the engines' placement views show

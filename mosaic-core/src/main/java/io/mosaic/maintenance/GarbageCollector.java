@@ -2,11 +2,11 @@ package io.mosaic.maintenance;
 
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
 import io.mosaic.table.CommitGate;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.LockFile;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFolders;

@@ -1,8 +1,8 @@
 package io.mosaic.maintenance;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.ByteSize;
-import io.mosaic.device.Codec;
+import io.mosaic.config.ByteSize;
+import io.mosaic.config.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceFullException;
 import io.mosaic.format.Manifest;

@@ -5,13 +5,13 @@ import io.mosaic.device.DeviceOutputStream;
 import io.mosaic.device.DeviceReadChannel;
 import io.mosaic.format.Checksums;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.maintenance.Migrator.Listener;
 import io.mosaic.maintenance.Migrator.Move;
 import io.mosaic.segment.SegmentReader;
 import io.mosaic.segment.SegmentWriter;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableConflictException;
 import io.mosaic.table.TableFolders;
@@ -190,7 +190,7 @@ final class SegmentMover {
       throws IOException {
     ColumnSpec column = base.schema().column(move.column());
     SegmentEntry from = move.from();
-    try (SegmentReader reader = new SegmentReader(table, base, from);
+    try (SegmentReader reader = new SegmentReader(table.name(), table.pool(), base, from);
         SegmentWriter writer =
             new SegmentWriter(
                 column, base.tableId(), move.firstRowGroup(), target, path, move.toCodec())) {

@@ -87,7 +87,7 @@ public final class TableAnalyzer {
       throws IOException {
     List<RowGroupStats> stats = new ArrayList<>();
     ValueStats values = new ValueStats(column);
-    try (SegmentReader reader = new SegmentReader(table, base, s)) {
+    try (SegmentReader reader = new SegmentReader(table.name(), table.pool(), base, s)) {
       for (int k = 0; k < s.rowGroupCount(); k++) {
         try (FieldVector vector = reader.read(s.firstRowGroup() + k, alloc)) {
           values.add(vector, 0, vector.getValueCount());

@@ -1,13 +1,13 @@
 package io.mosaic.maintenance;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceFullException;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.CommitGate;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFolders;
 import io.mosaic.table.TablePin;

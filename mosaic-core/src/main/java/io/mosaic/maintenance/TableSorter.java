@@ -4,6 +4,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.segment.SegmentReader;
 import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
@@ -92,7 +93,7 @@ public final class TableSorter {
           List<FieldVector> vectors = new ArrayList<>();
           data.put(c.name(), vectors);
           for (SegmentEntry s : base.segmentsOf(c.name())) {
-            try (SegmentReader reader = new SegmentReader(table, base, s)) {
+            try (SegmentReader reader = new SegmentReader(table.name(), table.pool(), base, s)) {
               for (int g = s.firstRowGroup(); g < s.firstRowGroup() + s.rowGroupCount(); g++) {
                 vectors.add(reader.read(g, alloc));
                 listener.copied(s.device(), s.fileBytes() / s.rowGroupCount());
@@ -155,7 +156,7 @@ public final class TableSorter {
                           + "); nothing was committed, run the re-sort again");
                 }
                 Map<String, String> properties = new LinkedHashMap<>(latest.properties());
-                properties.put(MosaicTable.CLUSTERING, key);
+                properties.put(TableProperties.CLUSTERING, key);
                 return latest
                     .next("sort", result.rowGroups(), result.segments())
                     .withProperties(properties);

@@ -1,7 +1,7 @@
 package io.mosaic.model;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * @param values how many values the column holds (its table's rows), 0 if not known
  * @param variableWidth whether its values are strings or binaries, whose decoding costs per value
  *     and per byte where fixed-width values cost per byte ({@link
- *     io.mosaic.device.CpuModel.Decoding}, docs/cost-model.md)
+ *     io.mosaic.model.CpuModel.Decoding}, docs/cost-model.md)
  */
 public record ColumnSize(
     ColumnRef column,

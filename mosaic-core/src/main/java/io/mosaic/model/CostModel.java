@@ -1,9 +1,8 @@
 package io.mosaic.model;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
-import io.mosaic.device.ColdSpec;
-import io.mosaic.device.CpuModel;
+import io.mosaic.config.Codec;
+import io.mosaic.config.ColdSpec;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

@@ -1,14 +1,13 @@
 package io.mosaic.model;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.CatalogDevice;
-import io.mosaic.device.Codec;
-import io.mosaic.device.ColdSpec;
-import io.mosaic.device.Cost;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceSpec;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.CatalogDevice;
+import io.mosaic.config.Codec;
+import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Cost;
+import io.mosaic.config.DeviceSpec;
+import io.mosaic.config.Latency;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -2,10 +2,10 @@ package io.mosaic.scan;
 
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceReadChannel;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
-import io.mosaic.table.CorruptTableException;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.mosaic.scan;
 
 import io.mosaic.device.Device;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
-import io.mosaic.table.CorruptTableException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

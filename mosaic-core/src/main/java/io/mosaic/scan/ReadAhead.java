@@ -2,10 +2,10 @@ package io.mosaic.scan;
 
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.DecodedChunk;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -2,9 +2,9 @@ package io.mosaic.scan;
 
 import io.mosaic.MosaicException;
 import io.mosaic.cold.ColdDispatcher;
+import io.mosaic.config.ColdSpec;
 import io.mosaic.cooperative.ActiveBufferManager;
 import io.mosaic.cooperative.SharingPolicy;
-import io.mosaic.device.ColdSpec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.MosaicTable;

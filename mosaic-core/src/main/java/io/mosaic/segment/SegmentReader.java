@@ -1,12 +1,12 @@
 package io.mosaic.segment;
 
 import io.mosaic.device.Device;
+import io.mosaic.device.DevicePool;
 import io.mosaic.format.Checksums;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.table.CorruptTableException;
-import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -70,9 +70,9 @@ public final class SegmentReader implements AutoCloseable {
    * manifest as a scan checks it ({@link Manifest#checkSegmentFooter}), so a segment the manifest
    * misplaces is refused rather than read.
    */
-  public SegmentReader(MosaicTable table, Manifest manifest, SegmentEntry segment)
+  public SegmentReader(String table, DevicePool pool, Manifest manifest, SegmentEntry segment)
       throws IOException {
-    this(table, manifest.schema().column(segment.column()), segment, manifest);
+    this(table, pool, manifest.schema().column(segment.column()), segment, manifest);
   }
 
   /**
@@ -92,18 +92,18 @@ public final class SegmentReader implements AutoCloseable {
   }
 
   /** Opens a segment checking only its checksum (benchmarks and tests of the decoder). */
-  public SegmentReader(MosaicTable table, ColumnSpec column, SegmentEntry segment)
+  public SegmentReader(String table, DevicePool pool, ColumnSpec column, SegmentEntry segment)
       throws IOException {
-    this(table, column, segment, null);
+    this(table, pool, column, segment, null);
   }
 
   private SegmentReader(
-      MosaicTable table, ColumnSpec column, SegmentEntry segment, Manifest manifest)
+      String table, DevicePool pool, ColumnSpec column, SegmentEntry segment, Manifest manifest)
       throws IOException {
-    this.table = table.name();
+    this.table = table;
     this.column = column;
     this.segment = segment;
-    Device device = table.pool().device(segment.device());
+    Device device = pool.device(segment.device());
     this.file = device.resolve(segment.path());
     String which =
         "segment "
@@ -113,7 +113,7 @@ public final class SegmentReader implements AutoCloseable {
             + "' on device '"
             + device.id()
             + "' of table "
-            + table.name();
+            + table;
     try {
       // This reader serves whole-segment work (migration, table dumps): the file is read whole
       // anyway, so its recorded checksum is checked first, and data that fails it is never
@@ -139,7 +139,7 @@ public final class SegmentReader implements AutoCloseable {
           "segment of column '"
               + column.name()
               + "' of table "
-              + table.name()
+              + table
               + " is missing: "
               + file
               + " on device '"
@@ -153,8 +153,7 @@ public final class SegmentReader implements AutoCloseable {
     }
     if (manifest != null) {
       try {
-        manifest.checkSegmentFooter(
-            table.name(), segment, file, segment.fileBytes(), reader.getFooter());
+        manifest.checkSegmentFooter(table, segment, file, segment.fileBytes(), reader.getFooter());
       } catch (CorruptTableException e) {
         reader.close();
         throw e;

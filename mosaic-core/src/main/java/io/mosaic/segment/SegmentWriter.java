@@ -1,7 +1,7 @@
 package io.mosaic.segment;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.format.CharValues;
 import io.mosaic.format.ColumnSpec;

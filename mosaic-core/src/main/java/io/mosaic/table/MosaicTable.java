@@ -1,13 +1,13 @@
 package io.mosaic.table;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
-import io.mosaic.maintenance.GarbageCollector;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,29 +32,6 @@ public final class MosaicTable {
   public static final String MANIFESTS = "_manifests";
   public static final String PINS = "_pins";
   public static final String WRITERS = "_writers";
-
-  /** Table property: rows per row group (default {@value #DEFAULT_ROW_GROUP_ROWS}). */
-  public static final String ROW_GROUP_ROWS = "row_group_rows";
-
-  /** Table property: device for columns that have no placement yet (default: the first device). */
-  public static final String DEFAULT_DEVICE = "default_device";
-
-  /** Table property prefix: {@code column.<name>.device} places a column before it has data. */
-  public static final String COLUMN_DEVICE_PREFIX = "column.";
-
-  /**
-   * Table property suffix: {@code column.<name>.codec} stores a column with another codec than its
-   * device's (a codec change, issue 25); appends and the column's segments follow it until a move
-   * to another device drops it.
-   */
-  public static final String COLUMN_CODEC_SUFFIX = ".codec";
-
-  /**
-   * Table property: the column the table's rows were last sorted by ({@code mosaic maintain}'s
-   * re-sort, issue 25), so that min/max skipping prunes row groups on it. Rows appended after the
-   * re-sort are not in that order.
-   */
-  public static final String CLUSTERING = "clustering";
 
   static final long DEFAULT_ROW_GROUP_ROWS = 1 << 20;
 
@@ -99,12 +76,14 @@ public final class MosaicTable {
     }
     properties.forEach(
         (key, value) -> {
-          if (key.startsWith(COLUMN_DEVICE_PREFIX)) {
+          if (key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)) {
             namedColumn(key, schema, abs);
           }
-          if (key.startsWith(COLUMN_DEVICE_PREFIX) && key.endsWith(COLUMN_CODEC_SUFFIX)) {
+          if (key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)
+              && key.endsWith(TableProperties.COLUMN_CODEC_SUFFIX)) {
             codecProperty(key, value, abs);
-          } else if (key.equals(DEFAULT_DEVICE) || key.startsWith(COLUMN_DEVICE_PREFIX)) {
+          } else if (key.equals(TableProperties.DEFAULT_DEVICE)
+              || key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)) {
             pool.device(value);
           }
         });
@@ -139,8 +118,8 @@ public final class MosaicTable {
   private static void namedColumn(String key, TableSchema schema, Path root) {
     int end = key.lastIndexOf('.');
     String column =
-        end > COLUMN_DEVICE_PREFIX.length()
-            ? key.substring(COLUMN_DEVICE_PREFIX.length(), end)
+        end > TableProperties.COLUMN_DEVICE_PREFIX.length()
+            ? key.substring(TableProperties.COLUMN_DEVICE_PREFIX.length(), end)
             : "";
     if (schema.columns().stream().noneMatch(c -> c.name().equals(column))) {
       throw MosaicException.invalid(
@@ -205,15 +184,6 @@ public final class MosaicTable {
 
   public Manifest version(long version) {
     return manifests.version(version);
-  }
-
-  /**
-   * Drops the table (DROP TABLE in Spark and Trino, through {@link Warehouse#drop}): its segment
-   * folders on every device, their bytes released from the devices' accounting, then its root; see
-   * {@link GarbageCollector#drop}.
-   */
-  public void drop() {
-    new GarbageCollector(this).drop();
   }
 
   /**
@@ -335,7 +305,7 @@ public final class MosaicTable {
   }
 
   private static long rowGroupRows(Map<String, String> properties, Path root) {
-    String value = properties.get(ROW_GROUP_ROWS);
+    String value = properties.get(TableProperties.ROW_GROUP_ROWS);
     if (value == null) {
       return DEFAULT_ROW_GROUP_ROWS;
     }
@@ -349,7 +319,7 @@ public final class MosaicTable {
     }
     throw MosaicException.invalid(
         "table property "
-            + ROW_GROUP_ROWS
+            + TableProperties.ROW_GROUP_ROWS
             + " = '"
             + value
             + "' of "
@@ -359,16 +329,19 @@ public final class MosaicTable {
 
   /** The device a column without segments goes to: its placement property, else the default. */
   Device initialDevice(Manifest m, String column) {
-    String id = m.properties().get(COLUMN_DEVICE_PREFIX + column + ".device");
+    String id = m.properties().get(TableProperties.COLUMN_DEVICE_PREFIX + column + ".device");
     if (id == null) {
-      id = m.properties().get(DEFAULT_DEVICE);
+      id = m.properties().get(TableProperties.DEFAULT_DEVICE);
     }
     return id != null ? pool.device(id) : pool.devices().get(0);
   }
 
-  /** The property that records {@code column}'s codec override ({@link #COLUMN_CODEC_SUFFIX}). */
+  /**
+   * The property that records {@code column}'s codec override ({@link
+   * TableProperties#COLUMN_CODEC_SUFFIX}).
+   */
   public static String codecProperty(String column) {
-    return COLUMN_DEVICE_PREFIX + column + COLUMN_CODEC_SUFFIX;
+    return TableProperties.COLUMN_DEVICE_PREFIX + column + TableProperties.COLUMN_CODEC_SUFFIX;
   }
 
   /**

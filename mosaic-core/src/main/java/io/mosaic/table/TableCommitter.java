@@ -1,6 +1,7 @@
 package io.mosaic.table;
 
 import io.mosaic.MosaicException;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.SegmentStamp;

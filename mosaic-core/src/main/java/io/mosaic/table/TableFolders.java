@@ -1,8 +1,9 @@
 package io.mosaic.table;
 
 import io.mosaic.MosaicException;
+import io.mosaic.config.MetadataFiles;
 import io.mosaic.device.Device;
-import io.mosaic.device.MetadataFiles;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -41,7 +41,7 @@ public final class TableReader implements AutoCloseable {
         SegmentEntry segment = manifest.segmentFor(c.name(), rowGroup);
         SegmentReader reader = open.get(segment);
         if (reader == null) {
-          reader = new SegmentReader(table, manifest, segment);
+          reader = new SegmentReader(table.name(), table.pool(), manifest, segment);
           open.put(segment, reader);
         }
         vectors.add(reader.read(rowGroup, allocator));

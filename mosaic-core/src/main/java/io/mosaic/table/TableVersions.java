@@ -2,7 +2,8 @@ package io.mosaic.table;
 
 import static io.mosaic.table.MosaicTable.MANIFESTS;
 
-import io.mosaic.device.MetadataFiles;
+import io.mosaic.config.MetadataFiles;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.ManifestFile;
 import java.io.IOException;

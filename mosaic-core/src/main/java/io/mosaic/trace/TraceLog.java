@@ -3,7 +3,7 @@ package io.mosaic.trace;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.mosaic.device.MetadataFiles;
+import io.mosaic.config.MetadataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

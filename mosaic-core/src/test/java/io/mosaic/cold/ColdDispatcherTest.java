@@ -2,6 +2,7 @@ package io.mosaic.cold;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mosaic.config.GroupPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -2,12 +2,13 @@ package io.mosaic.cold;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.ColdSpec;
+import io.mosaic.config.ColdSpec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
@@ -112,7 +113,7 @@ class ColdScanTest {
             root,
             pool,
             schema,
-            Map.of(MosaicTable.DEFAULT_DEVICE, "csd", MosaicTable.ROW_GROUP_ROWS, "15000"));
+            Map.of(TableProperties.DEFAULT_DEVICE, "csd", TableProperties.ROW_GROUP_ROWS, "15000"));
     try (BufferAllocator alloc = new RootAllocator();
         TableWriter writer = t.newWriter();
         VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {

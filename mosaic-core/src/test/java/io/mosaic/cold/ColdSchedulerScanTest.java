@@ -3,19 +3,20 @@ package io.mosaic.cold;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.config.ColdSpec;
 import io.mosaic.cooperative.SharingPolicy;
-import io.mosaic.device.ColdSpec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.RowGroupChunks;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import io.mosaic.table.TableWriter;
@@ -121,7 +122,8 @@ class ColdSchedulerScanTest {
             root,
             pool,
             schema,
-            Map.of(MosaicTable.DEFAULT_DEVICE, device, MosaicTable.ROW_GROUP_ROWS, "15000"));
+            Map.of(
+                TableProperties.DEFAULT_DEVICE, device, TableProperties.ROW_GROUP_ROWS, "15000"));
     try (BufferAllocator alloc = new RootAllocator();
         TableWriter writer = t.newWriter();
         VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {
@@ -156,7 +158,8 @@ class ColdSchedulerScanTest {
             root,
             pool,
             schema,
-            Map.of(MosaicTable.DEFAULT_DEVICE, device, MosaicTable.ROW_GROUP_ROWS, "15000"));
+            Map.of(
+                TableProperties.DEFAULT_DEVICE, device, TableProperties.ROW_GROUP_ROWS, "15000"));
     for (int p = 0; p < parts; p++) {
       try (BufferAllocator alloc = new RootAllocator();
           TableWriter writer = t.newWriter();

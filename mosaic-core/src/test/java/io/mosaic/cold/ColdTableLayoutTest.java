@@ -7,6 +7,7 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
@@ -99,7 +100,7 @@ class ColdTableLayoutTest {
             root,
             pool,
             schema,
-            Map.of(MosaicTable.DEFAULT_DEVICE, "csd", MosaicTable.ROW_GROUP_ROWS, "10000"));
+            Map.of(TableProperties.DEFAULT_DEVICE, "csd", TableProperties.ROW_GROUP_ROWS, "10000"));
     for (int append = 0; append < 2; append++) {
       try (BufferAllocator alloc = new RootAllocator();
           TableWriter writer = t.newWriter();

@@ -2,6 +2,9 @@ package io.mosaic.device;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Latency;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

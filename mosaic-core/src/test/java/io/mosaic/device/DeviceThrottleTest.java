@@ -3,6 +3,7 @@ package io.mosaic.device;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.config.DeviceMarker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

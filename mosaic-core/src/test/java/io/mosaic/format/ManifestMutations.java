@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
-import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TestPool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -290,11 +289,11 @@ public final class ManifestMutations {
       tree("properties as an array", m -> m.putArray("properties"));
       tree(
           "property value as a number",
-          m -> ((ObjectNode) m.get("properties")).put(MosaicTable.ROW_GROUP_ROWS, 1000));
+          m -> ((ObjectNode) m.get("properties")).put(TableProperties.ROW_GROUP_ROWS, 1000));
       for (String rows : List.of("0", "-5", "many")) {
         tree(
             "property row_group_rows '" + rows + "'",
-            m -> ((ObjectNode) m.get("properties")).put(MosaicTable.ROW_GROUP_ROWS, rows));
+            m -> ((ObjectNode) m.get("properties")).put(TableProperties.ROW_GROUP_ROWS, rows));
       }
       for (String field :
           List.of(

@@ -2,7 +2,6 @@ package io.mosaic.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.table.CorruptTableException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,7 +6,6 @@ import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MixedTable;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;

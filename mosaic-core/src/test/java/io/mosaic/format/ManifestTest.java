@@ -2,7 +2,7 @@ package io.mosaic.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MixedTable;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableRoundTripTest;

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.ChildJvm;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.CrashWorkload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;

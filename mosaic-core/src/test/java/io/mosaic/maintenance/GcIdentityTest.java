@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mosaic.MosaicException;
+import io.mosaic.config.DeviceConfigException;
+import io.mosaic.config.DeviceMarker;
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceConfigException;
-import io.mosaic.device.DeviceMarker;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.ManifestMutations;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.CrashWorkload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFolders;
@@ -379,7 +379,7 @@ class GcIdentityTest {
               () -> migrator.apply(migrator.plan(Map.of("s", "hdd")), new Migrator.Listener() {}),
               () -> new GarbageCollector(root).collect(Duration.ZERO),
               () -> CrashWorkload.append(root, 2),
-              root::drop);
+              () -> new GarbageCollector(root).drop());
       for (ThrowingCallable write : writes) {
         assertThatThrownBy(write)
             .isInstanceOf(CorruptTableException.class)
@@ -409,7 +409,7 @@ class GcIdentityTest {
     CrashWorkload.append(moved, 2);
     new GarbageCollector(moved).collect(Duration.ZERO);
     assertThat(rows(moved)).isEqualTo(CrashWorkload.rows(0, 1, 2));
-    copy.drop(); // a copy of a live table loses only its root
+    new GarbageCollector(copy).drop(); // a copy of a live table loses only its root
     assertThat(t3).doesNotExist();
     assertThat(rows(moved)).isEqualTo(CrashWorkload.rows(0, 1, 2));
   }
@@ -466,7 +466,7 @@ class GcIdentityTest {
     other.latest().segments().forEach(s -> held.merge(s.device(), s.fileBytes(), Long::sum));
 
     String otherId = other.latest().tableId();
-    other.drop();
+    new GarbageCollector(other).drop();
     assertThat(MosaicTable.exists(other.root())).isFalse();
     assertThat(Files.exists(other.root())).isFalse();
     for (io.mosaic.device.Device d : pool.devices()) {
@@ -479,7 +479,7 @@ class GcIdentityTest {
 
     Path backupRoot = tables.resolve("orders_backup");
     copyWithCp(orders.root(), backupRoot);
-    MosaicTable.open(backupRoot, pool).drop();
+    new GarbageCollector(MosaicTable.open(backupRoot, pool)).drop();
     assertThat(Files.exists(backupRoot)).isFalse();
     assertThat(files(pool, orders.latest())).allMatch(Files::exists);
     assertThat(rows(orders)).isEqualTo(CrashWorkload.rows(0, 1));

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.device.DeviceFullException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFixtures;
@@ -178,7 +179,7 @@ class MigrationTest {
     DevicePool pool = TestPool.create(dir, "2.5 MB");
     TableSchema schema = TpchBatches.schema("a double", "b double", "c double");
     Map<String, String> props = new HashMap<>();
-    props.put(MosaicTable.DEFAULT_DEVICE, "raid");
+    props.put(TableProperties.DEFAULT_DEVICE, "raid");
     MosaicTable table = MosaicTable.create(dir.resolve("noise"), pool, schema, props);
     Random random = new Random(1);
     try (TableWriter writer = table.newWriter();

@@ -2,10 +2,11 @@ package io.mosaic.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
 import io.mosaic.table.MosaicTable;
@@ -89,7 +90,7 @@ class TransformationTest {
     }
     Map<String, String> properties =
         new LinkedHashMap<>(TableFixtures.spread(TpchBatches.LINEITEM));
-    properties.put(MosaicTable.ROW_GROUP_ROWS, "2000");
+    properties.put(TableProperties.ROW_GROUP_ROWS, "2000");
     MosaicTable table =
         TableFixtures.write(dir.resolve("lineitem"), pool, TpchBatches.LINEITEM, rows, properties);
     Manifest before = table.latest();
@@ -107,7 +108,7 @@ class TransformationTest {
     Manifest sorted = new TableSorter(table).sort("l_shipdate", new TableSorter.Listener() {});
 
     assertThat(sorted.version()).isEqualTo(before.version() + 1);
-    assertThat(sorted.properties()).containsEntry(MosaicTable.CLUSTERING, "l_shipdate");
+    assertThat(sorted.properties()).containsEntry(TableProperties.CLUSTERING, "l_shipdate");
     assertThat(sorted.rowCount()).isEqualTo(before.rowCount());
     assertThat(TableSorter.sortedBy(sorted, "l_shipdate")).isTrue();
     // Every column stays on its device.

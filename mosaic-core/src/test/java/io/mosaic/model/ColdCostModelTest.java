@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.ColdSpec;
-import io.mosaic.device.Cost;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Cost;
+import io.mosaic.config.Latency;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

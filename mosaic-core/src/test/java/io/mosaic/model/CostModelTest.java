@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.Cost;
-import io.mosaic.device.CpuModel;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.Cost;
+import io.mosaic.config.Latency;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

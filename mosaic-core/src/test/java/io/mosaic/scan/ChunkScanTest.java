@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFixtures;
 import io.mosaic.table.TablePin;

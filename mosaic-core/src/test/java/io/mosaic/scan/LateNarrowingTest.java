@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFixtures;
 import io.mosaic.table.TablePin;
@@ -85,7 +86,7 @@ class LateNarrowingTest {
     }
     var schema = TpchBatches.schema("k int64", "v int64");
     Map<String, String> props = new java.util.HashMap<>();
-    props.put(MosaicTable.ROW_GROUP_ROWS, String.valueOf(rows));
+    props.put(TableProperties.ROW_GROUP_ROWS, String.valueOf(rows));
     devices.forEach((column, device) -> props.put("column." + column + ".device", device));
     return TableFixtures.write(root, pool, schema, all, props);
   }

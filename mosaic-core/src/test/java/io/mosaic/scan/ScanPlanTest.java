@@ -7,6 +7,7 @@ import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFixtures;
@@ -66,7 +67,7 @@ class ScanPlanTest {
                 new ColumnSpec("v", ColumnType.of(ColumnType.Kind.INT64), false),
                 new ColumnSpec("s", ColumnType.of(ColumnType.Kind.STRING), false)));
     Map<String, String> props = new HashMap<>();
-    props.put(MosaicTable.ROW_GROUP_ROWS, Integer.toString(GROUP_ROWS));
+    props.put(TableProperties.ROW_GROUP_ROWS, Integer.toString(GROUP_ROWS));
     props.put("column.k.device", "nvme");
     props.put("column.v.device", "ssd");
     props.put("column.s.device", "raid");

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFixtures;
 import io.mosaic.trace.TraceLog;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mosaic.cooperative.ActiveBufferManager;
 import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFixtures;
 import io.mosaic.table.TpchBatches;
@@ -53,7 +54,7 @@ class SharedScanTest {
       TpchBatches.lineitem(0.02, 0, Long.MAX_VALUE, 8192, alloc, b -> rows.addAll(values(b)));
     }
     Map<String, String> props = new HashMap<>(TableFixtures.spread(TpchBatches.LINEITEM));
-    props.put(MosaicTable.ROW_GROUP_ROWS, String.valueOf(GROUP_ROWS));
+    props.put(TableProperties.ROW_GROUP_ROWS, String.valueOf(GROUP_ROWS));
     lineitem =
         TableFixtures.write(dir.resolve("lineitem"), pool, TpchBatches.LINEITEM, rows, props);
     groups = lineitem.latest().rowGroups().size();
@@ -385,7 +386,7 @@ class SharedScanTest {
             pool,
             TpchBatches.LINEITEM,
             rows.subList(0, 3 * GROUP_ROWS),
-            Map.of(MosaicTable.ROW_GROUP_ROWS, String.valueOf(GROUP_ROWS)));
+            Map.of(TableProperties.ROW_GROUP_ROWS, String.valueOf(GROUP_ROWS)));
     var segment = damaged.latest().segmentFor("l_quantity", 0);
     Path file = pool.device(segment.device()).resolve(segment.path());
     try (var ch =
@@ -411,7 +412,7 @@ class SharedScanTest {
         }
         for (Future<?> f : results) {
           assertThatThrownBy(f::get)
-              .hasCauseInstanceOf(io.mosaic.table.CorruptTableException.class)
+              .hasCauseInstanceOf(io.mosaic.format.CorruptTableException.class)
               .hasMessageContaining(file.getFileName().toString());
         }
       } finally {

@@ -6,6 +6,7 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -140,7 +141,7 @@ class ChunkDecoderTest {
             dir.resolve("reuse"),
             pool,
             CommitTest.ALL_TYPES,
-            Map.of(MosaicTable.ROW_GROUP_ROWS, "6000"));
+            Map.of(TableProperties.ROW_GROUP_ROWS, "6000"));
     List<List<Object>> expected = new ArrayList<>();
     int[][] batches = {{9000, 5}, {9000, 0}, {4000, 3}}; // rows, null every n-th (0: none)
     try (BufferAllocator alloc = new RootAllocator();

@@ -9,6 +9,7 @@ import io.mosaic.format.ColumnSummary;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.RowGroupStats;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
@@ -49,7 +50,7 @@ class CharColumnTest {
             dir.resolve("t" + tables++),
             TestPool.fourDevices(dir),
             SCHEMA,
-            Map.of(MosaicTable.ROW_GROUP_ROWS, "3"));
+            Map.of(TableProperties.ROW_GROUP_ROWS, "3"));
     try (TableWriter writer = table.newWriter();
         VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA.arrowSchema(), alloc)) {
       VarCharVector c = (VarCharVector) root.getVector(0);

@@ -1,6 +1,6 @@
 package io.mosaic.table;
 
-import io.mosaic.device.DeviceMarker;
+import io.mosaic.config.DeviceMarker;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;

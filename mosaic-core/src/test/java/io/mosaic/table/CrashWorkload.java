@@ -2,6 +2,7 @@ package io.mosaic.table;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.maintenance.Migrator;
 import java.io.IOException;
@@ -81,7 +82,7 @@ public final class CrashWorkload {
 
   static Map<String, String> properties() {
     Map<String, String> props = new LinkedHashMap<>();
-    props.put(MosaicTable.ROW_GROUP_ROWS, "2000");
+    props.put(TableProperties.ROW_GROUP_ROWS, "2000");
     for (int c = 0; c < SCHEMA.columns().size(); c++) {
       props.put("column." + SCHEMA.columns().get(c).name() + ".device", TestPool.IDS[c]);
     }

@@ -3,6 +3,7 @@ package io.mosaic.table;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -78,7 +79,7 @@ public final class MixedTable {
   public static MixedTable create(Path dir, String name) throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
     Map<String, String> props = new HashMap<>();
-    props.put(MosaicTable.ROW_GROUP_ROWS, Integer.toString(ROW_GROUP_ROWS));
+    props.put(TableProperties.ROW_GROUP_ROWS, Integer.toString(ROW_GROUP_ROWS));
     for (int i = 0; i < SCHEMA.columns().size(); i++) {
       props.put("column." + SCHEMA.columns().get(i).name() + ".device", TestPool.IDS[i % 4]);
     }

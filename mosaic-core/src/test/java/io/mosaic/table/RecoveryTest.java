@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.DeviceConfigException;
+import io.mosaic.config.DeviceConfigException;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.trace.TraceLog;

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.ManifestFile;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.TableSchema;
 import io.mosaic.maintenance.Migrator;
+import io.mosaic.warehouse.Warehouse;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

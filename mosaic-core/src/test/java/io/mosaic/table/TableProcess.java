@@ -2,6 +2,7 @@ package io.mosaic.table;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.maintenance.Migrator;

@@ -2,10 +2,11 @@ package io.mosaic.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,7 +43,7 @@ public class TableRoundTripTest {
   /** Spreads columns round robin over the four devices, and cuts row groups of 100k rows. */
   public static Map<String, String> spread(TableSchema schema) {
     Map<String, String> props = new HashMap<>();
-    props.put(MosaicTable.ROW_GROUP_ROWS, "100000");
+    props.put(TableProperties.ROW_GROUP_ROWS, "100000");
     for (int i = 0; i < schema.columns().size(); i++) {
       props.put("column." + schema.columns().get(i).name() + ".device", TestPool.IDS[i % 4]);
     }

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.MosaicException;
 import io.mosaic.MosaicException.Kind;
+import io.mosaic.config.DeviceConfigException;
+import io.mosaic.config.DeviceMarker;
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceConfigException;
-import io.mosaic.device.DeviceMarker;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.maintenance.GarbageCollector;
+import io.mosaic.warehouse.Warehouse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,14 +1,14 @@
 package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.ByteSize;
-import io.mosaic.device.Codec;
-import io.mosaic.device.CpuModel;
+import io.mosaic.calibration.DeviceCalibrator;
+import io.mosaic.config.ByteSize;
+import io.mosaic.config.Codec;
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceCalibrator;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
+import io.mosaic.model.CpuModel;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
 import io.mosaic.tpch.CpuCalibration;
 import java.io.IOException;
 import java.io.PrintWriter;

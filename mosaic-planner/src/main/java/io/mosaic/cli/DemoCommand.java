@@ -1,19 +1,20 @@
 package io.mosaic.cli;
 
-import io.mosaic.device.ByteSize;
-import io.mosaic.device.CatalogDevice;
-import io.mosaic.device.Codec;
-import io.mosaic.device.CpuModel;
+import io.mosaic.calibration.DeviceCalibrator;
+import io.mosaic.config.ByteSize;
+import io.mosaic.config.CatalogDevice;
+import io.mosaic.config.Codec;
+import io.mosaic.config.DeviceCatalog;
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceCalibrator;
-import io.mosaic.device.DeviceCatalog;
 import io.mosaic.device.DeviceFullException;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.CpuModel;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
@@ -153,7 +154,7 @@ final class DemoCommand implements Callable<Integer> {
               sf,
               work.resolve("tables").resolve(t.getTableName()),
               pool,
-              Map.of(MosaicTable.DEFAULT_DEVICE, "hdd"),
+              Map.of(TableProperties.DEFAULT_DEVICE, "hdd"),
               rows -> {}));
       out.printf(
           Locale.ROOT,

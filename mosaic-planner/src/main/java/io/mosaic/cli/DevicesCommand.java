@@ -1,8 +1,8 @@
 package io.mosaic.cli;
 
+import io.mosaic.config.DeviceSpec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
-import io.mosaic.device.DeviceSpec;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,6 +1,6 @@
 package io.mosaic.cli;
 
-import io.mosaic.device.Cost;
+import io.mosaic.config.Cost;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.Workload;
 import io.mosaic.placement.LoptFormulation;

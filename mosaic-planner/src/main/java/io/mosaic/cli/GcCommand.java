@@ -1,6 +1,6 @@
 package io.mosaic.cli;
 
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;

@@ -1,8 +1,9 @@
 package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.maintenance.ParquetImporter;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
@@ -61,7 +62,7 @@ final class ImportCommand implements Callable<Integer> {
               options.table,
               pool,
               ParquetImporter.schemaOf(files.get(0)),
-              device == null ? Map.of() : Map.of(MosaicTable.DEFAULT_DEVICE, device));
+              device == null ? Map.of() : Map.of(TableProperties.DEFAULT_DEVICE, device));
       err.println("created table " + table.name() + " at " + table.root());
     } else {
       table = MosaicTable.open(options.table, pool);

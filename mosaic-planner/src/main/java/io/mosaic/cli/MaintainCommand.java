@@ -1,10 +1,10 @@
 package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
+import io.mosaic.config.ByteSize;
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.design.MoveQueue;
 import io.mosaic.design.MoveSchedule;
-import io.mosaic.device.ByteSize;
 import io.mosaic.device.DevicePool;
 import io.mosaic.operations.DriftWatch;
 import io.mosaic.operations.MaintainRequest;

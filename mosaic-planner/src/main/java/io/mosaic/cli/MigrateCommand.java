@@ -1,7 +1,7 @@
 package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.operations.MoveRequest;

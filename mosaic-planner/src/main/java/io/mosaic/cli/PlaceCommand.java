@@ -3,7 +3,7 @@ package io.mosaic.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.mosaic.device.DevicePool;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.Placement;

@@ -1,13 +1,13 @@
 package io.mosaic.cli;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.CatalogDevice;
-import io.mosaic.device.CpuModel;
-import io.mosaic.device.DeviceCatalog;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
+import io.mosaic.config.CatalogDevice;
+import io.mosaic.config.DeviceCatalog;
 import io.mosaic.device.DevicePool;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.CpuModel;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Workload;
 import io.mosaic.placement.PlacementMode;

@@ -3,7 +3,7 @@ package io.mosaic.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.mosaic.MosaicException;
-import io.mosaic.device.Cost;
+import io.mosaic.config.Cost;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Workload;

@@ -1,9 +1,10 @@
 package io.mosaic.cli;
 
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.maintenance.TableSorter;
 import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;
@@ -40,7 +41,7 @@ final class TableCommand implements Callable<Integer> {
         m.rowCount(),
         m.rowGroups().size(),
         table.versions());
-    String clustering = m.properties().get(MosaicTable.CLUSTERING);
+    String clustering = m.properties().get(TableProperties.CLUSTERING);
     if (clustering != null) {
       // Recorded by a re-sort (docs/physical-design.md); rows appended since are not in order.
       out.printf(

@@ -1,7 +1,7 @@
 package io.mosaic.cli;
 
+import io.mosaic.calibration.DeviceCalibrator;
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceCalibrator;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;

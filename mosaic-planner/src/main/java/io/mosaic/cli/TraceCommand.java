@@ -1,6 +1,6 @@
 package io.mosaic.cli;
 
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;

@@ -1,7 +1,7 @@
 package io.mosaic.design;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;

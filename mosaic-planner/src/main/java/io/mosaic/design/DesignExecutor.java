@@ -2,6 +2,7 @@ package io.mosaic.design;
 
 import io.mosaic.MosaicException;
 import io.mosaic.format.Manifest;
+import io.mosaic.format.TableProperties;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.maintenance.TableSorter;
 import io.mosaic.table.CrashPoints;
@@ -250,7 +251,7 @@ public final class DesignExecutor {
   private Manifest runStep(MoveQueue.Step step, Pacer pace) throws IOException {
     if (step.kind() == StepKind.SORT) {
       Manifest latest = table.latest();
-      if (step.column().equals(latest.properties().get(MosaicTable.CLUSTERING))
+      if (step.column().equals(latest.properties().get(TableProperties.CLUSTERING))
           && TableSorter.sortedBy(latest, step.column())) {
         return latest;
       }

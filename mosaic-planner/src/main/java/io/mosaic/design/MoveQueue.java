@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -93,7 +93,7 @@ public record MoveSchedule(
         + switch (shape) {
           case FAST_START ->
               "the working set (the first "
-                  + io.mosaic.device.ByteSize.ofBytes(workingSetBytes)
+                  + io.mosaic.config.ByteSize.ofBytes(workingSetBytes)
                   + ") moves at "
                   + full
                   + ", the rest at "
@@ -105,7 +105,7 @@ public record MoveSchedule(
   }
 
   private static String perSecond(double bytesPerSecond) {
-    return io.mosaic.device.ByteSize.ofBytes(Math.round(bytesPerSecond)) + "/s";
+    return io.mosaic.config.ByteSize.ofBytes(Math.round(bytesPerSecond)) + "/s";
   }
 
   private boolean full(long bytesDone, boolean queriesRunning) {

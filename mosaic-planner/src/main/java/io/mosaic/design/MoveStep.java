@@ -1,6 +1,6 @@
 package io.mosaic.design;
 
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.model.ColumnRef;
 import java.util.List;
 import java.util.Objects;

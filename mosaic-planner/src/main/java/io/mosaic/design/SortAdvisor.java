@@ -292,7 +292,7 @@ public final class SortAdvisor {
     List<Object> values = new ArrayList<>();
     try (BufferAllocator alloc = new RootAllocator()) {
       for (SegmentEntry s : m.segmentsOf(column)) {
-        try (SegmentReader reader = new SegmentReader(table, m, s)) {
+        try (SegmentReader reader = new SegmentReader(table.name(), table.pool(), m, s)) {
           for (int g = s.firstRowGroup(); g < s.firstRowGroup() + s.rowGroupCount(); g++) {
             try (FieldVector v = reader.read(g, alloc)) {
               for (int i = 0; i < v.getValueCount(); i++) {

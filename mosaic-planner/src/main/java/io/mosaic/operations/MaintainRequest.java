@@ -1,9 +1,9 @@
 package io.mosaic.operations;
 
 import io.mosaic.MosaicException;
+import io.mosaic.config.Bandwidth;
 import io.mosaic.design.DesignOptions;
 import io.mosaic.design.ScheduleShape;
-import io.mosaic.device.Bandwidth;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;

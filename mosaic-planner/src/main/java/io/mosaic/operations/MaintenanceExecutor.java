@@ -1,6 +1,7 @@
 package io.mosaic.operations;
 
 import io.mosaic.MosaicException;
+import io.mosaic.config.Codec;
 import io.mosaic.design.DesignAdvisor;
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.design.DesignProposal;
@@ -8,7 +9,6 @@ import io.mosaic.design.MoveQueue;
 import io.mosaic.design.MoveSchedule;
 import io.mosaic.design.MoveStep;
 import io.mosaic.design.SortAdvisor;
-import io.mosaic.device.Codec;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;

@@ -1,8 +1,8 @@
 package io.mosaic.operations;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.ByteSize;
 import io.mosaic.model.ColumnRef;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

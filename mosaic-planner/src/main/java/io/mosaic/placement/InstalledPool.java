@@ -1,11 +1,9 @@
 package io.mosaic.placement;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
+import io.mosaic.config.DeviceConfigException;
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceConfigException;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
@@ -13,6 +11,8 @@ import io.mosaic.format.SegmentEntry;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;

@@ -1,6 +1,6 @@
 package io.mosaic.placement;
 
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 

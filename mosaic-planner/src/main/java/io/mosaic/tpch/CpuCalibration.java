@@ -1,10 +1,11 @@
 package io.mosaic.tpch;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
-import io.mosaic.device.CpuModel;
+import io.mosaic.calibration.ScanCalibrator;
+import io.mosaic.config.Codec;
 import io.mosaic.device.DevicePool;
-import io.mosaic.scan.ScanCalibrator;
+import io.mosaic.format.TableProperties;
+import io.mosaic.model.CpuModel;
 import io.mosaic.table.MosaicTable;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
@@ -84,7 +85,7 @@ public final class CpuCalibration {
                 sf,
                 dir.resolve("tables").resolve("lineitem-" + codec.configName()),
                 samplePool,
-                Map.of(MosaicTable.DEFAULT_DEVICE, codec.configName()),
+                Map.of(TableProperties.DEFAULT_DEVICE, codec.configName()),
                 rows -> {}));
       }
       MosaicTable tiny =

@@ -1,7 +1,7 @@
 package io.mosaic.workload;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.DistinctScan;

@@ -2,11 +2,11 @@ package io.mosaic.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.Codec;
-import io.mosaic.device.CpuModel;
-import io.mosaic.device.DeviceMarker;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
+import io.mosaic.config.Codec;
+import io.mosaic.config.DeviceMarker;
+import io.mosaic.model.CpuModel;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.ortools.modelbuilder.ModelBuilder;
 import com.google.ortools.modelbuilder.ModelSolver;
 import com.google.ortools.modelbuilder.SolveStatus;
-import io.mosaic.device.DeviceCatalog;
+import io.mosaic.config.DeviceCatalog;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Workload;
@@ -145,7 +145,7 @@ class PlanningCommandsTest {
     double cheapest =
         io.mosaic.placement.BudgetSweep.minimumBudgetCents(
             io.mosaic.model.CostModel.of(
-                io.mosaic.device.DeviceCatalog.load("table1,csd").stream()
+                io.mosaic.config.DeviceCatalog.load("table1,csd").stream()
                     .map(d -> io.mosaic.model.DeviceProfile.catalog(d, sizes.ratio(d.codec())))
                     .toList(),
                 sizes.columns()));

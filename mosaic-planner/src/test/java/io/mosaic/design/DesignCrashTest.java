@@ -3,10 +3,11 @@ package io.mosaic.design;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.cli.MosaicCli;
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.table.ChildJvm;
 import io.mosaic.table.CrashSafetyTest;
 import io.mosaic.table.CrashWorkload;
@@ -210,7 +211,7 @@ class DesignCrashTest {
     assertThat(after.segmentsOf("v"))
         .allMatch(s -> s.codec() == Codec.ZSTD && s.device().equals("ssd"));
     assertThat(after.properties())
-        .containsEntry(MosaicTable.CLUSTERING, "d")
+        .containsEntry(TableProperties.CLUSTERING, "d")
         .containsEntry(MosaicTable.codecProperty("v"), "zstd");
     assertThat(after.segmentsOf("k")).allMatch(s -> s.device().equals("hdd"));
     List<List<List<Object>>> batches = new ArrayList<>();

@@ -2,7 +2,7 @@ package io.mosaic.design;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.device.DevicePool;
 import io.mosaic.table.CrashWorkload;
 import io.mosaic.table.MosaicTable;

@@ -2,16 +2,17 @@ package io.mosaic.operations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.Latency;
 import io.mosaic.design.DesignExecutor;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.CpuModel;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.device.DevicePool;
-import io.mosaic.device.Latency;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
+import io.mosaic.model.CpuModel;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -80,7 +81,7 @@ class CodecChangeTest {
             dir.resolve("t"),
             pool,
             CrashWorkload.SCHEMA,
-            Map.of(MosaicTable.DEFAULT_DEVICE, "nvme", MosaicTable.ROW_GROUP_ROWS, "2000"));
+            Map.of(TableProperties.DEFAULT_DEVICE, "nvme", TableProperties.ROW_GROUP_ROWS, "2000"));
     CrashWorkload.append(table, 0);
     CrashWorkload.append(table, 1);
     Manifest before = table.latest();

@@ -7,6 +7,7 @@ import io.mosaic.design.MoveQueue;
 import io.mosaic.design.ScheduleShape;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -44,7 +45,7 @@ class DriftWatchTest {
             dir.resolve("t"),
             pool,
             CrashWorkload.SCHEMA,
-            Map.of(MosaicTable.DEFAULT_DEVICE, "hdd", MosaicTable.ROW_GROUP_ROWS, "2000"));
+            Map.of(TableProperties.DEFAULT_DEVICE, "hdd", TableProperties.ROW_GROUP_ROWS, "2000"));
     CrashWorkload.append(table, 0);
     CrashWorkload.append(table, 1);
     long version = table.latest().version();

@@ -2,10 +2,10 @@ package io.mosaic.operations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.Cost;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.Cost;
+import io.mosaic.config.Latency;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.CostModel;

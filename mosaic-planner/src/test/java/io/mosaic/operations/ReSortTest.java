@@ -11,6 +11,7 @@ import io.mosaic.design.StepKind;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.maintenance.TableSorter;
 import io.mosaic.scan.Predicate;
@@ -69,7 +70,7 @@ class ReSortTest {
             pool,
             TpchBatches.schema("k int64", "g int64", "s string"),
             rows,
-            Map.of(MosaicTable.DEFAULT_DEVICE, "nvme", MosaicTable.ROW_GROUP_ROWS, "1000"));
+            Map.of(TableProperties.DEFAULT_DEVICE, "nvme", TableProperties.ROW_GROUP_ROWS, "1000"));
     Manifest before = table.latest();
     assertThat(before.rowGroups()).hasSize(6);
     int readBefore = new RowGroupFilter("t", before, NARROW).select(0, 6).size();
@@ -127,7 +128,7 @@ class ReSortTest {
     MosaicTable after = MosaicTable.open(dir.resolve("t"), pool);
     Manifest sorted = after.latest();
     assertThat(sorted.version()).isEqualTo(before.version() + 1);
-    assertThat(sorted.properties()).containsEntry(MosaicTable.CLUSTERING, "g");
+    assertThat(sorted.properties()).containsEntry(TableProperties.CLUSTERING, "g");
     assertThat(TableSorter.sortedBy(sorted, "g")).isTrue();
     assertThat(new RowGroupFilter("t", sorted, NARROW).select(0, 6)).hasSize(1);
     List<List<Object>> expected = new ArrayList<>(rows);
@@ -230,7 +231,7 @@ class ReSortTest {
     assertThat(done.state()).isEqualTo(MoveQueue.State.DONE);
     Manifest sorted = table.latest();
     assertThat(sorted.version()).isEqualTo(before.version() + 1);
-    assertThat(sorted.properties()).containsEntry(MosaicTable.CLUSTERING, "d");
+    assertThat(sorted.properties()).containsEntry(TableProperties.CLUSTERING, "d");
     try (BufferAllocator alloc = new RootAllocator()) {
       TableRoundTripTest.assertRowsEqual(table, sorted, CrashWorkload.rows(0, 1, 2), alloc);
     }

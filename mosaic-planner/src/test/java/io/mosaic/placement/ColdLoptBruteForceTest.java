@@ -3,10 +3,10 @@ package io.mosaic.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.ColdSpec;
-import io.mosaic.device.Cost;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Cost;
+import io.mosaic.config.Latency;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;

@@ -8,9 +8,9 @@ import static io.mosaic.placement.Fixtures.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.ColdSpec;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Latency;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;

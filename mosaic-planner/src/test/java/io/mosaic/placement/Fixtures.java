@@ -1,9 +1,9 @@
 package io.mosaic.placement;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.Cost;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.Cost;
+import io.mosaic.config.Latency;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;

@@ -2,11 +2,11 @@ package io.mosaic.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.ColdSpec;
-import io.mosaic.device.Cost;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Cost;
+import io.mosaic.config.Latency;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.RowRange;

@@ -3,6 +3,7 @@ package io.mosaic.tpch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -54,7 +55,7 @@ class TpchScanTest {
       TpchTable<E> table, DevicePool pool, Retriever retriever, Set<List<String>> scans)
       throws IOException {
     Map<String, String> spread = new HashMap<>();
-    spread.put(MosaicTable.ROW_GROUP_ROWS, "200000");
+    spread.put(TableProperties.ROW_GROUP_ROWS, "200000");
     List<TpchColumn<E>> columns = table.getColumns();
     for (int c = 0; c < columns.size(); c++) {
       spread.put("column." + columns.get(c).getColumnName() + ".device", IDS[c % 4]);

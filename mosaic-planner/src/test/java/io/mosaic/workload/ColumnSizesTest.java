@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mosaic.device.Codec;
+import io.mosaic.config.Codec;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import java.util.Map;

@@ -3,10 +3,11 @@ package io.mosaic.spark;
 import io.mosaic.MosaicException;
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableNotFoundException;
-import io.mosaic.table.Warehouse;
+import io.mosaic.warehouse.Warehouse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -206,7 +207,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
           if (k.equals(SparkSetting.ROW_GROUP_ROWS.key())
               || k.equals(SparkSetting.DEFAULT_DEVICE.key())
               || k.equals(SparkSetting.PUSHDOWN.key())
-              || (k.startsWith(MosaicTable.COLUMN_DEVICE_PREFIX) && k.endsWith(".device"))) {
+              || (k.startsWith(TableProperties.COLUMN_DEVICE_PREFIX) && k.endsWith(".device"))) {
             settings.put(k, value);
           }
         });

@@ -2,6 +2,7 @@ package io.mosaic.spark;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.table.MosaicTable;
 import java.io.Serializable;
 import java.nio.file.Files;
@@ -115,7 +116,7 @@ record MosaicOptions(String root, String devices) implements Serializable {
             // Checked now: recorded as the table's property, a bad value would fail every read.
             new Setting(k, value, "option " + key).asBoolean();
             properties.put(key, value.strip());
-          } else if (k.startsWith(MosaicTable.COLUMN_DEVICE_PREFIX) && k.endsWith(".device")) {
+          } else if (k.startsWith(TableProperties.COLUMN_DEVICE_PREFIX) && k.endsWith(".device")) {
             properties.put(key, value.strip());
           }
         });

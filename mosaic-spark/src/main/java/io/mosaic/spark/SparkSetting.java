@@ -1,6 +1,6 @@
 package io.mosaic.spark;
 
-import io.mosaic.table.MosaicTable;
+import io.mosaic.format.TableProperties;
 
 /**
  * Every setting the Spark module reads, with where Spark users set it (docs/spark.md, "Options,
@@ -14,9 +14,9 @@ enum SparkSetting {
   /** Whether filters skip row groups by their statistics. */
   PUSHDOWN("pushdown", Scope.TABLE, Type.BOOLEAN),
   /** Rows per row group of a new table. */
-  ROW_GROUP_ROWS(MosaicTable.ROW_GROUP_ROWS, Scope.TABLE, Type.INT),
+  ROW_GROUP_ROWS(TableProperties.ROW_GROUP_ROWS, Scope.TABLE, Type.INT),
   /** Where a new table's columns go. */
-  DEFAULT_DEVICE(MosaicTable.DEFAULT_DEVICE, Scope.TABLE, Type.STRING),
+  DEFAULT_DEVICE(TableProperties.DEFAULT_DEVICE, Scope.TABLE, Type.STRING),
   /**
    * How a read shares its chunk reads with concurrent reads of the executor (docs/cooperative-
    * scans.md): normal, attach, elevator or relevance.

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
-import io.mosaic.table.Warehouse;
 import io.mosaic.trace.TraceLog;
+import io.mosaic.warehouse.Warehouse;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import io.mosaic.design.ScheduleShape;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.RowGroupStats;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.Warehouse;
+import io.mosaic.warehouse.Warehouse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
 import io.mosaic.scan.RowGroupFilter;
@@ -71,7 +72,7 @@ class MosaicScanTest {
         root,
         pool,
         SparkTypes.fromSpark(SparkTestTables.ORDERS),
-        Map.of(MosaicTable.ROW_GROUP_ROWS, "1000", "column.o_comment.device", "hdd"));
+        Map.of(TableProperties.ROW_GROUP_ROWS, "1000", "column.o_comment.device", "hdd"));
     orders.orderBy("o_orderdate").write().format("mosaic").mode("append").save(path);
     manifest = MosaicTable.open(root, pool).latest();
   }

@@ -1,11 +1,11 @@
 package io.mosaic.spark;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.Latency;
 import io.mosaic.device.DevicePool;
-import io.mosaic.device.Latency;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
 import io.trino.tpch.Order;
 import io.trino.tpch.OrderGenerator;
 import java.io.IOException;

@@ -2,9 +2,9 @@ package io.mosaic.trino;
 
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.mosaic.format.CorruptTableException;
 import io.mosaic.scan.ChunkPiece;
 import io.mosaic.scan.RawChunk;
-import io.mosaic.table.CorruptTableException;
 import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.ChunkReader;
 import io.trino.parquet.ParquetDataSourceId;

@@ -10,6 +10,7 @@ import io.airlift.slice.Slice;
 import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
@@ -175,11 +176,11 @@ final class MosaicMetadata implements ConnectorMetadata {
     MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
     Manifest m = manifest(handle);
     Map<String, Object> properties = new LinkedHashMap<>();
-    String rows = m.properties().get(MosaicTable.ROW_GROUP_ROWS);
+    String rows = m.properties().get(TableProperties.ROW_GROUP_ROWS);
     if (rows != null) {
       properties.put(MosaicTableProperties.ROW_GROUP_ROWS, Long.parseLong(rows));
     }
-    String device = m.properties().get(MosaicTable.DEFAULT_DEVICE);
+    String device = m.properties().get(TableProperties.DEFAULT_DEVICE);
     if (device != null) {
       properties.put(MosaicTableProperties.DEFAULT_DEVICE, device);
     }

@@ -12,7 +12,7 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.format.TableSchema;
 import io.mosaic.scan.Retriever;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.Warehouse;
+import io.mosaic.warehouse.Warehouse;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;

@@ -2,7 +2,7 @@ package io.mosaic.trino;
 
 import static io.mosaic.trino.MosaicErrorCode.MOSAIC_BAD_TABLE_PROPERTY;
 
-import io.mosaic.table.MosaicTable;
+import io.mosaic.format.TableProperties;
 import io.trino.spi.TrinoException;
 import io.trino.spi.session.PropertyMetadata;
 import java.util.LinkedHashMap;
@@ -39,11 +39,11 @@ final class MosaicTableProperties {
             MOSAIC_BAD_TABLE_PROPERTY,
             ROW_GROUP_ROWS + " = " + rows + " must be a positive number of rows");
       }
-      out.put(MosaicTable.ROW_GROUP_ROWS, rows.toString());
+      out.put(TableProperties.ROW_GROUP_ROWS, rows.toString());
     }
     Object device = properties.get(DEFAULT_DEVICE);
     if (device != null) {
-      out.put(MosaicTable.DEFAULT_DEVICE, device.toString());
+      out.put(TableProperties.DEFAULT_DEVICE, device.toString());
     }
     return out;
   }

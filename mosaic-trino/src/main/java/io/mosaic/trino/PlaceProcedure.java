@@ -11,7 +11,7 @@ import com.google.inject.Inject;
 import com.google.inject.Provider;
 import io.airlift.log.Logger;
 import io.mosaic.MosaicException;
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.mosaic.operations.PlaceRequest;
 import io.mosaic.operations.PlaceResult;
 import io.trino.spi.TrinoException;

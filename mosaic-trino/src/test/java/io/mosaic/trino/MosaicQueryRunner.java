@@ -2,12 +2,12 @@ package io.mosaic.trino;
 
 import static io.trino.testing.TestingSession.testSessionBuilder;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.DeviceModel;
-import io.mosaic.device.DeviceModelFile;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.Latency;
 import io.mosaic.device.DevicePool;
-import io.mosaic.device.Latency;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import io.trino.operator.OperatorStats;

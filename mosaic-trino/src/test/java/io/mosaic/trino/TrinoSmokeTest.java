@@ -3,7 +3,7 @@ package io.mosaic.trino;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.device.ByteSize;
+import io.mosaic.config.ByteSize;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;

@@ -1,8 +1,8 @@
 package io.mosaic.bench.experiments;
 
 import io.mosaic.cli.ParetoChart;
-import io.mosaic.device.CatalogDevice;
-import io.mosaic.device.DeviceCatalog;
+import io.mosaic.config.CatalogDevice;
+import io.mosaic.config.DeviceCatalog;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Prediction;

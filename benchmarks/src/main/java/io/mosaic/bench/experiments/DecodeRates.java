@@ -2,6 +2,7 @@ package io.mosaic.bench.experiments;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -57,7 +58,7 @@ public final class DecodeRates {
             sf,
             dir.resolve("lineitem"),
             pool,
-            Map.of(MosaicTable.DEFAULT_DEVICE, "zstd"),
+            Map.of(TableProperties.DEFAULT_DEVICE, "zstd"),
             rows -> {});
     Map<String, List<String>> sets = new LinkedHashMap<>();
     List<String> all = lineitem.latest().schema().columns().stream().map(c -> c.name()).toList();

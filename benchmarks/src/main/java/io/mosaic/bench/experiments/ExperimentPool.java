@@ -1,18 +1,19 @@
 package io.mosaic.bench.experiments;
 
+import io.mosaic.calibration.DeviceCalibrator;
 import io.mosaic.cli.CalibrationSample;
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.CatalogDevice;
-import io.mosaic.device.Codec;
-import io.mosaic.device.CpuModel;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.CatalogDevice;
+import io.mosaic.config.Codec;
+import io.mosaic.config.DeviceCatalog;
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceCalibrator;
-import io.mosaic.device.DeviceCatalog;
-import io.mosaic.device.DeviceModel;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
+import io.mosaic.model.CpuModel;
+import io.mosaic.model.DeviceModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
@@ -138,7 +139,7 @@ public final class ExperimentPool implements AutoCloseable {
               t,
               work.resolve("tables").resolve(t.getTableName()),
               p.pool,
-              Map.of(MosaicTable.DEFAULT_DEVICE, "hdd"));
+              Map.of(TableProperties.DEFAULT_DEVICE, "hdd"));
       p.tables.add(table);
       p.byName.put(table.name(), table);
     }

@@ -1,10 +1,10 @@
 package io.mosaic.bench.experiments;
 
 import io.mosaic.bench.PlannerBenchmark;
-import io.mosaic.device.CpuModel;
-import io.mosaic.device.DeviceModelFile;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.CpuModel;
+import io.mosaic.model.DeviceModelFile;
 import io.mosaic.model.Workload;
 import io.mosaic.placement.BudgetSweep;
 import io.mosaic.placement.InfeasiblePlacementException;

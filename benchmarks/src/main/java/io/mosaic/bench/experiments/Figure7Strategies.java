@@ -1,8 +1,8 @@
 package io.mosaic.bench.experiments;
 
-import io.mosaic.device.CpuModel;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.CpuModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;

@@ -1,6 +1,7 @@
 package io.mosaic.bench.experiments;
 
 import io.mosaic.format.Manifest;
+import io.mosaic.format.TableProperties;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.ColumnSize;
 import io.mosaic.model.CostModel;
@@ -99,7 +100,7 @@ public final class RowRangesRecency {
           unskewed.units(),
           columns);
 
-      Optional<io.mosaic.device.CpuModel> cpu = Optional.of(pool.cpu());
+      Optional<io.mosaic.model.CpuModel> cpu = Optional.of(pool.cpu());
       CostModel columnModel = CostModel.of(pool.configuredProfiles(), pool.sizes()).withCpu(cpu);
       CostModel rangeModel = CostModel.of(pool.configuredProfiles(), skewed.sizes()).withCpu(cpu);
       BudgetSweep.Result sweep =
@@ -213,7 +214,8 @@ public final class RowRangesRecency {
         (t, root, devices, properties) -> {
           Map<String, String> props = new HashMap<>(properties);
           long rows = Math.round((t == TpchTable.LINE_ITEM ? 6_001_215 : 1_500_000) * sf);
-          props.put(MosaicTable.ROW_GROUP_ROWS, Long.toString(-Math.floorDiv(-rows, ROW_GROUPS)));
+          props.put(
+              TableProperties.ROW_GROUP_ROWS, Long.toString(-Math.floorDiv(-rows, ROW_GROUPS)));
           return t == TpchTable.LINE_ITEM
               ? TpchTables.load(
                   TpchTable.LINE_ITEM,

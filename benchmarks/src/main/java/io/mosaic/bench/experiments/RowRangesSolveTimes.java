@@ -1,11 +1,11 @@
 package io.mosaic.bench.experiments;
 
-import io.mosaic.device.Bandwidth;
-import io.mosaic.device.Codec;
-import io.mosaic.device.CpuModel;
-import io.mosaic.device.Latency;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.Codec;
+import io.mosaic.config.Latency;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.CpuModel;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
 import io.mosaic.placement.BudgetSweep;

@@ -3,6 +3,7 @@ package io.mosaic.bench.experiments;
 import io.mosaic.cooperative.ActiveBufferManager;
 import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.TableProperties;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -93,11 +94,11 @@ public final class Table3CooperativeScans {
     // 40 row groups at any scale, as the paper's table of 40 chunks (docs/cooperative-scans.md).
     long rows = Math.round(6_000_000 * sf);
     Map<String, String> props = new LinkedHashMap<>();
-    props.put(MosaicTable.ROW_GROUP_ROWS, String.valueOf((rows + 39) / 40));
-    props.put(MosaicTable.DEFAULT_DEVICE, "disk");
+    props.put(TableProperties.ROW_GROUP_ROWS, String.valueOf((rows + 39) / 40));
+    props.put(TableProperties.DEFAULT_DEVICE, "disk");
     // Q6's filter columns on the second device: a row group's chunks come from both devices.
-    props.put(MosaicTable.COLUMN_DEVICE_PREFIX + "l_shipdate.device", "ssd");
-    props.put(MosaicTable.COLUMN_DEVICE_PREFIX + "l_discount.device", "ssd");
+    props.put(TableProperties.COLUMN_DEVICE_PREFIX + "l_shipdate.device", "ssd");
+    props.put(TableProperties.COLUMN_DEVICE_PREFIX + "l_discount.device", "ssd");
     MosaicTable lineitem =
         TpchTables.load(
             TpchTable.LINE_ITEM, sf, work.resolve("tables/lineitem"), pool, props, n -> {});

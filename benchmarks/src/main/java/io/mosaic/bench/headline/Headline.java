@@ -3,18 +3,18 @@ package io.mosaic.bench.headline;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mosaic.MosaicException;
-import io.mosaic.device.CatalogDevice;
-import io.mosaic.device.DeviceCatalog;
-import io.mosaic.device.DeviceModelFile;
+import io.mosaic.config.CatalogDevice;
+import io.mosaic.config.DeviceCatalog;
 import io.mosaic.device.DevicePool;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceModelFile;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
 import io.mosaic.placement.InstalledPool;
 import io.mosaic.table.MosaicTable;
-import io.mosaic.table.Warehouse;
+import io.mosaic.warehouse.Warehouse;
 import io.mosaic.workload.ColumnSizes;
 import io.mosaic.workload.TraceFile;
 import java.io.IOException;
@@ -81,7 +81,7 @@ public final class Headline {
           new CatalogDevice(
               d.id(),
               d.name(),
-              new io.mosaic.device.Bandwidth(d.read().bytesPerSecond() / divisor),
+              new io.mosaic.config.Bandwidth(d.read().bytesPerSecond() / divisor),
               d.seek(),
               d.threads(),
               d.codec(),

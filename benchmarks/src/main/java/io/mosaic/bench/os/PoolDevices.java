@@ -1,10 +1,10 @@
 package io.mosaic.bench.os;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.ByteSize;
-import io.mosaic.device.DeviceConfigParser;
-import io.mosaic.device.DeviceSpec;
-import io.mosaic.device.Emulation;
+import io.mosaic.config.ByteSize;
+import io.mosaic.config.DeviceConfigParser;
+import io.mosaic.config.DeviceSpec;
+import io.mosaic.config.Emulation;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.MosaicException;
-import io.mosaic.device.DeviceConfigParser;
-import io.mosaic.device.DeviceSpec;
+import io.mosaic.config.DeviceConfigParser;
+import io.mosaic.config.DeviceSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

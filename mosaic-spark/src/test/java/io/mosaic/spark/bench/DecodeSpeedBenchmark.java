@@ -130,7 +130,7 @@ public final class DecodeSpeedBenchmark {
   private static long mosaic(MosaicTable table, ColumnSpec c, SegmentEntry s, BufferAllocator alloc)
       throws IOException {
     long n = 0;
-    try (SegmentReader reader = new SegmentReader(table, c, s)) {
+    try (SegmentReader reader = new SegmentReader(table.name(), table.pool(), c, s)) {
       for (int g = 0; g < s.rowGroupCount(); g++) {
         try (FieldVector v = reader.read(g, alloc)) {
           n += v.getValueCount();

@@ -7,11 +7,11 @@ import io.airlift.log.Logging;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.table.MosaicTable;
-import io.mosaic.table.Warehouse;
+import io.mosaic.format.TableProperties;
 import io.mosaic.tpch.TpchTables;
 import io.mosaic.trino.MosaicPlugin;
 import io.mosaic.trino.MosaicQueryRunner;
+import io.mosaic.warehouse.Warehouse;
 import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
@@ -273,11 +273,11 @@ public final class Table3Trino {
       // 40 row groups at any scale, as the paper's table of 40 chunks.
       long rows = Math.round(6_000_000 * sf);
       Map<String, String> props = new LinkedHashMap<>();
-      props.put(MosaicTable.ROW_GROUP_ROWS, String.valueOf((rows + 39) / 40));
-      props.put(MosaicTable.DEFAULT_DEVICE, "disk");
+      props.put(TableProperties.ROW_GROUP_ROWS, String.valueOf((rows + 39) / 40));
+      props.put(TableProperties.DEFAULT_DEVICE, "disk");
       // Q6's filter columns on the second device: a row group's chunks come from both devices.
-      props.put(MosaicTable.COLUMN_DEVICE_PREFIX + "l_shipdate.device", "ssd");
-      props.put(MosaicTable.COLUMN_DEVICE_PREFIX + "l_discount.device", "ssd");
+      props.put(TableProperties.COLUMN_DEVICE_PREFIX + "l_shipdate.device", "ssd");
+      props.put(TableProperties.COLUMN_DEVICE_PREFIX + "l_discount.device", "ssd");
       TpchTables.load(
           TpchTable.LINE_ITEM, sf, warehouse.location(SCHEMA, "lineitem"), pool, props, n -> {});
       Files.writeString(marker, sfText);

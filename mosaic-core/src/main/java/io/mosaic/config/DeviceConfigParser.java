@@ -1,0 +1,444 @@
+package io.mosaic.config;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.tomlj.Toml;
+import org.tomlj.TomlArray;
+import org.tomlj.TomlParseError;
+import org.tomlj.TomlParseResult;
+import org.tomlj.TomlTable;
+
+/**
+ * Reads {@code devices.toml} (the installed pool, paper Figure 3a) and device catalogues (devices
+ * one could buy, for budget mode). Every problem of a file is collected and reported together, each
+ * naming file, line, device, field, bad value and what is allowed.
+ *
+ * <p>Both formats share the rules of the fields they have in common: ids are strings of {@code ID}
+ * (or device numbers 0, 1, ... as in the paper's Figure 3a), sizes, rates, latencies and costs stay
+ * within the ranges their types' {@code parse} methods enforce, and a codec is written exactly,
+ * without surrounding spaces or control characters.
+ */
+public final class DeviceConfigParser {
+  static final Set<String> POOL_FIELDS =
+      Set.of(
+          "id",
+          "name",
+          "path",
+          "capacity",
+          "threads",
+          "codec",
+          "cost_per_gb",
+          "seek",
+          "metadata",
+          "emulate",
+          "cold");
+  static final Set<String> CATALOG_FIELDS =
+      Set.of("id", "name", "read", "seek", "threads", "codec", "cost_per_gb", "source", "cold");
+  static final Map<String, String> EXAMPLES =
+      Map.of(
+          "id", "id = \"nvme\"",
+          "path", "path = \"/mnt/nvme/mosaic\"",
+          "capacity", "capacity = \"60 GB\"",
+          "threads", "threads = 8",
+          "codec", "codec = \"zstd\" (none, lz4 or zstd)",
+          "cost_per_gb", "cost_per_gb = \"60 ct\"",
+          "read", "read = \"1.2 GB/s\"",
+          "source", "source = \"vendor data sheet, 2026\"");
+  static final Set<String> EMULATE_FIELDS = Set.of("read", "seek");
+  static final Set<String> COLD_FIELDS = Set.of("groups", "switch", "read", "policy", "layout");
+  static final String COLD_EXAMPLE = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\" }";
+  static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  private final Path file;
+  private final List<ConfigProblem> problems = new ArrayList<>();
+
+  private DeviceConfigParser(Path file) {
+    this.file = file;
+  }
+
+  /** Parses and validates an installed pool; device paths must exist and be writable. */
+  public static List<DeviceSpec> parsePool(Path file) {
+    DeviceConfigParser parser = new DeviceConfigParser(file);
+    return parser.finish(parser.pool(parser.read(readFile(file))));
+  }
+
+  /** Parses a catalogue of devices to buy from a file. */
+  public static List<CatalogDevice> parseCatalog(Path file) {
+    DeviceConfigParser parser = new DeviceConfigParser(file);
+    return parser.finish(parser.catalog(parser.read(readFile(file))));
+  }
+
+  /** Parses a catalogue from text; {@code name} stands for the file in messages. */
+  public static List<CatalogDevice> parseCatalog(String name, String text) {
+    DeviceConfigParser parser = new DeviceConfigParser(Path.of(name));
+    return parser.finish(parser.catalog(parser.read(text)));
+  }
+
+  private static String readFile(Path file) {
+    try {
+      return new String(
+          MetadataFiles.read(file, MetadataFiles.CONFIG_LIMIT, "device configuration"),
+          java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new DeviceConfigException(
+          List.of(
+              new ConfigProblem(
+                  file,
+                  0,
+                  null,
+                  null,
+                  "cannot read the device configuration ("
+                      + e.getClass().getSimpleName()
+                      + ": "
+                      + e.getMessage()
+                      + "); check the path of the device configuration")));
+    }
+  }
+
+  private <T> List<T> finish(List<T> result) {
+    if (!problems.isEmpty()) {
+      throw new DeviceConfigException(problems);
+    }
+    return result;
+  }
+
+  private TomlArray read(String text) {
+    TomlParseResult toml = Toml.parse(text);
+    for (TomlParseError error : toml.errors()) {
+      problems.add(
+          new ConfigProblem(
+              file, error.position().line(), null, null, "not valid TOML: " + error.getMessage()));
+    }
+    if (toml.hasErrors()) {
+      return null;
+    }
+    for (String key : toml.keySet()) {
+      if (!key.equals("device")) {
+        problems.add(
+            new ConfigProblem(
+                file,
+                toml.inputPositionOf(key).line(),
+                null,
+                key,
+                "unknown top-level entry; a device file holds only [[device]] tables"));
+      }
+    }
+    if (!toml.isArray("device") || toml.getArray("device").isEmpty()) {
+      problems.add(
+          new ConfigProblem(
+              file,
+              0,
+              null,
+              null,
+              "no devices: add one [[device]] table per device (see docs/configuration.md)"));
+      return null;
+    }
+    TomlArray devices = toml.getArray("device");
+    if (!allTables(devices)) {
+      problems.add(
+          new ConfigProblem(
+              file,
+              toml.inputPositionOf("device").line(),
+              null,
+              "device",
+              "must be a list of tables, written [[device]]"));
+      return null;
+    }
+    return devices;
+  }
+
+  private List<DeviceSpec> pool(TomlArray devices) {
+    List<DeviceSpec> specs = new ArrayList<>();
+    if (devices == null) {
+      return specs;
+    }
+    Path base = file.toAbsolutePath().getParent();
+    Map<String, Integer> idLines = new HashMap<>();
+    Map<Path, String> pathOwners = new HashMap<>();
+    List<Usable> usable = new ArrayList<>();
+    String metadataId = null;
+    int metadataLine = 0;
+    DeviceEntry first = null;
+    for (int i = 0; i < devices.size(); i++) {
+      DeviceEntry e =
+          new DeviceEntry(
+              file, problems, devices.getTable(i), devices.inputPositionOf(i).line(), POOL_FIELDS);
+      String id = e.id();
+      uniqueId(e, id, idLines);
+      String name = e.optional("name", DeviceEntry::string).orElse(id);
+      Optional<Emulation> emulation = e.optional("emulate", e::emulation);
+      boolean isCold = e.table.contains("cold");
+      Optional<ColdSpec> cold = e.cold();
+      if (isCold && e.table.contains("emulate")) {
+        e.problem(
+            "emulate",
+            "bad value "
+                + literal(e.table.get("emulate"))
+                + ": a cold device is emulated by its cold table (read: the active group's rate,"
+                + " switch: the group switch); remove emulate");
+      }
+      Path path = e.required("path", v -> DeviceEntry.path(base, v)).orElse(null);
+      // A broken emulate or cold table is reported on its own; the directory is still emulated.
+      if (path != null && e.checkDirectory(path, e.table.contains("emulate") || isCold)) {
+        String owner = pathOwners.putIfAbsent(path, id);
+        if (owner != null) {
+          e.problem("path", "same directory as device '" + owner + "'; give each device its own");
+        } else if (id != null) {
+          try {
+            usable.add(new Usable(e, id, path, path.toRealPath()));
+          } catch (IOException ex) {
+            e.problem("path", "bad value \"" + path + "\": cannot resolve it (" + ex + ")");
+          }
+        }
+      }
+      ByteSize capacity = e.required("capacity", DeviceEntry::size).orElse(null);
+      if (capacity != null && capacity.bytes() == 0) {
+        e.problem("capacity", "bad value \"" + capacity + "\": must be greater than zero");
+      }
+      int threads = e.required("threads", DeviceEntry::threads).orElse(1);
+      Codec codec = e.required("codec", DeviceEntry::codec).orElse(Codec.NONE);
+      Cost cost = e.required("cost_per_gb", DeviceEntry::cost).orElse(Cost.ofCents(0));
+      Latency seek = e.optional("seek", DeviceEntry::latency).orElse(Latency.ZERO);
+      boolean metadata = e.optional("metadata", DeviceEntry::bool).orElse(false);
+      if (metadata && isCold) {
+        e.problem(
+            "metadata",
+            "bad value true: a cold device cannot hold table metadata (manifests, traces and the"
+                + " device model are read by every query, each read could wait for a group"
+                + " switch); mark a warm device (one without cold) metadata = true");
+      } else if (metadata) {
+        if (metadataId != null) {
+          e.problem(
+              "metadata",
+              "bad value true: device '"
+                  + metadataId
+                  + "' (line "
+                  + metadataLine
+                  + ") is already the metadata device; mark exactly one device with metadata = true");
+        } else {
+          metadataId = id;
+          metadataLine = e.line("metadata");
+        }
+      }
+      if (first == null) {
+        first = e;
+      }
+      specs.add(
+          new DeviceSpec(
+              id, name, path, capacity, threads, codec, cost, seek, metadata, emulation, cold));
+    }
+    if (metadataId == null && first != null && first.table.contains("cold")) {
+      first.problem(
+          "metadata",
+          "no device sets metadata = true, so the first device listed would hold table metadata,"
+              + " but it is cold (a group switch could stall every query); mark a warm device"
+              + " (one without cold) metadata = true, adding one if the pool has none");
+    }
+    checkIdentities(usable);
+    return specs;
+  }
+
+  /** A device whose directory exists, with its path once symlinks are followed. */
+  private record Usable(DeviceEntry entry, String id, Path path, Path real) {}
+
+  /**
+   * Device directories must be distinct and must not nest once symlinks are followed (gc walks a
+   * device's directories: it would take another device's files for its own), and a directory marked
+   * as another device ({@link DeviceMarker}) cannot be this one: a device cannot be renamed, since
+   * manifests name devices by id.
+   */
+  private void checkIdentities(List<Usable> usable) {
+    List<Usable> distinct = new ArrayList<>();
+    for (Usable u : usable) {
+      Usable clash = null;
+      for (Usable other : distinct) {
+        if (u.real().startsWith(other.real()) || other.real().startsWith(u.real())) {
+          clash = other;
+          break;
+        }
+      }
+      if (clash == null) {
+        distinct.add(u);
+        continue;
+      }
+      String where =
+          u.real().equals(clash.real())
+              ? "the same directory as device '"
+                  + clash.id()
+                  + "' (\""
+                  + clash.path()
+                  + "\") once symlinks are followed: both are \""
+                  + u.real()
+                  + "\""
+              : u.real().startsWith(clash.real())
+                  ? "inside the directory of device '"
+                      + clash.id()
+                      + "' (\""
+                      + clash.real()
+                      + "\"), as \""
+                      + u.real()
+                      + "\""
+                  : "holds the directory of device '"
+                      + clash.id()
+                      + "' (\""
+                      + clash.real()
+                      + "\"), as \""
+                      + u.real()
+                      + "\"";
+      u.entry()
+          .problem(
+              "path",
+              "bad value \""
+                  + u.path()
+                  + "\": "
+                  + where
+                  + "; device directories must be distinct and must not nest (gc would take one"
+                  + " device's files for the other's): give each device its own directory");
+    }
+    for (Usable u : distinct) {
+      DeviceMarker.Identity marked;
+      try {
+        marked = DeviceMarker.read(u.path());
+      } catch (IOException ex) {
+        u.entry()
+            .problem(
+                "path",
+                "bad value \""
+                    + u.path()
+                    + "\": its device marker cannot be read ("
+                    + ex.getMessage()
+                    + "); if this directory is device '"
+                    + u.id()
+                    + "', delete "
+                    + DeviceMarker.file(u.path())
+                    + " and it is written anew");
+        continue;
+      }
+      if (marked != null && !marked.id().equals(u.id())) {
+        u.entry()
+            .problem(
+                "id",
+                "bad value \""
+                    + u.id()
+                    + "\": directory \""
+                    + u.path()
+                    + "\" is device '"
+                    + marked.id()
+                    + "' (its marker "
+                    + DeviceMarker.file(u.path())
+                    + " records "
+                    + marked
+                    + "). Manifests name devices by id, so a device cannot be renamed: set id = \""
+                    + marked.id()
+                    + "\" again. If the directory is no longer that device, move its files away"
+                    + " and delete the marker");
+      }
+    }
+  }
+
+  private List<CatalogDevice> catalog(TomlArray devices) {
+    List<CatalogDevice> entries = new ArrayList<>();
+    if (devices == null) {
+      return entries;
+    }
+    Map<String, Integer> idLines = new HashMap<>();
+    for (int i = 0; i < devices.size(); i++) {
+      DeviceEntry e =
+          new DeviceEntry(
+              file,
+              problems,
+              devices.getTable(i),
+              devices.inputPositionOf(i).line(),
+              CATALOG_FIELDS);
+      String id = e.id();
+      uniqueId(e, id, idLines);
+      entries.add(
+          new CatalogDevice(
+              id,
+              e.optional("name", DeviceEntry::string).orElse(id),
+              e.required("read", DeviceEntry::bandwidth).orElse(null),
+              e.optional("seek", DeviceEntry::latency).orElse(Latency.ZERO),
+              e.optional("threads", DeviceEntry::threads).orElse(1),
+              e.required("codec", DeviceEntry::codec).orElse(Codec.NONE),
+              e.required("cost_per_gb", DeviceEntry::cost).orElse(Cost.ofCents(0)),
+              e.required("source", DeviceEntry::string).orElse(""),
+              e.cold()));
+    }
+    return entries;
+  }
+
+  private static void uniqueId(DeviceEntry e, String id, Map<String, Integer> idLines) {
+    if (id == null) {
+      return;
+    }
+    Integer first = idLines.putIfAbsent(id, e.line("id"));
+    if (first != null) {
+      e.problem(
+          "id",
+          "bad value \""
+              + id
+              + "\": duplicate id, also used on line "
+              + first
+              + "; ids must be unique");
+    }
+  }
+
+  public static boolean allTables(TomlArray array) {
+    for (int i = 0; i < array.size(); i++) {
+      if (!array.isTable(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@code s} with control characters, backslashes and quotes escaped as in a TOML string, so a
+   * message shows a stray NUL or newline instead of printing it.
+   */
+  static String escape(String s) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '\\' -> sb.append("\\\\");
+        case '"' -> sb.append("\\\"");
+        case '\t' -> sb.append("\\t");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        default -> {
+          if (Character.isISOControl(c)) {
+            sb.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  static List<String> sorted(Set<String> fields) {
+    return fields.stream().sorted().toList();
+  }
+
+  static String literal(Object value) {
+    if (value instanceof String s) {
+      return "\"" + escape(s) + "\"";
+    }
+    if (value instanceof TomlTable t) {
+      return "{ "
+          + String.join(", ", t.keySet().stream().map(k -> k + " = " + literal(t.get(k))).toList())
+          + " }";
+    }
+    return String.valueOf(value);
+  }
+}

@@ -1,8 +1,0 @@
-package io.mosaic.device;
-
-/**
- * How a plain directory pretends to be a slower device (DESIGN section 7): every byte read through
- * Mosaic's device I/O path is paced at {@code read}, shared by all threads, and each non-sequential
- * read first costs {@code seek}.
- */
-public record Emulation(Bandwidth read, Latency seek) {}

@@ -1,0 +1,647 @@
+package io.mosaic.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mosaic.device.DevicePool;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeviceConfigParserTest {
+  @TempDir Path dir;
+
+  private Path write(String toml) throws IOException {
+    Path file = dir.resolve("devices.toml");
+    Files.writeString(file, toml);
+    return file;
+  }
+
+  private List<String> problems(String toml) throws IOException {
+    Path file = write(toml);
+    try {
+      DeviceConfigParser.parsePool(file);
+    } catch (DeviceConfigException e) {
+      return e.problems().stream().map(p -> p.toString().replace(file.toString(), "F")).toList();
+    }
+    throw new AssertionError("expected the configuration to be rejected");
+  }
+
+  private static String device(String id, String... extra) {
+    StringBuilder sb = new StringBuilder("[[device]]\nid = \"" + id + "\"\n");
+    sb.append("path = \"").append(id).append("\"\n");
+    sb.append("emulate = { read = \"100 MB/s\" }\n");
+    boolean capacity = true;
+    boolean codec = true;
+    for (String line : extra) {
+      capacity &= !line.startsWith("capacity");
+      codec &= !line.startsWith("codec");
+      sb.append(line).append('\n');
+    }
+    if (capacity) {
+      sb.append("capacity = \"10 GB\"\n");
+    }
+    if (codec) {
+      sb.append("codec = \"zstd\"\n");
+    }
+    return sb.append("threads = 2\ncost_per_gb = \"60 ct\"\n").toString();
+  }
+
+  /** A device with {@code cold = value} instead of emulate. */
+  private static String coldDevice(String id, String value, String... extra) {
+    return device(id, extra)
+        .replace(
+            "emulate = { read = \"100 MB/s\" }\n", value == null ? "" : "cold = " + value + "\n");
+  }
+
+  @Test
+  void readsAColdDeviceAndCreatesItsDirectory() throws IOException {
+    Path file =
+        write(
+            device("warm", "metadata = true")
+                + coldDevice(
+                    "csd",
+                    "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
+                    "seek = \"8 ms\""));
+    List<DeviceSpec> specs = DeviceConfigParser.parsePool(file);
+    assertThat(specs.get(0).cold()).isEmpty();
+    DeviceSpec csd = specs.get(1);
+    assertThat(csd.cold())
+        .contains(new ColdSpec(4, Latency.ofMillis(10_000), Bandwidth.parse("100 MB/s")));
+    assertThat(csd.emulation()).isEmpty();
+    assertThat(csd.seek()).isEqualTo(Latency.ofMillis(8));
+    assertThat(csd.costPerGb()).isEqualTo(Cost.ofCents(60));
+    assertThat(dir.resolve("csd")).as("a cold device's directory is emulated").isDirectory();
+    // The same table written as a sub-table of the [[device]].
+    Path again =
+        write(
+            device("warm", "metadata = true")
+                + coldDevice("csd", null, "seek = \"8 ms\"")
+                + "[device.cold]\ngroups = 4\nswitch = \"10 s\"\nread = \"100 MB/s\"\n");
+    assertThat(DeviceConfigParser.parsePool(again)).isEqualTo(specs);
+  }
+
+  @Test
+  void badColdTablesNameTheKeyTheProblemAndTheFix() throws IOException {
+    assertThat(
+            problems(
+                device("warm", "metadata = true")
+                    + coldDevice("a", "{ groups = 1, switch = \"-2 s\", read = \"100 MB\" }")
+                    + coldDevice("b", "{ groups = 2000, switch = \"0 s\", read = \"1 GB/s\" }")
+                    + coldDevice("c", "{ groups = \"4\", switch = \"900 s\", read = \"1 GB/s\" }")
+                    + coldDevice("d", "{ groups = 4, swich = \"10 s\" }")
+                    + coldDevice("e", "\"10 s\"")))
+        .containsExactly(
+            "F:13: device 'a' field 'cold.groups': bad value 1: a cold device needs at least 2 disk"
+                + " groups (with one it never switches): give its number of groups, or drop cold"
+                + " and describe it as a warm device",
+            "F:13: device 'a' field 'cold.switch': bad value \"-2 s\": must not be negative",
+            "F:13: device 'a' field 'cold.read': bad value \"100 MB\": unknown unit 'MB'; allowed:"
+                + " B/s, kB/s, KiB/s, MB/s, MiB/s, GB/s, GiB/s, TB/s, TiB/s, PB/s (e.g. \"1.2 GB/s\")",
+            "F:21: device 'b' field 'cold.groups': bad value 2000: at most 1024 disk groups; give"
+                + " the device's number of groups",
+            "F:21: device 'b' field 'cold.switch': bad value \"0 s\": must be above zero (a device"
+                + " whose groups switch for free is not cold): give the switch time, like \"10 s\","
+                + " or drop cold",
+            "F:29: device 'c' field 'cold.groups': bad value \"4\": expected a whole number of disk"
+                + " groups, like groups = 4",
+            "F:29: device 'c' field 'cold.switch': bad value \"900 s\": too long; a group switch"
+                + " spins disks down and up in seconds (Pelican: 8 s), at most 600 s: check the"
+                + " unit, like \"10 s\"",
+            "F:37: device 'd' field 'cold': unknown field 'swich'; allowed: groups, layout, policy,"
+                + " read, switch",
+            "F:37: device 'd' field 'cold': missing 'switch'; a cold device needs groups, switch"
+                + " and read, e.g. cold = { groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
+            "F:37: device 'd' field 'cold': missing 'read'; a cold device needs groups, switch"
+                + " and read, e.g. cold = { groups = 4, switch = \"10 s\", read = \"100 MB/s\" }",
+            "F:45: device 'e' field 'cold': bad value \"10 s\": expected a table like { groups ="
+                + " 4, switch = \"10 s\", read = \"100 MB/s\" }");
+  }
+
+  @Test
+  void aColdDevicesSchedulerPolicyIsRankUnlessGiven() throws IOException {
+    String base = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\"";
+    List<DeviceSpec> specs =
+        DeviceConfigParser.parsePool(
+            write(
+                device("warm", "metadata = true")
+                    + coldDevice("a", base + " }")
+                    + coldDevice("b", base + ", policy = \"Max-Queries\" }")
+                    + coldDevice("c", base + ", policy = \"none\" }")));
+    assertThat(specs.get(1).cold().orElseThrow().scheduler()).contains(GroupPolicy.RANK);
+    assertThat(specs.get(2).cold().orElseThrow().scheduler()).contains(GroupPolicy.MAX_QUERIES);
+    assertThat(specs.get(3).cold().orElseThrow().scheduler()).isEmpty();
+    assertThat(specs.get(3).cold().orElseThrow().policyName()).isEqualTo("none");
+    assertThat(
+            problems(
+                device("warm", "metadata = true")
+                    + coldDevice("a", base + ", policy = \"sjf\" }")
+                    + coldDevice("b", base + ", policy = 1 }")))
+        .containsExactly(
+            "F:13: device 'a' field 'cold.policy': bad value \"sjf\": group scheduling policy"
+                + " 'sjf' is unknown; use one of rank (the default, Skipper's Eq. 1), max-queries,"
+                + " fcfs, or none (no scheduler: reads in arrival order)",
+            "F:21: device 'b' field 'cold.policy': bad value 1: expected a string naming the group"
+                + " scheduling policy, like policy = \"rank\"");
+  }
+
+  @Test
+  void aColdDevicesLayoutSpreadsSegmentsUnlessItKeepsTablesTogether() throws IOException {
+    String base = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\"";
+    List<DeviceSpec> specs =
+        DeviceConfigParser.parsePool(
+            write(
+                device("warm", "metadata = true")
+                    + coldDevice("a", base + " }")
+                    + coldDevice("b", base + ", layout = \"Table\" }")));
+    ColdSpec spread = specs.get(1).cold().orElseThrow();
+    ColdSpec tables = specs.get(2).cold().orElseThrow();
+    assertThat(spread.layout()).isEqualTo(ColdSpec.Layout.SEGMENT);
+    assertThat(tables.layout()).isEqualTo(ColdSpec.Layout.TABLE);
+    // Sixteen segments of one table: spread over the groups, or all in the table's group.
+    String table = "0b7c3f9e-2a41-4d6b-9c8e-5f1a2b3c4d5e";
+    java.util.Set<Integer> spreadGroups = new java.util.HashSet<>();
+    java.util.Set<Integer> tableGroups = new java.util.HashSet<>();
+    for (int column = 0; column < 4; column++) {
+      for (int n = 0; n < 4; n++) {
+        String path = table + "/" + column + "/w" + n + "-" + n + ".parquet";
+        spreadGroups.add(spread.groupOf(path));
+        tableGroups.add(tables.groupOf(path));
+      }
+    }
+    assertThat(spreadGroups).hasSizeGreaterThan(1);
+    assertThat(tableGroups).containsExactly(tables.groupOf(table));
+    assertThat(
+            problems(
+                device("warm", "metadata = true")
+                    + coldDevice("a", base + ", layout = \"column\" }")
+                    + coldDevice("b", base + ", layout = 2 }")))
+        .containsExactly(
+            "F:13: device 'a' field 'cold.layout': bad value \"column\": cold device layout"
+                + " 'column' is unknown; use segment (the default: each segment file in a group of"
+                + " its own) or table (each table's files in one group)",
+            "F:21: device 'b' field 'cold.layout': bad value 2: expected a string naming how the"
+                + " device puts files in disk groups, like layout = \"table\"");
+  }
+
+  @Test
+  void aColdDeviceIsNotEmulatedTwiceAndHoldsNoMetadata() throws IOException {
+    String cold = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\" }";
+    assertThat(
+            problems(
+                device("warm")
+                    + coldDevice("a", cold, "emulate = { read = \"1 GB/s\" }")
+                    + coldDevice("b", cold, "metadata = true")))
+        .containsExactly(
+            "F:13: device 'a' field 'emulate': bad value { read = \"1 GB/s\" }: a cold device is"
+                + " emulated by its cold table (read: the active group's rate, switch: the group"
+                + " switch); remove emulate",
+            "F:22: device 'b' field 'metadata': bad value true: a cold device cannot hold table"
+                + " metadata (manifests, traces and the device model are read by every query, each"
+                + " read could wait for a group switch); mark a warm device (one without cold)"
+                + " metadata = true");
+    // Without metadata = true anywhere, the first device would hold the metadata.
+    assertThat(problems(coldDevice("a", cold) + device("warm")))
+        .containsExactly(
+            "F:1: device 'a' field 'metadata': no device sets metadata = true, so the first device"
+                + " listed would hold table metadata, but it is cold (a group switch could stall"
+                + " every query); mark a warm device (one without cold) metadata = true, adding"
+                + " one if the pool has none");
+    assertThat(
+            DeviceConfigParser.parsePool(
+                write(coldDevice("a", cold) + device("warm", "metadata = true"))))
+        .extracting(DeviceSpec::metadata)
+        .containsExactly(false, true);
+  }
+
+  @Test
+  void readsAFullEntryWithUnitsAndResolvesPathsNextToTheFile() throws IOException {
+    Files.createDirectories(dir.resolve("mnt/nvme"));
+    Path file =
+        write(
+            """
+            [[device]]
+            id = 0
+            name = "NVMe SSD"
+            path = "mnt/nvme"
+            capacity = "60 GB"
+            threads = 8
+            codec = "ZSTD"
+            cost_per_gb = "60 ct"
+            seek = "0.1 ms"
+            metadata = true
+
+            [[device]]
+            id = "hdd"
+            path = "mnt/hdd"
+            capacity = "2 TB"
+            threads = 1
+            codec = "lz4"
+            cost_per_gb = 30
+            emulate = { read = "230 MB/s", seek = "8 ms" }
+            """);
+    List<DeviceSpec> specs = DeviceConfigParser.parsePool(file);
+    assertThat(specs)
+        .containsExactly(
+            new DeviceSpec(
+                "0",
+                "NVMe SSD",
+                dir.resolve("mnt/nvme"),
+                ByteSize.parse("60 GB"),
+                8,
+                Codec.ZSTD,
+                Cost.ofCents(60),
+                Latency.ofMillis(0.1),
+                true,
+                Optional.empty()),
+            new DeviceSpec(
+                "hdd",
+                "hdd",
+                dir.resolve("mnt/hdd"),
+                ByteSize.parse("2 TB"),
+                1,
+                Codec.LZ4,
+                Cost.ofCents(30),
+                Latency.ZERO,
+                false,
+                Optional.of(new Emulation(Bandwidth.parse("230 MB/s"), Latency.ofMillis(8)))));
+    assertThat(dir.resolve("mnt/hdd")).as("emulated device directory is created").isDirectory();
+  }
+
+  @Test
+  void missingPath() throws IOException {
+    assertThat(
+            problems(
+                """
+                [[device]]
+                id = "ssd"
+                capacity = "10 GB"
+                threads = 4
+                codec = "lz4"
+                cost_per_gb = "60 ct"
+                """))
+        .containsExactly(
+            "F:1: device 'ssd' field 'path': missing; every [[device]] needs one, e.g."
+                + " path = \"/mnt/nvme/mosaic\"");
+  }
+
+  @Test
+  void pathThatDoesNotExist() throws IOException {
+    assertThat(
+            problems(
+                """
+                [[device]]
+                id = "ssd"
+                path = "/no/such/mount"
+                capacity = "10 GB"
+                threads = 4
+                codec = "lz4"
+                cost_per_gb = "60 ct"
+                """))
+        .containsExactly(
+            "F:3: device 'ssd' field 'path': bad value \"/no/such/mount\": directory does not exist;"
+                + " mount the device there or fix the path");
+  }
+
+  @Test
+  void pathNotWritable() throws IOException {
+    // /proc/self accepts no new files, even for root, so this holds however the tests run.
+    assertThat(
+            problems(
+                """
+                [[device]]
+                id = "ssd"
+                path = "/proc/self"
+                capacity = "10 GB"
+                threads = 4
+                codec = "lz4"
+                cost_per_gb = "60 ct"
+                """))
+        .singleElement()
+        .asString()
+        .startsWith("F:3: device 'ssd' field 'path': bad value \"/proc/self\": not writable (")
+        .endsWith("); Mosaic needs to write segments there");
+  }
+
+  @Test
+  void pathThatIsAFile() throws IOException {
+    Files.writeString(dir.resolve("plain"), "x");
+    assertThat(problems(device("a").replace("path = \"a\"", "path = \"plain\"")))
+        .containsExactly(
+            "F:3: device 'a' field 'path': bad value \""
+                + dir.resolve("plain")
+                    .toString()
+                    .replace(dir.resolve("devices.toml").toString(), "F")
+                + "\": not a directory; give the device's mount point");
+  }
+
+  @Test
+  void duplicateId() throws IOException {
+    assertThat(problems(device("a") + device("a").replace("path = \"a\"", "path = \"b\"")))
+        .containsExactly(
+            "F:10: device 'a' field 'id': bad value \"a\": duplicate id, also used on line 2;"
+                + " ids must be unique");
+  }
+
+  @Test
+  void twoDevicesOnOneDirectory() throws IOException {
+    assertThat(problems(device("a") + device("b").replace("path = \"b\"", "path = \"a\"")))
+        .containsExactly(
+            "F:11: device 'b' field 'path': same directory as device 'a'; give each device its own");
+  }
+
+  @Test
+  void negativeAndZeroCapacity() throws IOException {
+    assertThat(
+            problems(
+                device("a", "capacity = \"-5 GB\"")
+                    + device("b", "capacity = \"0 GB\"")
+                    + device("c", "capacity = 60")))
+        .containsExactly(
+            "F:5: device 'a' field 'capacity': bad value \"-5 GB\": must not be negative",
+            "F:13: device 'b' field 'capacity': bad value \"0 B\": must be greater than zero",
+            "F:21: device 'c' field 'capacity': bad value 60: a number needs a unit;"
+                + " write it as a string like \"60 GB\"");
+  }
+
+  @Test
+  void unknownCodec() throws IOException {
+    assertThat(problems(device("a", "codec = \"snappy\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'codec': bad value \"snappy\": unknown codec;"
+                + " allowed: none, lz4, zstd");
+  }
+
+  @Test
+  void unitTypos() throws IOException {
+    assertThat(
+            problems(
+                device("a", "capacity = \"60 GG\"", "seek = \"8 mss\"")
+                    .replace("100 MB/s", "100 MB")))
+        .containsExactly(
+            "F:4: device 'a' field 'emulate': bad value { read = \"100 MB\" }: read \"100 MB\":"
+                + " unknown unit 'MB'; allowed: B/s, kB/s, KiB/s, MB/s, MiB/s, GB/s, GiB/s, TB/s,"
+                + " TiB/s, PB/s (e.g. \"1.2 GB/s\")",
+            "F:5: device 'a' field 'capacity': bad value \"60 GG\": unknown unit 'GG';"
+                + " allowed: B, kB, KiB, MB, MiB, GB, GiB, TB, TiB, PB (e.g. \"60 GB\")",
+            "F:6: device 'a' field 'seek': bad value \"8 mss\": unknown unit 'mss';"
+                + " allowed: ns, us, ms, s (e.g. \"8 ms\")");
+  }
+
+  @Test
+  void capacityThatOverflowsADouble() throws IOException {
+    assertThat(problems(device("a", "capacity = \"1e400 GB\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'capacity': bad value \"1e400 GB\": too large;"
+                + " a size must be at most 1000 PB (1 EB)");
+  }
+
+  @Test
+  void capacityBeyondAnExabyte() throws IOException {
+    assertThat(
+            problems(
+                device("a", "capacity = \"9999999999999999999999 PB\"")
+                    + device("b", "capacity = \"1000 PB\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'capacity': bad value \"9999999999999999999999 PB\": too large;"
+                + " a size must be at most 1000 PB (1 EB)");
+  }
+
+  @Test
+  void seekLongerThanAnHour() throws IOException {
+    assertThat(problems(device("a", "seek = \"1e300 s\"") + device("b", "seek = \"3600 s\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'seek': bad value \"1e300 s\": too long;"
+                + " a latency must be at most 1 hour (3600 s)");
+  }
+
+  @Test
+  void emulatedRateBelowOneBytePerSecond() throws IOException {
+    assertThat(
+            problems(
+                device("a").replace("100 MB/s", "1e-300 B/s")
+                    + device("b").replace("100 MB/s", "1 B/s")))
+        .containsExactly(
+            "F:4: device 'a' field 'emulate': bad value { read = \"1e-300 B/s\" }:"
+                + " read \"1e-300 B/s\": too slow; a rate must be at least 1 B/s");
+  }
+
+  @Test
+  void codecWithATrailingSpace() throws IOException {
+    assertThat(problems(device("a", "codec = \"lz4 \"") + device("b", "codec = \" zstd\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'codec': bad value \"lz4 \": trailing whitespace;"
+                + " allowed: none, lz4, zstd, written exactly, without spaces or control characters",
+            "F:13: device 'b' field 'codec': bad value \" zstd\": leading whitespace;"
+                + " allowed: none, lz4, zstd, written exactly, without spaces or control characters");
+  }
+
+  @Test
+  void codecWithAControlCharacter() throws IOException {
+    // The TOML escape \\u0000 puts a NUL into the string; the message shows it escaped again.
+    assertThat(problems(device("a", "codec = \"lz4\\u0000\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'codec': bad value \"lz4\\u0000\": contains the control"
+                + " character U+0000; allowed: none, lz4, zstd, written exactly, without spaces or control characters");
+  }
+
+  @Test
+  void negativeNumericId() throws IOException {
+    assertThat(problems(device("a").replace("id = \"a\"", "id = -1")))
+        .containsExactly(
+            "F:2: field 'id': bad value -1: a numeric id must be a device number, 0 or more;"
+                + " otherwise write the id as a string, like id = \"nvme\"");
+  }
+
+  @Test
+  void idOfTheWrongType() throws IOException {
+    assertThat(
+            problems(
+                device("a").replace("id = \"a\"", "id = 1.5")
+                    + device("b").replace("id = \"b\"", "id = true")))
+        .containsExactly(
+            "F:2: field 'id': bad value 1.5: expected a quoted string like id = \"nvme\""
+                + " (or a device number 0, 1, ...)",
+            "F:10: field 'id': bad value true: expected a quoted string like id = \"nvme\""
+                + " (or a device number 0, 1, ...)");
+  }
+
+  @Test
+  void costInAnUnknownCurrency() throws IOException {
+    assertThat(
+            problems(
+                device("a").replace("\"60 ct\"", "\"60 €\"")
+                    + device("b").replace("\"60 ct\"", "\"0.6 EUR\"")))
+        .containsExactly(
+            "F:8: device 'a' field 'cost_per_gb': bad value \"60 €\": unknown currency unit '€';"
+                + " allowed: ct, EUR, USD or a bare number (a relative price), e.g. \"60 ct\" or"
+                + " \"0.6 EUR\"; the planner keeps costs in cents (ct), and EUR and USD count as"
+                + " 100 ct each, without exchange rates");
+  }
+
+  @Test
+  void costThatIsNotAFiniteNumber() throws IOException {
+    assertThat(
+            problems(
+                device("a").replace("\"60 ct\"", "inf")
+                    + device("b").replace("\"60 ct\"", "\"1e300 EUR\"")))
+        .containsExactly(
+            "F:8: device 'a' field 'cost_per_gb': bad value Infinity: not a finite number;"
+                + " write a price like \"60 ct\"",
+            "F:16: device 'b' field 'cost_per_gb': bad value \"1e300 EUR\": too large;"
+                + " a cost must be at most 1e15 ct");
+  }
+
+  @Test
+  void pathThatIsADanglingSymlink() throws IOException {
+    Path gone = dir.resolve("gone");
+    Files.createSymbolicLink(dir.resolve("a"), gone);
+    Files.createSymbolicLink(dir.resolve("b"), gone);
+    String real = device("b").replace("emulate = { read = \"100 MB/s\" }\n", "");
+    assertThat(problems(device("a") + real))
+        .containsExactly(
+            "F:3: device 'a' field 'path': bad value \""
+                + dir.resolve("a")
+                + "\": a dangling symlink (its target \""
+                + gone
+                + "\" does not exist); fix the link or remove it",
+            "F:11: device 'b' field 'path': bad value \""
+                + dir.resolve("b")
+                + "\": a dangling symlink (its target \""
+                + gone
+                + "\" does not exist); fix the link or remove it");
+    assertThat(gone).as("nothing is created behind the link").doesNotExist();
+  }
+
+  @Test
+  void pathBelowADanglingSymlink() throws IOException {
+    Path gone = dir.resolve("gone");
+    Files.createSymbolicLink(dir.resolve("mnt"), gone);
+    assertThat(problems(device("a").replace("path = \"a\"", "path = \"mnt/a\"")))
+        .containsExactly(
+            "F:3: device 'a' field 'path': bad value \""
+                + dir.resolve("mnt/a")
+                + "\": \""
+                + dir.resolve("mnt")
+                + "\" is a dangling symlink (its target \""
+                + gone
+                + "\" does not exist); fix the link or remove it");
+  }
+
+  @Test
+  void pathWithANulCharacter() throws IOException {
+    assertThat(problems(device("a").replace("path = \"a\"", "path = \"a\\u0000b\"")))
+        .containsExactly(
+            "F:3: device 'a' field 'path': bad value \"a\\u0000b\": not a valid path"
+                + " (Nul character not allowed)");
+  }
+
+  @Test
+  void catalogueEntriesGetTheSameNumberAndCodecRules() {
+    assertThatThrownBy(
+            () ->
+                DeviceConfigParser.parseCatalog(
+                    "mine.toml",
+                    """
+                    [[device]]
+                    id = -1
+                    read = "1e-300 B/s"
+                    seek = "1e300 s"
+                    codec = "zstd "
+                    cost_per_gb = "60 €"
+                    source = "made up"
+
+                    [[device]]
+                    id = "fast"
+                    read = "1e400 GB/s"
+                    codec = "zstd"
+                    cost_per_gb = "60 ct"
+                    source = "made up"
+                    """))
+        .isInstanceOf(DeviceConfigException.class)
+        .extracting(e -> ((DeviceConfigException) e).problems())
+        .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+        .extracting(Object::toString)
+        .containsExactly(
+            "mine.toml:2: field 'id': bad value -1: a numeric id must be a device number, 0 or"
+                + " more; otherwise write the id as a string, like id = \"nvme\"",
+            "mine.toml:3: field 'read': bad value \"1e-300 B/s\": too slow; a rate must be at"
+                + " least 1 B/s",
+            "mine.toml:4: field 'seek': bad value \"1e300 s\": too long; a latency must be at"
+                + " most 1 hour (3600 s)",
+            "mine.toml:5: field 'codec': bad value \"zstd \": trailing whitespace; allowed: none,"
+                + " lz4, zstd, written exactly, without spaces or control characters",
+            "mine.toml:6: field 'cost_per_gb': bad value \"60 €\": unknown currency unit '€';"
+                + " allowed: ct, EUR, USD or a bare number (a relative price), e.g. \"60 ct\" or"
+                + " \"0.6 EUR\"; the planner keeps costs in cents (ct), and EUR and USD count as"
+                + " 100 ct each, without exchange rates",
+            "mine.toml:11: device 'fast' field 'read': bad value \"1e400 GB/s\": too fast; a rate"
+                + " must be at most 1 PB/s");
+  }
+
+  @Test
+  void twoMetadataDevices() throws IOException {
+    assertThat(problems(device("a", "metadata = true") + device("b", "metadata = true")))
+        .containsExactly(
+            "F:14: device 'b' field 'metadata': bad value true: device 'a' (line 5) is already the"
+                + " metadata device; mark exactly one device with metadata = true");
+  }
+
+  @Test
+  void unknownFieldAndBadThreads() throws IOException {
+    assertThat(problems(device("a", "capcity = \"1 GB\"").replace("threads = 2", "threads = 0")))
+        .containsExactly(
+            "F:5: device 'a' field 'capcity': unknown field; allowed: capacity, codec, cold,"
+                + " cost_per_gb, emulate, id, metadata, name, path, seek, threads",
+            "F:8: device 'a' field 'threads': bad value 0: expected a whole number of reader"
+                + " threads from 1 to 1024, like 8 (1 for an HDD)");
+  }
+
+  @Test
+  void collectsEveryProblemOfTheFile() throws IOException {
+    List<String> all =
+        problems(
+            device("a", "codec = \"gzip\"")
+                + device("a", "capacity = \"-1 GB\"").replace("path = \"a\"", "path = \"b\""));
+    assertThat(all).hasSize(3);
+    assertThat(all.get(0)).contains("field 'codec'");
+    assertThat(all.get(1)).contains("duplicate id");
+    assertThat(all.get(2)).contains("field 'capacity'");
+  }
+
+  @Test
+  void invalidTomlAndEmptyFile() throws IOException {
+    assertThat(problems("[[device]]\nid = \"a\nname = 1\n"))
+        .first()
+        .asString()
+        .startsWith("F:2: not valid TOML: ");
+    assertThat(problems("# nothing here\n"))
+        .containsExactly(
+            "F: no devices: add one [[device]] table per device (see docs/configuration.md)");
+  }
+
+  @Test
+  void unreadableFileNamesTheFlag() {
+    Path missing = dir.resolve("nope.toml");
+    assertThatThrownBy(() -> DevicePool.load(missing))
+        .isInstanceOf(DeviceConfigException.class)
+        .hasMessageContaining(missing + ": cannot read the device configuration (")
+        .hasMessageContaining("check the path of the device configuration");
+  }
+
+  @Test
+  void poolKnowsItsMetadataDeviceAndRejectsUnknownIds() throws IOException {
+    Path file = write(device("a") + device("b", "metadata = true"));
+    DevicePool pool = DevicePool.load(file);
+    assertThat(pool.metadataDevice().id()).isEqualTo("b");
+    assertThat(pool.modelFile()).isEqualTo(dir.resolve("b").resolve("device-model.toml"));
+    assertThatThrownBy(() -> pool.device("c"))
+        .hasMessage("unknown device 'c'; " + file + " defines: a, b");
+    assertThatThrownBy(() -> pool.device("a").resolve("../b/x"))
+        .hasMessageStartingWith("path '../b/x' escapes device 'a'");
+  }
+}
