@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.ConfigNames;
 import io.mosaic.MosaicException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -8,26 +9,23 @@ import java.util.Optional;
 
 /**
  * The strategies a user can name in {@code place} (docs/operations.md): the paper's LOPT (Section
- * 4.5) and its two baselines (Section 4.4). Every front end (CLI, Spark and Trino procedures,
- * Trino's {@code "t$plan"}) takes its names, its parse and its strategy from here.
+ * 4.5) and its two baselines (Sections 4.3 and 4.4). Every front end (CLI, Spark and Trino
+ * procedures, Trino's {@code "t$plan"}) takes its names, its parse and its strategy from here.
  */
 public enum StrategyName {
-  LOPT("lopt"),
-  HOT_COLUMN("hot-column"),
-  HOT_TABLE("hot-table");
+  /** {@code lopt}: the exact MIP of Section 4.5. */
+  LOPT,
+  /** {@code hot-column}: the hottest columns first on the fastest devices (Section 4.4). */
+  HOT_COLUMN,
+  /** {@code hot-table}: the hottest tables first on the fastest devices (Section 4.3). */
+  HOT_TABLE;
 
   /** The strategy of a {@code place} that names none (docs/operations.md). */
   public static final StrategyName DEFAULT = LOPT;
 
-  private final String spelling;
-
-  StrategyName(String spelling) {
-    this.spelling = spelling;
-  }
-
-  /** The name as the user writes it, e.g. {@code hot-column}. */
+  /** The name as the user writes it, spelled as configuration spells enums: {@code hot-column}. */
   public String spelling() {
-    return spelling;
+    return ConfigNames.of(this);
   }
 
   /** Every name as the user writes it, in declaration order. */
@@ -35,9 +33,12 @@ public enum StrategyName {
     return Arrays.stream(values()).map(StrategyName::spelling).toList();
   }
 
-  /** The strategy the user wrote exactly, or empty for an unknown name. */
+  /**
+   * The strategy the user wrote exactly, or empty for an unknown name. Not ConfigNames.parse: place
+   * has always taken the exact names, and its error lists them as "a, b or c".
+   */
   public static Optional<StrategyName> find(String name) {
-    return Arrays.stream(values()).filter(s -> s.spelling.equals(name)).findFirst();
+    return Arrays.stream(values()).filter(s -> s.spelling().equals(name)).findFirst();
   }
 
   /**
