@@ -86,8 +86,11 @@ public final class LockFile implements AutoCloseable {
     return file;
   }
 
-  /** Whether some live process (this one included) holds the lock of {@code file}. */
-  static boolean isLocked(Path file) {
+  /**
+   * Whether some live process (this one included) holds the lock of {@code file}. Public so that
+   * the planner's own lock files test other processes' locks the same way rather than by a copy.
+   */
+  public static boolean isLocked(Path file) {
     if (HELD.contains(realPath(file))) {
       return true;
     }

@@ -11,12 +11,14 @@ import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.operations.MaintenanceSyntax;
 import io.mosaic.operations.PlaceRequest;
 import io.mosaic.operations.PlaceResult;
+import io.mosaic.placement.StrategyName;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.workload.PlacementFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -60,12 +62,23 @@ final class PlaceCommand implements Callable<Integer> {
       description = "A table's root directory (repeat for several tables placed together).")
   List<Path> tables;
 
+  // No defaultValue: an absent option keeps PlaceRequest's default (docs/operations.md).
   @Option(
       names = "--strategy",
-      defaultValue = PlaceRequest.DEFAULT_STRATEGY,
       paramLabel = "NAME",
-      description = "lopt (exact MIP, default), hot-column or hot-table (the paper's baselines).")
+      completionCandidates = StrategyNames.class,
+      description =
+          "${COMPLETION-CANDIDATES}: the paper's LOPT (exact MIP, the default) or one of its"
+              + " baselines, HOT column and HOT table.")
   String strategy;
+
+  /** The names {@code --strategy} takes, for its help and shell completion. */
+  static final class StrategyNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return StrategyName.spellings().iterator();
+    }
+  }
 
   @Option(
       names = "--time-limit",

@@ -1,11 +1,11 @@
 package io.mosaic.design;
 
 import io.mosaic.MosaicException;
+import io.mosaic.table.LockFile;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * left by a process that stopped, and a service may resume it; one with a holder is running, and a
  * second runner would copy the same step twice, so it waits. POSIX record locks belong to the
  * process and closing any descriptor of the file drops them, so this JVM answers for the files it
- * holds from a registry and never opens them to test (as core's lock files do).
+ * holds from a registry and never opens them to test; other processes' files it tests with core's
+ * {@link LockFile#isLocked}.
  */
 final class RunnerLock implements AutoCloseable {
   static final String FILE = "_design-moves.lock";
@@ -85,23 +86,9 @@ final class RunnerLock implements AutoCloseable {
   /** Whether a live process (this one included) holds the lock on {@code name}. */
   static boolean isHeld(MosaicTable table, String name) {
     Path file = file(table, name);
-    if (HELD.contains(file)) {
-      return true;
-    }
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      FileLock lock = ch.tryLock();
-      if (lock == null) {
-        return true;
-      }
-      lock.release();
-      return false;
-    } catch (OverlappingFileLockException e) {
-      return true;
-    } catch (java.nio.file.NoSuchFileException e) {
-      return false;
-    } catch (IOException e) {
-      return true;
-    }
+    // Ours from the registry: LockFile.isLocked would open the file, and closing that descriptor
+    // would drop our own lock (see the class comment).
+    return HELD.contains(file) || LockFile.isLocked(file);
   }
 
   private static Path file(MosaicTable table, String name) {

@@ -25,6 +25,7 @@ import io.mosaic.placement.LoptStrategy;
 import io.mosaic.placement.PlacementMode;
 import io.mosaic.placement.PlacementOptions;
 import io.mosaic.placement.PlacementProblem;
+import io.mosaic.placement.StrategyName;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
@@ -73,7 +74,7 @@ public final class MaintenanceExecutor {
         InstalledPlan.compute(
             pool,
             tables,
-            InstalledPlan.strategy(request.strategy(), request.timeLimit()),
+            StrategyName.parse(request.strategy()).strategy(request.timeLimit()),
             (columns, current) -> request.options(columns, current),
             request.ranges());
     var pins = request.options(plan.current().deviceOf().keySet(), plan.current()).pinned();

@@ -5,6 +5,7 @@ import io.mosaic.model.ColumnRef;
 import io.mosaic.model.Placement;
 import io.mosaic.placement.NoRegression;
 import io.mosaic.placement.PlacementOptions;
+import io.mosaic.placement.StrategyName;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * everywhere (docs/operations.md): LOPT, {@link #DEFAULT_TIME_LIMIT}, a dry run, no constraints.
  *
  * @param tables the tables placed together, as the front end names them
- * @param strategy lopt, hot-column or hot-table
+ * @param strategy a {@link StrategyName#spelling()}, parsed when the plan is computed
  * @param timeLimit LOPT's solver limit, its polish included
  * @param apply migrate to the plan (and start a new trace epoch); false shows the plan only
  * @param pins {@code column -> device}, a column optionally qualified as {@code table.column}
@@ -48,7 +49,7 @@ public record PlaceRequest(
     long seed,
     boolean ranges) {
 
-  public static final String DEFAULT_STRATEGY = "lopt";
+  public static final String DEFAULT_STRATEGY = StrategyName.DEFAULT.spelling();
 
   /**
    * 60 s, the CLI's and Spark's limit before (Trino's was 10 s). It only bounds the solve: LOPT

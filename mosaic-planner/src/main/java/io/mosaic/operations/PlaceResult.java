@@ -13,7 +13,8 @@ import java.util.List;
  * What {@code place} planned and, when asked, applied: one row per column, plus the figures of the
  * whole plan (repeated on every row of a result set, see {@link #COLUMNS}).
  *
- * @param strategy the strategy's name as the user gives it (lopt, hot-column, hot-table)
+ * @param strategy the strategy's name as the user gives it ({@link
+ *     io.mosaic.placement.StrategyName#spelling()})
  * @param solver the strategy's own name for printing ("LOPT", "HOT column")
  * @param columns one row per column, in the tables' schema order
  * @param predictedSecondsBefore the recorded workload's predicted scan time now (Eq. 4)

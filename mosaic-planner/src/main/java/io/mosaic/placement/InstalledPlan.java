@@ -1,6 +1,5 @@
 package io.mosaic.placement;
 
-import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.model.ColumnRef;
@@ -12,7 +11,6 @@ import io.mosaic.model.Workload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.workload.RangeUnits;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -55,18 +53,6 @@ public record InstalledPlan(
   public InstalledPlan {
     columns = List.copyOf(columns);
     units = Collections.unmodifiableMap(new LinkedHashMap<>(units));
-  }
-
-  /** The strategies a user can name: the paper's LOPT and its two baselines. */
-  public static PlacementStrategy strategy(String name, Duration timeLimit) {
-    return switch (name) {
-      case "lopt" -> new LoptStrategy(timeLimit);
-      case "hot-column" -> new HotColumnStrategy();
-      case "hot-table" -> new HotTableStrategy();
-      default ->
-          throw MosaicException.invalid(
-              "strategy '" + name + "' is unknown; use lopt, hot-column or hot-table");
-    };
   }
 
   /**

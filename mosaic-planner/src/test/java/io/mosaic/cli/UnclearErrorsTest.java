@@ -226,6 +226,8 @@ class UnclearErrorsTest {
         .doesNotContain("Could not format");
     assertThat(usage.status()).isEqualTo(MosaicCli.USAGE_ERROR);
     assertThat(usage.err()).contains("allows 10 %.");
+    // --strategy lists the placement package's names (StrategyName), not a copy of them.
+    assertThat(usage.err()).contains("lopt, hot-column, hot-table:");
   }
 
   @Test

@@ -19,6 +19,7 @@ import io.mosaic.operations.MoveResult;
 import io.mosaic.operations.PlaceRequest;
 import io.mosaic.operations.PlaceResult;
 import io.mosaic.operations.ResultColumn;
+import io.mosaic.placement.StrategyName;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trace.TraceLog;
 import io.trino.spi.TrinoException;
@@ -26,7 +27,6 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.type.Type;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 
 /**
  * Runs the maintenance library (docs/operations.md) on one table of the catalog: the planner (paper
@@ -34,9 +34,6 @@ import java.util.List;
  * and core's migrations; and turns its failures into Trino errors.
  */
 final class MosaicPlanner {
-  /** The strategies, in the order {@code "t$plan"} lists them. */
-  static final List<String> STRATEGIES = List.of("lopt", "hot-column", "hot-table");
-
   private MosaicPlanner() {}
 
   private static MaintenanceExecutor executor(MosaicStorage storage, SchemaTableName name) {
@@ -45,13 +42,13 @@ final class MosaicPlanner {
 
   /** {@code place} on the table now; {@code request} names it as {@code schema.table}. */
   static PlaceResult place(MosaicStorage storage, SchemaTableName name, PlaceRequest request) {
-    if (!STRATEGIES.contains(request.strategy())) {
+    if (StrategyName.find(request.strategy()).isEmpty()) {
       throw new TrinoException(
           INVALID_PROCEDURE_ARGUMENT,
           "strategy '"
               + request.strategy()
               + "' is unknown; use "
-              + String.join(", ", STRATEGIES)
+              + String.join(", ", StrategyName.spellings())
               + " (LOPT is the default)");
     }
     checkTraced(name, storage.open(name));

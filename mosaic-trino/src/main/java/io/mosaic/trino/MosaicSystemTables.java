@@ -16,6 +16,7 @@ import io.mosaic.operations.PlaceRequest;
 import io.mosaic.operations.PlaceResult;
 import io.mosaic.operations.PlacementStatus;
 import io.mosaic.operations.ResultColumn;
+import io.mosaic.placement.StrategyName;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -195,7 +196,7 @@ final class MosaicSystemTables {
                       .orElseThrow()
                       .getOrDefault(strategyColumn, Domain.all(VARCHAR));
           List<List<Object>> out = new ArrayList<>();
-          for (String strategy : MosaicPlanner.STRATEGIES) {
+          for (String strategy : StrategyName.spellings()) {
             if (!strategies.includesNullableValue(Slices.utf8Slice(strategy))) {
               continue;
             }
