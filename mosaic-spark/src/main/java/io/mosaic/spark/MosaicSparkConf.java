@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
@@ -256,6 +257,12 @@ final class MosaicSparkConf {
   }
 
   // ---- executors
+
+  /** This JVM's executor settings: the executor's (or, in local mode, the application's) conf. */
+  static ExecutorSettings executor() {
+    SparkEnv env = SparkEnv.get();
+    return executor(env == null ? new SparkConf(false) : env.conf());
+  }
 
   /**
    * What an executor's retriever is sized by, from the application conf only: each executor JVM

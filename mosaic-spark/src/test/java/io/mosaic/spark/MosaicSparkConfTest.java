@@ -35,6 +35,7 @@ class MosaicSparkConfTest {
   void unsetConf() {
     spark.conf().unset("spark.mosaic.pushdown");
     spark.conf().unset("spark.mosaic.sharing_policy");
+    spark.conf().unset("spark.mosaic.devices");
   }
 
   @AfterAll
@@ -62,6 +63,13 @@ class MosaicSparkConfTest {
     MosaicSparkConf byOption = new MosaicSparkConf(options, properties);
     assertThat(byOption.pushdown()).isFalse();
     assertThat(byOption.sharingPolicy()).isEqualTo(SharingPolicy.NORMAL);
+
+    // A table not created yet: its pool from the session conf, else the option.
+    spark.conf().set("spark.mosaic.devices", "session.toml");
+    assertThat(MosaicSparkConf.location(Map.of("path", "/no/table")))
+        .isEqualTo(new MosaicOptions("/no/table", "session.toml"));
+    assertThat(MosaicSparkConf.location(Map.of("path", "/no/table", "devices", "option.toml")))
+        .isEqualTo(new MosaicOptions("/no/table", "option.toml"));
   }
 
   @Test
@@ -79,6 +87,10 @@ class MosaicSparkConfTest {
     assertThatThrownBy(() -> new MosaicSparkConf(Map.of("pushdown", "no"), Map.of()).pushdown())
         .hasMessageContaining("option pushdown = 'no' must be true or false");
 
+    assertThatThrownBy(() -> MosaicSparkConf.location(Map.of()))
+        .hasMessageContaining("no table location: use .load(");
+    assertThatThrownBy(() -> MosaicSparkConf.location(Map.of("path", "/no/table")))
+        .hasMessageContaining("no device pool for Mosaic table /no/table: set the option");
     assertThatThrownBy(
             () ->
                 MosaicSparkConf.executor(
