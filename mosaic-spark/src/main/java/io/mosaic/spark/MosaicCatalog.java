@@ -3,7 +3,6 @@ package io.mosaic.spark;
 import io.mosaic.MosaicException;
 import io.mosaic.design.DesignExecutor;
 import io.mosaic.device.DevicePool;
-import io.mosaic.format.TableProperties;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableNotFoundException;
@@ -13,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,20 +56,9 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
   @Override
   public void initialize(String name, CaseInsensitiveStringMap options) {
     this.name = name;
-    this.devices = options.get(SparkSetting.CATALOG_DEVICES.key());
-    String dir = options.get(SparkSetting.WAREHOUSE.key());
-    if (devices == null || dir == null) {
-      throw new IllegalArgumentException(
-          "catalog "
-              + name
-              + " needs spark.sql.catalog."
-              + name
-              + ".devices (the pool's"
-              + " devices.toml) and spark.sql.catalog."
-              + name
-              + ".warehouse (a directory)");
-    }
-    this.warehouse = Path.of(dir);
+    MosaicSparkConf.CatalogConf conf = MosaicSparkConf.catalog(name, options);
+    this.devices = conf.devices();
+    this.warehouse = conf.warehouse();
     try {
       Files.createDirectories(warehouse);
     } catch (IOException e) {
@@ -184,7 +171,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
               ns,
               ident.name(),
               SparkTypes.fromSpark(schema),
-              o.creationProperties(mosaicSettings(properties)));
+              MosaicSparkConf.newTable(MosaicSparkConf.createTableOptions(properties))
+                  .creationProperties(devices));
     } catch (MosaicException e) {
       if (e.kind() == MosaicException.Kind.CONFLICT) {
         throw new TableAlreadyExistsException(ident); // created meanwhile
@@ -192,26 +180,6 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
       throw e;
     }
     return new MosaicSparkTable(o, schema, true);
-  }
-
-  /**
-   * The Mosaic settings among a CREATE TABLE's properties: TBLPROPERTIES ('row_group_rows' = ...)
-   * and the options of DataFrameWriterV2, which Spark passes as {@code option.<name>}. Spark's own
-   * properties (provider, owner, ...) are not Mosaic's.
-   */
-  private static Map<String, String> mosaicSettings(Map<String, String> properties) {
-    Map<String, String> settings = new LinkedHashMap<>();
-    properties.forEach(
-        (key, value) -> {
-          String k = key.startsWith("option.") ? key.substring("option.".length()) : key;
-          if (k.equals(SparkSetting.ROW_GROUP_ROWS.key())
-              || k.equals(SparkSetting.DEFAULT_DEVICE.key())
-              || k.equals(SparkSetting.PUSHDOWN.key())
-              || (k.startsWith(TableProperties.COLUMN_DEVICE_PREFIX) && k.endsWith(".device"))) {
-            settings.put(k, value);
-          }
-        });
-    return settings;
   }
 
   // ---- procedures

@@ -39,7 +39,7 @@ public final class MosaicDataSource
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    MosaicOptions o = MosaicOptions.resolve(options);
+    MosaicOptions o = MosaicSparkConf.location(options);
     return SparkTypes.toSpark(MosaicTable.open(o.rootPath(), o.pool()).latest().schema());
   }
 
@@ -47,7 +47,7 @@ public final class MosaicDataSource
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
     boolean writable = "true".equals(properties.get(SAVE_MODE_APPLIED));
-    return new MosaicSparkTable(MosaicOptions.resolve(properties), schema, writable);
+    return new MosaicSparkTable(MosaicSparkConf.location(properties), schema, writable);
   }
 
   @Override
@@ -62,7 +62,7 @@ public final class MosaicDataSource
       scala.collection.immutable.Map<String, String> parameters,
       Dataset<Row> data) {
     Map<String, String> options = new HashMap<>(CollectionConverters.asJava(parameters));
-    MosaicOptions o = MosaicOptions.resolve(options);
+    MosaicOptions o = MosaicSparkConf.location(options);
     boolean exists = MosaicTable.exists(o.rootPath());
     if (exists && mode == SaveMode.ErrorIfExists) {
       throw new IllegalStateException(

@@ -58,7 +58,7 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         RETRIEVERS.computeIfAbsent(
             p.options().devices(),
             d -> {
-              ExecutorSettings settings = ExecutorSettings.current();
+              ExecutorSettings settings = MosaicSparkConf.executor();
               return new Retriever(
                   p.options().pool(),
                   settings.decodeThreads(),

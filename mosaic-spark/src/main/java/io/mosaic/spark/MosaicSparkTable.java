@@ -1,6 +1,5 @@
 package io.mosaic.spark;
 
-import io.mosaic.MosaicException;
 import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.Manifest;
 import io.mosaic.table.MosaicTable;
@@ -65,7 +64,7 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
   /** The manifest's properties (SHOW TBLPROPERTIES): devices, row_group_rows, ... */
   @Override
   public Map<String, String> properties() {
-    return MosaicOptions.tableProperties(options.rootPath());
+    return MosaicSparkConf.tableProperties(options.rootPath());
   }
 
   @Override
@@ -78,20 +77,10 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
       }
       version = manifest;
     }
-    MosaicOptions.Setting pushdown =
-        MosaicOptions.setting(SparkSetting.PUSHDOWN.key(), readOptions, version.properties());
-    MosaicOptions.Setting sharing =
-        MosaicOptions.setting(SparkSetting.SHARING_POLICY.key(), readOptions, version.properties());
-    SharingPolicy policy = null;
-    if (sharing != null) {
-      try {
-        policy = SharingPolicy.parse(sharing.value());
-      } catch (MosaicException e) {
-        throw new MosaicException(e.kind(), sharing.source() + ": " + e.getMessage(), e);
-      }
-    }
-    return new MosaicScanBuilder(
-        options, table, version, pushdown == null || pushdown.asBoolean(), policy);
+    MosaicSparkConf conf = new MosaicSparkConf(readOptions, version.properties());
+    // The sharing policy first: when both are bad, its error is the one a read has always shown.
+    SharingPolicy policy = conf.sharingPolicy();
+    return new MosaicScanBuilder(options, table, version, conf.pushdown(), policy);
   }
 
   @Override

@@ -45,14 +45,15 @@ final class MosaicWriteBuilder implements WriteBuilder, SupportsTruncate {
     MosaicTable table;
     if (MosaicTable.exists(options.rootPath())) {
       table = MosaicTable.open(options.rootPath(), options.pool());
-      MosaicOptions.checkWriteOptions(table.root(), writeOptions, table.latest().properties());
+      new MosaicSparkConf(writeOptions, table.latest().properties())
+          .checkWriteToExisting(table.root());
     } else {
       table =
           MosaicTable.create(
               options.rootPath(),
               options.pool(),
               SparkTypes.fromSpark(schema),
-              options.creationProperties(writeOptions));
+              MosaicSparkConf.newTable(writeOptions).creationProperties(options.devices()));
     }
     // Batches take the table's schema: a NOT NULL column of the query may fill a nullable one.
     TableSchema tableSchema = table.latest().schema();

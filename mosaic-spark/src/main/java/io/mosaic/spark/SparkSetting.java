@@ -5,8 +5,7 @@ import io.mosaic.format.TableProperties;
 /**
  * Every setting the Spark module reads, with where Spark users set it (docs/spark.md, "Options,
  * session conf and table properties", and "SQL" for the catalog): the one place their names, scopes
- * and types live. {@code MosaicOptions} resolves the table settings, {@code ExecutorSettings} the
- * executor ones, {@code MosaicCatalog} the catalog ones.
+ * and types live. {@link MosaicSparkConf} resolves every one of them.
  */
 enum SparkSetting {
   /** The pool's devices.toml: a read/write option, session conf or table property. */
