@@ -36,8 +36,8 @@ public record DesignProposal(
   }
 
   /**
-   * Whether the workload drifted from the design (issue 25, "Identification"): the target beats the
-   * current design by more than {@code threshold}, a fraction of the workload's time now.
+   * Whether the workload drifted from the design (docs/physical-design.md, "Drift"): the target
+   * beats the current design by more than {@code threshold}, a fraction of the workload's time now.
    */
   public boolean drifted(double threshold) {
     return improvement() > threshold;

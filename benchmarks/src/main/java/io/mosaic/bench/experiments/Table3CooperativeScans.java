@@ -33,13 +33,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The paper's Table 3 (Cooperative Scans, Zukowski et al., VLDB 2007, Section 6.3, DSM) through
- * Mosaic's retriever on emulated devices (issue 23, docs/cooperative-scans.md): TPC-H lineitem,
- * {@code streams} streams of 4 queries each, started {@code stagger} apart, each query a FAST
- * (Q6-like: 4 columns, little work per row) or a SLOW one (Q1-like: 7 columns, grouping and
- * arithmetic per row) over a random range of 1, 10, 50 or 100 % of the row groups; the shared
- * buffer far smaller than the table. For each sharing policy: total time, average stream time,
- * average normalised latency per query type (time / the same query alone), bytes and reads per
- * device.
+ * Mosaic's retriever on emulated devices (docs/cooperative-scans.md): TPC-H lineitem, {@code
+ * streams} streams of 4 queries each, started {@code stagger} apart, each query a FAST (Q6-like: 4
+ * columns, little work per row) or a SLOW one (Q1-like: 7 columns, grouping and arithmetic per row)
+ * over a random range of 1, 10, 50 or 100 % of the row groups; the shared buffer far smaller than
+ * the table. For each sharing policy: total time, average stream time, average normalised latency
+ * per query type (time / the same query alone), bytes and reads per device.
  *
  * <pre>
  * benchmarks/bench experiments.Table3CooperativeScans [--sf 0.2] [--streams 16] [--stagger-ms 500]
