@@ -165,7 +165,8 @@ public final class Table3CooperativeScans {
     for (SharingPolicy policy : policies) {
       System.out.printf(Locale.ROOT, "policy %s:%n", policy.configName());
       List<List<Run>> results = new ArrayList<>();
-      // The fairness goal: one query alone on an idle system is no slower under the policy
+      // Fairness (docs/cooperative-scans.md): one query alone on an idle system is no slower under
+      // the policy
       // (median of 3 SLOW full scans, each on a fresh retriever so nothing is in its buffer).
       List<Long> aloneTimes = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
