@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end run of the Mosaic plugin in a real Trino server (issue 7, "Real server"):
+# End-to-end run of the Mosaic plugin in a real Trino server (docs/trino.md, "Real server"):
 # fetches io.trino:trino-server:476 (tar.gz, ~820 MB) and the trino-cli executable jar from Maven
 # Central (cached), installs target/plugin/mosaic, starts the server on localhost, runs CREATE
 # TABLE AS and TPC-H queries through the CLI, checks them against the tpch catalog, and stops.

@@ -23,9 +23,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Planner figures of issue 5: LOPT's solve time on the shipped TPC-H and TPC-DS traces with the
- * four devices of paper Table 1 (Table 3's "opt" column), and the predicted budget curves of Figure
- * 5 at SF 30 and 100 (CSV and SVG).
+ * Planner figures (docs/planner-benchmarks.md): LOPT's solve time on the shipped TPC-H and TPC-DS
+ * traces with the four devices of paper Table 1 (Table 3's "opt" column), and the predicted budget
+ * curves of Figure 5 at SF 30 and 100 (CSV and SVG).
  *
  * <p>Each solve is also run with OptaPlanner local search ({@link LocalSearchStrategy}) for
  * comparison. Usage: {@code benchmarks/bench PlannerBenchmark OUT_DIR [TIME_LIMIT_SECONDS] [STEPS]

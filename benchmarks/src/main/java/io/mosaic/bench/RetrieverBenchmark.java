@@ -36,7 +36,8 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * The retriever on emulated devices (issue 4's measurements), each run side by side in one JVM:
+ * The retriever on emulated devices (docs/benchmarks.md, "Scan retriever on emulated devices"),
+ * each run side by side in one JVM:
  *
  * <ol>
  *   <li>one column on one device throttled at {@code X} MB/s: delivered throughput (bytes off the

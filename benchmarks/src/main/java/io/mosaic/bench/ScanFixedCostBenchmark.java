@@ -32,11 +32,11 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * The fixed cost of one scan (issue 21): what a scan costs besides moving its bytes, which the
- * paper's Eq. 2-4 leave out. The table is tiny (two long columns of 1,000 rows, one row group, one
- * unthrottled device), so {@link #scan} is almost all fixed cost: pin the latest version, read and
- * check its manifest, open the segments' footers, hand the chunk reads to the reader and decode
- * pools, deliver the one batch, close and append the scan to the trace.
+ * The fixed cost of one scan: what a scan costs besides moving its bytes, which the paper's Eq. 2-4
+ * leave out. The table is tiny (two long columns of 1,000 rows, one row group, one unthrottled
+ * device), so {@link #scan} is almost all fixed cost: pin the latest version, read and check its
+ * manifest, open the segments' footers, hand the chunk reads to the reader and decode pools,
+ * deliver the one batch, close and append the scan to the trace.
  *
  * <p>The other methods break it down: {@link #scanUnrecorded} leaves out the trace append, {@link
  * #scanPinned} also the pin and the manifest (what remains is footers, hand-offs, decoding and
@@ -44,7 +44,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * alone.
  *
  * <p>Run: {@code benchmarks/bench jmh ScanFixedCostBenchmark -wi 3 -i 5 -f 1} (results in docs/
- * benchmarks.md, "Fixed cost per scan (#21)").
+ * benchmarks.md, "Fixed cost per scan").
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -34,10 +34,10 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * Accuracy of the emulated-device throttle (DESIGN section 7): reads {@value #FILE_MIB} MiB through
- * an emulated device with 1 and 4 reader threads, and reports delivered MB/s as a ratio of the
- * configured rate. Baseline: the same read through an unthrottled device ({@code rate = 0}), which
- * shows how far above every throttle the machine itself is.
+ * Accuracy of the emulated-device throttle (docs/benchmarks.md): reads {@value #FILE_MIB} MiB
+ * through an emulated device with 1 and 4 reader threads, and reports delivered MB/s as a ratio of
+ * the configured rate. Baseline: the same read through an unthrottled device ({@code rate = 0}),
+ * which shows how far above every throttle the machine itself is.
  *
  * <p>Run: {@code benchmarks/bench ThrottleBenchmark} (prints JMH's table, then the ratios).
  */

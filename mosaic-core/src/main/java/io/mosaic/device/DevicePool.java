@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * The installed, tierless pool of devices read from {@code devices.toml}: no device is fast or slow
- * by name, only its numbers matter (DESIGN section 3).
+ * by name, only its numbers matter (paper Section 3.1).
  */
 public final class DevicePool {
   /** Name of the device model file (paper Figure 3d), kept on the metadata device. */

@@ -6,10 +6,11 @@ import java.io.InterruptedIOException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Paces reads of an emulated device (DESIGN section 7). The device serves one request at a time on
- * a shared timeline: a read of {@code n} bytes occupies it for {@code n / rate} seconds (plus a
- * seek when the read is not sequential), and the reader returns only when its slot has ended. All
- * threads reading the device share the one timeline, so their sum never exceeds the rate.
+ * Paces reads of an emulated device (docs/configuration.md, "Emulated devices"). The device serves
+ * one request at a time on a shared timeline: a read of {@code n} bytes occupies it for {@code n /
+ * rate} seconds (plus a seek when the read is not sequential), and the reader returns only when its
+ * slot has ended. All threads reading the device share the one timeline, so their sum never exceeds
+ * the rate.
  *
  * <p>The slot starts when the device becomes free, or when the read started if the device was idle;
  * the bytes are read for real before the reader waits, so a disk slower than the throttle still

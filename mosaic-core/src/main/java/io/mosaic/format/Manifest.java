@@ -10,10 +10,10 @@ import java.util.Map;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
- * One version of a table (DESIGN section 3): its schema, row groups and segments. Immutable; a
- * change is a new version published atomically by {@code MosaicTable.commit}. A manifest read from
- * disk has passed {@link #check} (the format's invariants); each segment is checked against its
- * file's footer before a scan uses it ({@link #checkSegmentFooter}).
+ * One version of a table (docs/format.md, "Manifest"): its schema, row groups and segments.
+ * Immutable; a change is a new version published atomically by {@code MosaicTable.commit}. A
+ * manifest read from disk has passed {@link #check} (the format's invariants); each segment is
+ * checked against its file's footer before a scan uses it ({@link #checkSegmentFooter}).
  *
  * @param rowGroups row count of each row group, in order; all columns share these boundaries
  * @param segments every column covers every row group exactly once

@@ -23,17 +23,17 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 /**
- * Applies a placement (column -> device) online (paper Section 3.4, DESIGN section 6): each segment
- * that must move is copied to its new device (byte for byte when the codec stays, else re-encoded
- * with the target device's codec), its checksum verified, and a new version committed per column;
- * the old files are deleted once no pinned version refers to them. Readers are never blocked: they
- * keep reading the version they pinned.
+ * Applies a placement (column -> device) online (paper Section 3.4; docs/format.md, "Writing and
+ * committing"): each segment that must move is copied to its new device (byte for byte when the
+ * codec stays, else re-encoded with the target device's codec), its checksum verified, and a new
+ * version committed per column; the old files are deleted once no pinned version refers to them.
+ * Readers are never blocked: they keep reading the version they pinned.
  */
 public final class Migrator {
   /**
    * One segment, or row groups {@code [firstRowGroup, firstRowGroup + rowGroupCount)} of it (a
-   * range move, issue 26), to write to {@code toDevice}. {@code estimatedBytes} is its expected
-   * size there.
+   * range move, docs/row-ranges.md), to write to {@code toDevice}. {@code estimatedBytes} is its
+   * expected size there.
    */
   public record Move(
       String column,
@@ -88,15 +88,15 @@ public final class Migrator {
 
   /**
    * Row groups {@code fromRowGroup} to {@code toRowGroup - 1} of a column placed on a device: a
-   * unit of a range-aware placement (issue 26, docs/row-ranges.md).
+   * unit of a range-aware placement (docs/row-ranges.md).
    */
   public record RangeTarget(String column, int fromRowGroup, int toRowGroup, String device) {}
 
   /**
    * The moves that turn the base version into the placement, with their byte counts. {@code codecs}
-   * are the columns whose codec changes on their device (a codec change, issue 25): their commit
-   * records the codec in the table property {@code column.<name>.codec}; every other column a plan
-   * commits goes back to its device's codec (the property dropped).
+   * are the columns whose codec changes on their device (a codec change, docs/physical-design.md):
+   * their commit records the codec in the table property {@code column.<name>.codec}; every other
+   * column a plan commits goes back to its device's codec (the property dropped).
    */
   public record Plan(String table, long baseVersion, List<Move> moves, Map<String, Codec> codecs) {
     public Plan {
@@ -233,7 +233,8 @@ public final class Migrator {
   /**
    * Plans moving every column named in {@code placement} (column -> device id). A key may name a
    * row range of a column, {@code column[from:to]} (row groups from to to - 1, as a range-aware
-   * placement writes them, issue 26); the placement is then planned by {@link #planRanges}.
+   * placement writes them, docs/row-ranges.md); the placement is then planned by {@link
+   * #planRanges}.
    */
   public Plan plan(Map<String, String> placement) {
     for (String key : placement.keySet()) {
@@ -280,10 +281,10 @@ public final class Migrator {
   }
 
   /**
-   * Plans a codec change (issue 25): every segment of {@code column} not stored with {@code codec}
-   * is re-encoded with it on the device it is on, and the commit records the codec in the table
-   * property {@code column.<name>.codec}, so appends write it too. A column already stored so has
-   * no moves.
+   * Plans a codec change (docs/physical-design.md, "Codec changes"): every segment of {@code
+   * column} not stored with {@code codec} is re-encoded with it on the device it is on, and the
+   * commit records the codec in the table property {@code column.<name>.codec}, so appends write it
+   * too. A column already stored so has no moves.
    */
   public Plan planCodec(String column, Codec codec) {
     Manifest base = table.latest();
@@ -298,10 +299,11 @@ public final class Migrator {
   }
 
   /**
-   * Plans a range-aware placement (issue 26): each target's row groups go to its device; row groups
-   * no target names stay where they are. A segment whose row groups all stay is not touched; one
-   * that a boundary crosses is split, each piece (those that stay too) written as a segment of its
-   * own, so that one commit per column replaces the old segment by its pieces.
+   * Plans a range-aware placement (docs/row-ranges.md, "Moving ranges"): each target's row groups
+   * go to its device; row groups no target names stay where they are. A segment whose row groups
+   * all stay is not touched; one that a boundary crosses is split, each piece (those that stay too)
+   * written as a segment of its own, so that one commit per column replaces the old segment by its
+   * pieces.
    */
   public Plan planRanges(List<RangeTarget> targets) {
     Manifest base = table.latest();

@@ -28,13 +28,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.util.Text;
 
 /**
- * Rewrites a table's rows sorted by one column (a re-sort, issue 25; Physical Design Management in
- * Ceph, Section II: a layout transformation besides moves), so that the row groups' min/max
- * statistics on that column no longer overlap and a range predicate on it skips most of them. The
- * new row groups are written by a {@link TableWriter} (each column on the device it is on, with its
- * codec) and committed in one version that records the order in the table property {@value
- * MosaicTable#CLUSTERING}; a kill before the commit leaves the old version whole (gc deletes the
- * partial files), one after leaves the new one. The old segments are retired by gc.
+ * Rewrites a table's rows sorted by one column (a re-sort, docs/physical-design.md; Physical Design
+ * Management in Ceph, Section II: a layout transformation besides moves), so that the row groups'
+ * min/max statistics on that column no longer overlap and a range predicate on it skips most of
+ * them. The new row groups are written by a {@link TableWriter} (each column on the device it is
+ * on, with its codec) and committed in one version that records the order in the table property
+ * {@value MosaicTable#CLUSTERING}; a kill before the commit leaves the old version whole (gc
+ * deletes the partial files), one after leaves the new one. The old segments are retired by gc.
  *
  * <p>The sort is in memory: every column's values are decoded at once. Tables larger than the JVM's
  * heap need an external sort (not yet).

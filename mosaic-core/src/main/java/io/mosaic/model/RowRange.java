@@ -7,11 +7,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The row groups {@code [from, to)} of a placement unit below a column (issue 26,
- * docs/row-ranges.md), named in the cost model as {@code column[from:to]}. A scan reads its row
- * groups in order, so the units it reads on different devices overlap in time only within a range
- * of rows that they share: for such a scan Eq. 3's "slowest device" holds per range of rows, and
- * the ranges add up ({@link #shares}, docs/cost-model.md).
+ * The row groups {@code [from, to)} of a placement unit below a column (docs/row-ranges.md), named
+ * in the cost model as {@code column[from:to]}. A scan reads its row groups in order, so the units
+ * it reads on different devices overlap in time only within a range of rows that they share: for
+ * such a scan Eq. 3's "slowest device" holds per range of rows, and the ranges add up ({@link
+ * #shares}, docs/cost-model.md).
  */
 public record RowRange(int from, int to) {
   private static final Pattern NAME = Pattern.compile("(.+)\\[(\\d{1,9}):(\\d{1,9})\\]");

@@ -49,7 +49,7 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes one column, row group by row group, into a single-column Parquet file on a device (a
- * segment, DESIGN section 3), compressed with the device's codec. parquet-java does the encoding,
+ * segment, paper Section 3.2), compressed with the device's codec. parquet-java does the encoding,
  * compression, statistics and page checksums; this class feeds it values from Arrow vectors and
  * cuts row groups exactly where the table's row groups end.
  */

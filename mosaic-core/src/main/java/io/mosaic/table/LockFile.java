@@ -56,7 +56,8 @@ public final class LockFile implements AutoCloseable {
       real = dir.toRealPath();
     } catch (NoSuchFileException e) {
       // Created on first use only: createDirectories on an existing directory fails and catches a
-      // mkdir inside, a cost every scan's pin paid (issue 21).
+      // mkdir inside, a cost every scan's pin paid (docs/benchmarks.md, "Fixed cost per
+      // scan").
       Files.createDirectories(dir);
       real = dir.toRealPath();
     }

@@ -10,14 +10,15 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Decoded manifests of this JVM, by manifest file (issue 21: a scan decoded and checked its
- * manifest twice, on every pin). A published version is a file written once under its number, but
- * it can still be removed (gc), replaced by hand, or damaged; so the cache never trusts a path
- * alone: every read still reads the file, and a decoded {@link Manifest} is reused only when the
- * bytes are exactly the bytes it was decoded from. {@link ManifestFile#decode} (checksum, JSON and
- * every invariant of {@code ManifestChecker}) depends on nothing but those bytes, so a hit returns
- * what decoding would, and a removed, replaced or damaged file is seen as before: a missing file,
- * or other bytes that are decoded and checked anew. Errors are never cached.
+ * Decoded manifests of this JVM, by manifest file (a scan decoded and checked its manifest twice,
+ * on every pin: docs/benchmarks.md, "Fixed cost per scan"). A published version is a file written
+ * once under its number, but it can still be removed (gc), replaced by hand, or damaged; so the
+ * cache never trusts a path alone: every read still reads the file, and a decoded {@link Manifest}
+ * is reused only when the bytes are exactly the bytes it was decoded from. {@link
+ * ManifestFile#decode} (checksum, JSON and every invariant of {@code ManifestChecker}) depends on
+ * nothing but those bytes, so a hit returns what decoding would, and a removed, replaced or damaged
+ * file is seen as before: a missing file, or other bytes that are decoded and checked anew. Errors
+ * are never cached.
  *
  * <p>The same instance for every scan of a version also lets the footer cache keep its check of a
  * segment against that manifest ({@code FooterCache}).

@@ -24,9 +24,9 @@ import java.util.stream.Stream;
 
 /**
  * A Mosaic table: a root directory (normally on the metadata device) holding versioned manifests,
- * reader pins and writer locks; its column data lives in segments on the pool's devices (DESIGN
- * sections 3 and 6, docs/format.md). Publishing a version is atomic and create-if-absent, so
- * concurrent commits never lose each other's data: the loser rebases onto the winner and retries.
+ * reader pins and writer locks; its column data lives in segments on the pool's devices
+ * (docs/format.md). Publishing a version is atomic and create-if-absent, so concurrent commits
+ * never lose each other's data: the loser rebases onto the winner and retries.
  */
 public final class MosaicTable {
   public static final String MANIFESTS = "_manifests";

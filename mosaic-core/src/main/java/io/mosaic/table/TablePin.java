@@ -7,10 +7,10 @@ import java.nio.file.Path;
 
 /**
  * A reader's hold on one manifest version: while it is open, no file that version refers to is
- * deleted (DESIGN section 6). It is a {@link LockFile} in the table's {@code _pins} directory; the
- * operating system drops the lock when the process dies, even by {@code kill -9}, so a crashed
- * reader never pins files forever, and nothing this JVM does (gc, migrations listing the pins)
- * releases it early.
+ * deleted (docs/format.md, "Pins, writer locks and gc"). It is a {@link LockFile} in the table's
+ * {@code _pins} directory; the operating system drops the lock when the process dies, even by
+ * {@code kill -9}, so a crashed reader never pins files forever, and nothing this JVM does (gc,
+ * migrations listing the pins) releases it early.
  */
 public final class TablePin implements AutoCloseable {
   private final Manifest manifest;

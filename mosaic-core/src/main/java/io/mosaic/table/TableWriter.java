@@ -16,11 +16,11 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * Writes one task's rows (DESIGN section 6): Arrow batches go straight into one segment per column,
- * each on the device the table's current placement gives the column (new columns: the default
- * device), cut into row groups of the table's size. Nothing is visible until the driver commits the
- * {@link WriteResult}. While writing, the writer holds a lock in the table's {@code _writers}
- * directory so gc leaves its files alone; a crashed writer's lock dies with it.
+ * Writes one task's rows (docs/format.md, "Writing and committing"): Arrow batches go straight into
+ * one segment per column, each on the device the table's current placement gives the column (new
+ * columns: the default device), cut into row groups of the table's size. Nothing is visible until
+ * the driver commits the {@link WriteResult}. While writing, the writer holds a lock in the table's
+ * {@code _writers} directory so gc leaves its files alone; a crashed writer's lock dies with it.
  */
 public final class TableWriter implements AutoCloseable {
   private final MosaicTable table;

@@ -214,7 +214,8 @@ public final class TraceLog {
    * The current epoch, as {@link #epoch()} gives it, for an append: the epoch this JVM last
    * appended to in this trace while its directory still exists and the next one does not (epochs
    * are only ever added as the newest plus one, by {@link #newEpoch}), else listed anew. Two {@code
-   * stat}s instead of listing the trace directory on every scan (issue 21).
+   * stat}s instead of listing the trace directory on every scan, a fixed cost each scan paid
+   * (docs/benchmarks.md, "Fixed cost per scan").
    */
   private int appendEpoch() {
     Integer last = APPEND_EPOCHS.get(dir);

@@ -28,11 +28,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code mosaic maintain}: physical design management for one table (issue 25,
- * docs/physical-design.md). Identifies the transformation from the table's current trace epoch
- * (LOPT's placement against the current one, cost against benefit), and runs its steps by a
- * schedule, each committing on its own; with {@code --status}, {@code --pause}, {@code --resume} or
- * {@code --cancel} it shows or steers a transformation in progress (from another terminal too).
+ * {@code mosaic maintain}: physical design management for one table (docs/physical-design.md).
+ * Identifies the transformation from the table's current trace epoch (LOPT's placement against the
+ * current one, cost against benefit), and runs its steps by a schedule, each committing on its own;
+ * with {@code --status}, {@code --pause}, {@code --resume} or {@code --cancel} it shows or steers a
+ * transformation in progress (from another terminal too).
  */
 @Command(
     name = "maintain",
@@ -203,7 +203,8 @@ final class MaintainCommand implements Callable<Integer> {
     return 0;
   }
 
-  // The drift trigger as a service (issue 25): until the process is stopped; a kill leaves the
+  // The drift trigger as a service (docs/physical-design.md, "Drift"): until the process is
+  // stopped; a kill leaves the
   // queue for the next watch (or --resume) to pick up.
   private int watch(PrintWriter out, DriftWatch watch, Supplier<Optional<MoveSchedule>> schedule) {
     Duration interval = MaintenanceSyntax.duration(control.watch, "--watch");

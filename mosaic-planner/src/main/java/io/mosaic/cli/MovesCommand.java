@@ -15,11 +15,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code mosaic moves}: the progress view of a table's transformation (issue 25, "Control and
- * visibility"; docs/physical-design.md): its steps with their bytes done and left, and the
- * transformation's bytes done and left, measured rate, ETA and predicted workload time now. The
- * same rows as {@code mosaic maintain --status}, Spark's {@code moves} procedure and Trino's {@code
- * $moves} table; it reads the queue kept with the table, so it shows a run in another process.
+ * {@code mosaic moves}: the progress view of a table's transformation (docs/physical-design.md,
+ * "The progress view"): its steps with their bytes done and left, and the transformation's bytes
+ * done and left, measured rate, ETA and predicted workload time now. The same rows as {@code mosaic
+ * maintain --status}, Spark's {@code moves} procedure and Trino's {@code $moves} table; it reads
+ * the queue kept with the table, so it shows a run in another process.
  */
 @Command(
     name = "moves",

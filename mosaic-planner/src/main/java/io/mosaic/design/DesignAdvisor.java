@@ -44,10 +44,10 @@ public final class DesignAdvisor {
   /**
    * As {@link #propose(CostModel, Workload, Placement, Placement, DesignOptions)}; besides the
    * moves to {@code target}, codec changes of the columns the workload reads on their devices are
-   * candidates (issue 25), ordered among the moves by the same score, when the model has a CPU
-   * model (the decoding rate per codec that a codec change trades against the bytes read, Eq. 3 of
-   * docs/cost-model.md); without one the model has no decoding term and no codec change is
-   * proposed.
+   * candidates (docs/physical-design.md, "Codec changes"), ordered among the moves by the same
+   * score, when the model has a CPU model (the decoding rate per codec that a codec change trades
+   * against the bytes read, Eq. 3 of docs/cost-model.md); without one the model has no decoding
+   * term and no codec change is proposed.
    *
    * @param current where each column is now, and the codecs of columns stored with another codec
    *     than their device's ({@code column.<name>.codec})
@@ -361,7 +361,10 @@ public final class DesignAdvisor {
     }
   }
 
-  /** The share of a transformation's benefit its working set brings (issue 25's goal: 90 %). */
+  /**
+   * The share of a transformation's benefit its working set brings (docs/physical-design.md,
+   * "Identification": 90 %).
+   */
   public static final double WORKING_SET_SHARE = 0.9;
 
   // Above this many groups the working set is the greedy order's prefix: the search below tries

@@ -36,8 +36,8 @@ public record DesignProposal(
   }
 
   /**
-   * Whether the workload drifted from the design (issue 25, "Identification"): the target beats the
-   * current design by more than {@code threshold}, a fraction of the workload's time now.
+   * Whether the workload drifted from the design (docs/physical-design.md, "Drift"): the target
+   * beats the current design by more than {@code threshold}, a fraction of the workload's time now.
    */
   public boolean drifted(double threshold) {
     return improvement() > threshold;
@@ -68,7 +68,8 @@ public record DesignProposal(
 
   /**
    * The fraction of the plan's bytes written once the workload has at least {@code share} of the
-   * final benefit (the issue's "90 % of the benefit after at most 50 % of the bytes").
+   * final benefit (the goal of docs/physical-design.md, "Status": 90 % of the benefit after at most
+   * 50 % of the bytes).
    */
   public double bytesFractionFor(double share) {
     double benefit = benefitPerRun();

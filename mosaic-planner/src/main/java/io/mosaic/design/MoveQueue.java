@@ -25,7 +25,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A table's transformation in progress (issue 25, docs/physical-design.md): the steps a {@link
+ * A table's transformation in progress (docs/physical-design.md): the steps a {@link
  * DesignProposal} identified, how far each got, the schedule, and whether a person paused or
  * cancelled it. Kept in the table's root ({@value #FILE}), written atomically after every change,
  * so a service that stops (or is killed) resumes where it was, and a person in another process can

@@ -3,10 +3,11 @@ package io.mosaic.design;
 import io.mosaic.table.MosaicTable;
 
 /**
- * Keeps a running transformation's {@link MoveQueue.Progress} with its queue (issue 25, "Control
- * and visibility"): when the run starts or resumes, then at most every {@link
- * MoveQueue#PROGRESS_MILLIS} ms while a step copies, so a person in another process sees the bytes
- * of the step in flight and the measured rate. Passes every event on to the person's listener.
+ * Keeps a running transformation's {@link MoveQueue.Progress} with its queue
+ * (docs/physical-design.md, "The progress view"): when the run starts or resumes, then at most
+ * every {@link MoveQueue#PROGRESS_MILLIS} ms while a step copies, so a person in another process
+ * sees the bytes of the step in flight and the measured rate. Passes every event on to the person's
+ * listener.
  */
 final class ProgressRecorder implements DesignExecutor.Listener {
   private final MosaicTable table;

@@ -13,14 +13,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The mark of the process running a table's move queue (issue 25, "Control and visibility"): an OS
- * lock on {@value #FILE} in the table's root, held while {@link DesignExecutor#run} runs and
- * dropped by the OS when that process dies. A queue that says {@code running} with no holder was
- * left by a process that stopped, and a service may resume it; one with a holder is running, and a
- * second runner would copy the same step twice, so it waits. POSIX record locks belong to the
- * process and closing any descriptor of the file drops them, so this JVM answers for the files it
- * holds from a registry and never opens them to test; other processes' files it tests with core's
- * {@link LockFile#isLocked}.
+ * The mark of the process running a table's move queue (docs/physical-design.md, "Running a
+ * transformation"): an OS lock on {@value #FILE} in the table's root, held while {@link
+ * DesignExecutor#run} runs and dropped by the OS when that process dies. A queue that says {@code
+ * running} with no holder was left by a process that stopped, and a service may resume it; one with
+ * a holder is running, and a second runner would copy the same step twice, so it waits. POSIX
+ * record locks belong to the process and closing any descriptor of the file drops them, so this JVM
+ * answers for the files it holds from a registry and never opens them to test; other processes'
+ * files it tests with core's {@link LockFile#isLocked}.
  */
 final class RunnerLock implements AutoCloseable {
   static final String FILE = "_design-moves.lock";

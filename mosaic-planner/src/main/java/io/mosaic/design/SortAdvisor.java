@@ -24,16 +24,16 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.util.Text;
 
 /**
- * Identifies a re-sort of a table from its trace (issue 25; Physical Design Management in Ceph,
- * Section II: a layout change other than a move, chosen from the workload). The trace records per
- * scan the columns and the row groups it read, not its predicate, so the column a scan filtered on
- * is inferred: a column <i>explains</i> a scan that skipped row groups when one interval of its
- * values meets the min/max range of every row group the scan read and of none it skipped (what
- * min/max skipping on that column would have done). The column that explains the most skipped row
- * groups is the candidate; what the explained scans would read once the table is sorted by it is
- * counted from the column's values (the sorted row groups' ranges against the same interval). A
- * scan that skipped nothing gives no evidence and is assumed to read every row group afterwards
- * too; an epoch whose scans skipped nothing yields no candidate.
+ * Identifies a re-sort of a table from its trace (docs/physical-design.md, "Re-sorting"; Physical
+ * Design Management in Ceph, Section II: a layout change other than a move, chosen from the
+ * workload). The trace records per scan the columns and the row groups it read, not its predicate,
+ * so the column a scan filtered on is inferred: a column <i>explains</i> a scan that skipped row
+ * groups when one interval of its values meets the min/max range of every row group the scan read
+ * and of none it skipped (what min/max skipping on that column would have done). The column that
+ * explains the most skipped row groups is the candidate; what the explained scans would read once
+ * the table is sorted by it is counted from the column's values (the sorted row groups' ranges
+ * against the same interval). A scan that skipped nothing gives no evidence and is assumed to read
+ * every row group afterwards too; an epoch whose scans skipped nothing yields no candidate.
  */
 public final class SortAdvisor {
   private SortAdvisor() {}

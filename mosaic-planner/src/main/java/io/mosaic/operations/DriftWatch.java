@@ -8,9 +8,9 @@ import java.io.IOException;
 import java.util.Optional;
 
 /**
- * The service side of physical design management for one table (issue 25; Physical Design
- * Management in Ceph, Section IV): called periodically ({@code mosaic maintain --watch}), each
- * {@link #check} does what is due.
+ * The service side of physical design management for one table (docs/physical-design.md, "Drift";
+ * Physical Design Management in Ceph, Section IV): called periodically ({@code mosaic maintain
+ * --watch}), each {@link #check} does what is due.
  *
  * <ul>
  *   <li>A queue left {@code running} by a process that stopped (no live runner) is resumed where it

@@ -10,9 +10,9 @@ import java.util.Objects;
 
 /**
  * {@code maintain}: identify a table's transformation from its recorded scans and run it in steps
- * by a schedule, or show and steer one in progress (issue 25, docs/physical-design.md). Every front
- * end builds this from its own syntax; nulls keep the defaults, the same everywhere: start,
- * fast-start at 50 MB/s, full rate unpaced, 10 runs, payoff 2.
+ * by a schedule, or show and steer one in progress (docs/physical-design.md). Every front end
+ * builds this from its own syntax; nulls keep the defaults, the same everywhere: start, fast-start
+ * at 50 MB/s, full rate unpaced, 10 runs, payoff 2.
  *
  * @param table the table, as the front end names it
  * @param action start (identify and run), status, pause, resume or cancel

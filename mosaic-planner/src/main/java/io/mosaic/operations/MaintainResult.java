@@ -39,7 +39,7 @@ public record MaintainResult(
       long bytesLeft) {}
 
   /**
-   * The transformation's progress (issue 25, "a progress view").
+   * The transformation's progress (docs/physical-design.md, "The progress view").
    *
    * @param bytesDone the bytes copied by the done steps and the step in flight
    * @param bytesLeft the bytes the steps have left ({@code bytesDone + bytesLeft} is their total)

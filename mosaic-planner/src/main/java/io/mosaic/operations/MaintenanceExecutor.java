@@ -144,7 +144,8 @@ public final class MaintenanceExecutor {
       Migrator.Plan p = new Migrator(table).plan(request.placement());
       a = new Applied(p, null, null);
     }
-    // One row per column and target device: a column whose row ranges (issue 26) go to several
+    // One row per column and target device: a column whose row ranges (docs/row-ranges.md) go to
+    // several
     // devices has a row for each.
     Map<List<String>, List<Migrator.Move>> byTarget = new LinkedHashMap<>();
     a.plan()
@@ -192,11 +193,11 @@ public final class MaintenanceExecutor {
   }
 
   /**
-   * Identifies a table's transformation and runs it, or shows and steers one in progress (issue 25,
-   * docs/physical-design.md). With {@code background}, the steps run on a daemon thread of this JVM
-   * (one per table: a Trino coordinator, a Spark driver) and this returns at once; else they run
-   * here. The queue is kept with the table, so any front end and any process sees and steers the
-   * same transformation.
+   * Identifies a table's transformation and runs it, or shows and steers one in progress
+   * (docs/physical-design.md). With {@code background}, the steps run on a daemon thread of this
+   * JVM (one per table: a Trino coordinator, a Spark driver) and this returns at once; else they
+   * run here. The queue is kept with the table, so any front end and any process sees and steers
+   * the same transformation.
    */
   public MaintainResult maintain(
       MaintainRequest request, DesignExecutor.Listener listener, boolean background)
@@ -324,7 +325,8 @@ public final class MaintenanceExecutor {
             request.options(),
             SortAdvisor.identify(table, epochRecords(table)));
     if (request.drift() != null) {
-      // Drift (issue 25, "Identification"): the new epoch's workload runs enough faster on the
+      // Drift (docs/physical-design.md, "Drift"): the new epoch's workload runs enough faster on
+      // the
       // new design that identification is worth acting on; else nothing starts, and the reason
       // says by how much it missed.
       String drift = proposal.driftReason(request.drift());
@@ -548,11 +550,12 @@ public final class MaintenanceExecutor {
   }
 
   /**
-   * A service's restart (issue 25, "Control and visibility"): each of {@code tables} whose queue a
-   * process that stopped left {@code running} (no live runner, {@link DesignExecutor#isRunning}) is
-   * resumed where it stopped, on a daemon thread of this JVM as {@code maintain} runs it in the
-   * background. A Trino coordinator and a Spark driver call this as their catalog starts. Returns a
-   * line per table it resumed or could not look at; one table's failure does not stop the rest.
+   * A service's restart (docs/physical-design.md, "Crashes and restarts"): each of {@code tables}
+   * whose queue a process that stopped left {@code running} (no live runner, {@link
+   * DesignExecutor#isRunning}) is resumed where it stopped, on a daemon thread of this JVM as
+   * {@code maintain} runs it in the background. A Trino coordinator and a Spark driver call this as
+   * their catalog starts. Returns a line per table it resumed or could not look at; one table's
+   * failure does not stop the rest.
    */
   public List<String> resumeLeftRunning(
       java.util.Collection<String> tables, DesignExecutor.Listener listener) {
@@ -581,10 +584,10 @@ public final class MaintenanceExecutor {
   }
 
   /**
-   * The drift trigger for {@code request}'s table (issue 25): each {@link DriftWatch#check} runs
-   * identification again when the trace has new scans, and starts the transformation when the
-   * workload drifted by more than the request's threshold ({@link MaintainRequest#DEFAULT_DRIFT}
-   * unless it names one).
+   * The drift trigger for {@code request}'s table (docs/physical-design.md, "Drift"): each {@link
+   * DriftWatch#check} runs identification again when the trace has new scans, and starts the
+   * transformation when the workload drifted by more than the request's threshold ({@link
+   * MaintainRequest#DEFAULT_DRIFT} unless it names one).
    */
   public DriftWatch watch(MaintainRequest request) {
     return new DriftWatch(

@@ -33,7 +33,7 @@ import java.util.Objects;
  * @param sampleFraction fraction of the distinct scans solved on (Section 5.5), in (0, 1]
  * @param seed the sample's seed
  * @param ranges place row ranges of columns that the recorded scans read alike, not only whole
- *     columns (issue 26, docs/row-ranges.md)
+ *     columns (docs/row-ranges.md)
  */
 public record PlaceRequest(
     List<String> tables,
@@ -241,7 +241,7 @@ public record PlaceRequest(
       return this;
     }
 
-    /** Row ranges as placement units (issue 26); null keeps whole columns. */
+    /** Row ranges as placement units (docs/row-ranges.md); null keeps whole columns. */
     public Builder ranges(Boolean ranges) {
       if (ranges != null) {
         this.ranges = ranges;

@@ -30,8 +30,8 @@ import java.util.Map;
  * @param scansPlanned the distinct scans the strategy solved on (fewer when sampled, Section 5.5)
  * @param worstScanRatio the largest planned/current time of a recorded scan (Section 5.4's
  *     measure), NaN when no recorded scan takes time now
- * @param units for a range-aware plan (issue 26), the row-range unit behind each planned "column"
- *     ({@code column[from:to]}); empty when whole columns are placed
+ * @param units for a range-aware plan (docs/row-ranges.md), the row-range unit behind each planned
+ *     "column" ({@code column[from:to]}); empty when whole columns are placed
  */
 public record InstalledPlan(
     PlacementResult result,
@@ -84,8 +84,8 @@ public record InstalledPlan(
 
   /**
    * As {@link #compute(DevicePool, List, PlacementStrategy, OptionsFor)}; with {@code ranges}, the
-   * units placed are row ranges of the columns that the recorded scans read alike (issue 26,
-   * docs/row-ranges.md), so a column's hot range can live apart from the rest of it.
+   * units placed are row ranges of the columns that the recorded scans read alike
+   * (docs/row-ranges.md), so a column's hot range can live apart from the rest of it.
    */
   public static InstalledPlan compute(
       DevicePool pool,
@@ -160,7 +160,7 @@ public record InstalledPlan(
     return placement;
   }
 
-  /** Whether the plan places row ranges (issue 26) rather than whole columns. */
+  /** Whether the plan places row ranges (docs/row-ranges.md) rather than whole columns. */
   public boolean rangeAware() {
     return !units.isEmpty();
   }

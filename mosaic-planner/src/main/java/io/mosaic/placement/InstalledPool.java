@@ -159,9 +159,9 @@ public final class InstalledPool {
   }
 
   /**
-   * The tables as placement units below their columns (issue 26, docs/row-ranges.md): units from
-   * the row groups the current epoch's scans read, the units' sizes, the workload over them, and
-   * where each unit lives now.
+   * The tables as placement units below their columns (docs/row-ranges.md): units from the row
+   * groups the current epoch's scans read, the units' sizes, the workload over them, and where each
+   * unit lives now.
    *
    * @param units each unit by the cost model's name for it ({@code column[from:to]})
    */

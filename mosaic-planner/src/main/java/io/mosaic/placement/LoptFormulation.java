@@ -308,7 +308,7 @@ public final class LoptFormulation {
       // sum of the ranges' maxima. Bounding each y_r so (its least value over placements within
       // the limits, and per unit and device the least with that unit there) keeps the relaxation
       // from spreading a range's units over the devices as a divisible load: the root LP of
-      // issue 26's TPC-H units was 22 % below the optimum, against 4 % for whole columns.
+      // the TPC-H units was 22 % below the optimum, against 4 % for whole columns.
       List<Integer> in = new ArrayList<>();
       for (int c = 0; c < n; c++) {
         if (shares[c][r] > 0) {

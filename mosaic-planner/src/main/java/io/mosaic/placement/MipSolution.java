@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * A solution file another MIP solver wrote for the model {@link LoptFormulation} exported, read
- * back into a placement (issue 5: "import of their solution file back into a placement").
+ * back into a placement, so a commercial solver (the paper used Gurobi) can stand in for SCIP
+ * ({@code mosaic import-solution}).
  *
  * <p>Understands the common plain-text layouts, by looking for the model's own variable names:
  * Gurobi/HiGHS/SCIP {@code .sol} ({@code name value} per line, {@code #} comments; HiGHS' dual

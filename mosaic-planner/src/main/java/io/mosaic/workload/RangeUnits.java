@@ -17,13 +17,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Placement units below a column (issue 26): a column's row groups split into ranges that the
- * recorded scans read alike. Adjacent row groups of a column that exactly the same scans read are
- * one unit, so a table read evenly stays one unit per column and the model grows with the distinct
- * access patterns, not with the row groups. Each unit is a column of the cost model, named {@code
- * column[from:to]} (row groups from to to - 1, as a slice) in its table, with its own size, and a
- * scan reads the units of the row groups it read: Eq. 2-5, the CPU term, LOPT and the budget sweep
- * apply to units unchanged.
+ * Placement units below a column (docs/row-ranges.md, "Units"): a column's row groups split into
+ * ranges that the recorded scans read alike. Adjacent row groups of a column that exactly the same
+ * scans read are one unit, so a table read evenly stays one unit per column and the model grows
+ * with the distinct access patterns, not with the row groups. Each unit is a column of the cost
+ * model, named {@code column[from:to]} (row groups from to to - 1, as a slice) in its table, with
+ * its own size, and a scan reads the units of the row groups it read: Eq. 2-5, the CPU term, LOPT
+ * and the budget sweep apply to units unchanged.
  */
 public final class RangeUnits {
   private RangeUnits() {}

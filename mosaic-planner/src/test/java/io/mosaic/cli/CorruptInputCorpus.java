@@ -44,9 +44,10 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * The corrupt-input corpus (issues 27 and 28): damaged copies of a table's files, each opened by
- * the CLI and by a scan with a time limit. Every case must give the committed rows or a clear error
- * that names the damaged file; none may hang, return other rows, or end in a stack trace.
+ * The corrupt-input corpus (docs/benchmarks.md, "Corrupt-input corpus"): damaged copies of a
+ * table's files, each opened by the CLI and by a scan with a time limit. Every case must give the
+ * committed rows or a clear error that names the damaged file; none may hang, return other rows, or
+ * end in a stack trace.
  *
  * <p>The template is TPC-H orders at SF 0.01 in four row groups, appended to once (two segments per
  * column), with two columns migrated to devices of other codecs and one scan in its trace. The

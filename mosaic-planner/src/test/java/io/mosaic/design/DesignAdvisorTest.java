@@ -231,7 +231,8 @@ class DesignAdvisorTest {
     assertThatThrownBy(() -> new DesignOptions(1, -1)).hasMessageContaining("give 0 or more");
   }
 
-  // Codec changes (issue 25): decoding at 1 GB/s (zstd), 2.5 GB/s (lz4), 8 GB/s (none) on one
+  // Codec changes (docs/physical-design.md): decoding at 1 GB/s (zstd), 2.5 GB/s (lz4), 8 GB/s
+  // (none) on one
   // core. "a" (4 GB) is zstd on a 2 GB/s NVMe, where decoding binds: zstd 0.444 s I/O + 4 s
   // decoding, lz4 0.8 s + 1.6 s, none 2 s + 0.5 s, so lz4 wins. "b" (4 GB) is lz4 on a 0.1 GB/s
   // HDD, where reading binds: lz4 16 s + 1.6 s, zstd 8.889 s + 4 s, so zstd wins.

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Crash safety of a transformation (issue 25, docs/physical-design.md, "Crashes"): {@code mosaic
+ * Crash safety of a transformation (docs/physical-design.md, "Crashes and restarts"): {@code mosaic
  * maintain --resume} runs a table's move queue in a child JVM that is killed with SIGKILL, at the
  * executor's and the migrator's named points and at random moments, then resumed in fresh JVMs
  * until it is done. Every row of every column must equal what was written, every column must end on
@@ -123,9 +123,10 @@ class DesignCrashTest {
   }
 
   /**
-   * Transformations other than moves (issue 25) killed at their points: a codec change of v (lz4 on
-   * ssd to zstd there), a re-sort by d (the rows' order already, so every row must come back in the
-   * same order), and a move of k to hdd. Each step commits one version and none is done twice.
+   * Transformations other than moves (docs/physical-design.md) killed at their points: a codec
+   * change of v (lz4 on ssd to zstd there), a re-sort by d (the rows' order already, so every row
+   * must come back in the same order), and a move of k to hdd. Each step commits one version and
+   * none is done twice.
    */
   @Test
   void aCodecChangeAndAReSortKilledAtTheirPointsAreDoneOnce() throws Exception {

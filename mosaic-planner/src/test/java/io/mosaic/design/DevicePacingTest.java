@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Rates per device (issue 25, docs/physical-design.md, "Schedules"): a step takes its bytes from
- * its source's and its target's bucket, each at the device's own rate, and two transformations
- * moving onto one device share its rate. Only lower bounds on the elapsed time are asserted (the
- * machine is shared): a bucket must never let bytes through faster than its rate.
+ * Rates per device (docs/physical-design.md, "Schedules"): a step takes its bytes from its source's
+ * and its target's bucket, each at the device's own rate, and two transformations moving onto one
+ * device share its rate. Only lower bounds on the elapsed time are asserted (the machine is
+ * shared): a bucket must never let bytes through faster than its rate.
  */
 class DevicePacingTest {
   @TempDir Path dir;

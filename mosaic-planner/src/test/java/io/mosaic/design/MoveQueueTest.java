@@ -15,7 +15,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The persisted queue keeps step kinds and reads the queues written before them (issue 25). */
+/**
+ * The persisted queue keeps step kinds and reads the queues written before them
+ * (docs/physical-design.md).
+ */
 class MoveQueueTest {
   @TempDir Path dir;
 

@@ -29,9 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A codec change identified and run by {@code maintain} (issue 25, docs/physical-design.md, "Codec
- * changes"): on a fast device whose calibrated zstd decoding is slow, the columns the workload
- * reads are re-encoded uncompressed where they are, in one version each, and nothing else changes.
+ * A codec change identified and run by {@code maintain} (docs/physical-design.md, "Codec changes"):
+ * on a fast device whose calibrated zstd decoding is slow, the columns the workload reads are
+ * re-encoded uncompressed where they are, in one version each, and nothing else changes.
  */
 class CodecChangeTest {
   @TempDir Path dir;

@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The drift trigger and the service's restart (issue 25, docs/physical-design.md, "Drift"): a
- * {@link DriftWatch} identifies again when the trace has new scans and starts a transformation only
- * when the workload drifted by more than its threshold, saying why in numbers either way; it
- * resumes a queue left running by a process that stopped and leaves one a live process runs alone.
+ * The drift trigger and the service's restart (docs/physical-design.md, "Drift"): a {@link
+ * DriftWatch} identifies again when the trace has new scans and starts a transformation only when
+ * the workload drifted by more than its threshold, saying why in numbers either way; it resumes a
+ * queue left running by a process that stopped and leaves one a live process runs alone.
  */
 class DriftWatchTest {
   @TempDir Path dir;

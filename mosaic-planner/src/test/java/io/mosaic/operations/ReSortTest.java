@@ -38,9 +38,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A re-sort identified from the trace and run by {@code maintain} (issue 25,
- * docs/physical-design.md, "Re-sorting"): the scans filter on g, whose row groups are only partly
- * clustered, so min/max skipping prunes some row groups now and more once the rows are sorted by g.
+ * A re-sort identified from the trace and run by {@code maintain} (docs/physical-design.md,
+ * "Re-sorting"): the scans filter on g, whose row groups are only partly clustered, so min/max
+ * skipping prunes some row groups now and more once the rows are sorted by g.
  */
 class ReSortTest {
   @TempDir Path dir;

@@ -26,9 +26,9 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
- * Range-aware LOPT is exact (issue 26): on small random tables whose scans read uneven row ranges,
- * LOPT over the units {@link RangeUnits} draws matches enumerating every placement of the units, in
- * capacity and budget mode.
+ * Range-aware LOPT is exact (docs/row-ranges.md): on small random tables whose scans read uneven
+ * row ranges, LOPT over the units {@link RangeUnits} draws matches enumerating every placement of
+ * the units, in capacity and budget mode.
  */
 class RangeLoptBruteForceTest {
   private static final long MB = 1_000_000;

@@ -34,7 +34,10 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Row-range units from the trace (issue 26), and LOPT over them against LOPT over columns. */
+/**
+ * Row-range units from the trace (docs/row-ranges.md), and LOPT over them against LOPT over
+ * columns.
+ */
 class RangeUnitsTest {
   private static final long MB = 1_000_000;
 

@@ -57,9 +57,9 @@ final class MosaicConnector implements Connector {
   }
 
   /**
-   * The coordinator's start as the maintenance service's restart (issue 25,
-   * docs/physical-design.md): every transformation a coordinator that stopped left running is
-   * resumed in the background (the library decides; this lists the tables).
+   * The coordinator's start as the maintenance service's restart (docs/physical-design.md, "Crashes
+   * and restarts"): every transformation a coordinator that stopped left running is resumed in the
+   * background (the library decides; this lists the tables).
    */
   private static void resumeLeftRunning(MosaicStorage storage) {
     try {

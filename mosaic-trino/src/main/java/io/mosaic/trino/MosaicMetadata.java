@@ -62,7 +62,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Schemas, tables and commits of a Mosaic catalog. Reads pin the latest manifest version when the
- * query resolves the table; writes commit one new version per statement (DESIGN section 6).
+ * query resolves the table; writes commit one new version per statement (docs/format.md, "Writing
+ * and committing").
  */
 final class MosaicMetadata implements ConnectorMetadata {
   /**

@@ -25,8 +25,8 @@ import org.joda.time.DateTimeZone;
 
 /**
  * Reads one split. Core's scan (in chunk mode) reads each row group's column chunks from their
- * devices in parallel, ahead of this page source within the scan buffer, and checks them (DESIGN
- * section 5); this page source decodes them on the driver thread with trino-parquet's column
+ * devices in parallel, ahead of this page source within the scan buffer, and checks them (paper
+ * Section 3.3); this page source decodes them on the driver thread with trino-parquet's column
  * readers, in pages of at most {@value #MAX_PAGE_ROWS} rows whose columns decode only when the
  * engine touches them ({@link LazySourcePage}). It never parks the driver thread: {@link
  * #isBlocked()} is the future of the next row group's chunks.
@@ -211,7 +211,8 @@ final class MosaicPageSource implements ConnectorPageSource {
       metrics.put(DECODED_BATCHES + ":" + name, new LongCount(decodedBatches[c]));
       metrics.put(SKIPPED_BATCHES + ":" + name, new LongCount(batches[c] - decodedBatches[c]));
     }
-    // Cooperative scans (issue 23): chunks the devices read for this split, and chunks it got
+    // Cooperative scans (docs/cooperative-scans.md): chunks the devices read for this split, and
+    // chunks it got
     // from the node's shared buffer as another scan's load (0 under sharing policy normal).
     ScanStats stats = scan.stats();
     metrics.put(CHUNKS_READ, new LongCount(stats.chunksRead()));

@@ -43,7 +43,8 @@ final class MosaicSessionProperties {
                 "Read only the pages of a row group that the column indexes cannot rule out",
                 true,
                 false),
-            // Cooperative scans (issue 23): which of the node's shared buffers the session's scans
+            // Cooperative scans (docs/cooperative-scans.md): which of the node's shared buffers the
+            // session's scans
             // join; scans share reads only with scans of the same policy.
             new PropertyMetadata<>(
                 SHARING_POLICY,

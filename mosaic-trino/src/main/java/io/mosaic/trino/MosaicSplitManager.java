@@ -93,7 +93,7 @@ final class MosaicSplitManager implements ConnectorSplitManager {
    * The cluster's driver slots: its worker nodes (the coordinator too where it schedules work)
    * times this node's cores, which is how many leaf splits Trino runs at once on a node by default
    * (task.concurrency and the task executor's threads follow the cores). Without the minimum a
-   * table smaller than the target split size per slot left most drivers idle (issue 20).
+   * table smaller than the target split size per slot left most drivers idle.
    */
   private int driverSlots() {
     int workers = Math.max(1, nodes.getWorkerNodes().size());

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
 
 /**
  * A catalog's storage: the device pool, the warehouse in the metadata directory (core's {@link
- * Warehouse}: a schema is one of its namespaces) and the node's one retriever (DESIGN section 5).
+ * Warehouse}: a schema is one of its namespaces) and the node's one retriever (paper Section 3.3).
  * Schemas and tables are the warehouse's; this class turns its errors into Trino's.
  */
 final class MosaicStorage {

@@ -95,8 +95,8 @@ final class MosaicSystemTables {
   }
 
   /**
-   * The table's transformation (issue 25): the library's {@code maintain} status, one row per step;
-   * no rows when none was ever started.
+   * The table's transformation (docs/physical-design.md): the library's {@code maintain} status,
+   * one row per step; no rows when none was ever started.
    */
   private static SystemTable moves(
       MosaicStorage storage, SchemaTableName base, SchemaTableName name) {

@@ -46,9 +46,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.joda.time.DateTimeZone;
 
 /**
- * The prototype measurement behind the Trino read path (issue 20, docs/benchmarks.md): one scan of
- * a Mosaic table's columns decoded into Trino blocks three ways, single-threaded decoding, process
- * CPU time and wall time per scan:
+ * The prototype measurement behind the Trino read path (docs/benchmarks.md, "Trino: decoding
+ * straight into blocks"): one scan of a Mosaic table's columns decoded into Trino blocks three
+ * ways, single-threaded decoding, process CPU time and wall time per scan:
  *
  * <ul>
  *   <li>{@code trino-parquet}: chunk mode, trino-parquet's column readers into blocks, 8192 rows a
@@ -154,7 +154,7 @@ public final class BlockDecodeBenchmark {
     }
   }
 
-  // ---- The page source's copy from Arrow before issue 20 (ArrowToBlocks), kept to measure it.
+  // ---- The page source's former copy from Arrow (ArrowToBlocks), kept to measure it.
 
   static Block block(FieldVector vector, Type type) {
     int n = vector.getValueCount();

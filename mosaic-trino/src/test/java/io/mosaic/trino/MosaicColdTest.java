@@ -26,13 +26,14 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * TPC-H over tables on an emulated cold device (issue 24; Skipper, VLDB 2016): one catalog per
- * group scheduling policy, each with its own cold device (4 groups, 50 ms switches), and a plain
- * catalog on a warm device. Concurrent clients' queries return exactly the plain catalog's rows
- * under every policy, and the rank policy switches groups fewer times than the naive path ({@code
- * policy = "none"}: reads in arrival order) for the same workload. Bounds on the devices' switch
- * counters, not on time. One node, so each cold device has one scheduler (the page source's {@code
- * isBlocked()} is the future of a read the scheduler has queued; a driver never parks on it).
+ * TPC-H over tables on an emulated cold device (docs/cold-storage.md; Skipper, VLDB 2016): one
+ * catalog per group scheduling policy, each with its own cold device (4 groups, 50 ms switches),
+ * and a plain catalog on a warm device. Concurrent clients' queries return exactly the plain
+ * catalog's rows under every policy, and the rank policy switches groups fewer times than the naive
+ * path ({@code policy = "none"}: reads in arrival order) for the same workload. Bounds on the
+ * devices' switch counters, not on time. One node, so each cold device has one scheduler (the page
+ * source's {@code isBlocked()} is the future of a read the scheduler has queued; a driver never
+ * parks on it).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicColdTest {

@@ -26,11 +26,12 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Page pruning (issue 20) on a two-node cluster: a table sorted on {@code k}, two row groups of
- * 200,000 rows and ten pages per column each; a narrow range on {@code k} answers what it answers
- * with {@code page_pruning_enabled = false} while reading a small part of the chunks' bytes (the
- * trace counts the bytes read); so does a predicate on a column with nulls and a join's dynamic
- * filter; a damaged page under a pruned read is CORRUPT, naming the file.
+ * Page pruning (docs/trino.md, "What happens in a query") on a two-node cluster: a table sorted on
+ * {@code k}, two row groups of 200,000 rows and ten pages per column each; a narrow range on {@code
+ * k} answers what it answers with {@code page_pruning_enabled = false} while reading a small part
+ * of the chunks' bytes (the trace counts the bytes read); so does a predicate on a column with
+ * nulls and a join's dynamic filter; a damaged page under a pruned read is CORRUPT, naming the
+ * file.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicPagePruningTest {

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Cooperative scans in Trino (issue 23): concurrent queries with the session property {@code
- * sharing_policy} return the same rows as with sharing off, and the page sources report the chunks
- * they read and those they got from the node's shared buffer in the operator stats.
+ * Cooperative scans in Trino (docs/cooperative-scans.md): concurrent queries with the session
+ * property {@code sharing_policy} return the same rows as with sharing off, and the page sources
+ * report the chunks they read and those they got from the node's shared buffer in the operator
+ * stats.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicSharedScansTest {

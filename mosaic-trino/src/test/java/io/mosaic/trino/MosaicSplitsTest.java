@@ -49,9 +49,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Splits and dynamic filtering (issue 20) on a two-node cluster: a join's build side prunes the
- * probe side's row groups when splits are planned and again before each row group is read; small
- * tables still get a split per driver slot; split weights follow the splits' bytes.
+ * Splits and dynamic filtering (docs/trino.md, "What happens in a query") on a two-node cluster: a
+ * join's build side prunes the probe side's row groups when splits are planned and again before
+ * each row group is read; small tables still get a split per driver slot; split weights follow the
+ * splits' bytes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicSplitsTest {

@@ -20,11 +20,11 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 20, statistics: {@code SHOW STATS} of Mosaic tables written by CREATE TABLE AS from {@code
- * tpch.tiny} gives, for every column, a distinct-value count within 5 % of {@code count(DISTINCT
- * x)}, the true null fraction and, for strings, the true data size; they stay so after an INSERT
- * (the row groups' sketches union) and a move to another device, and a table whose manifest
- * predates sketches gets them from {@code ANALYZE}.
+ * Statistics (docs/trino.md): {@code SHOW STATS} of Mosaic tables written by CREATE TABLE AS from
+ * {@code tpch.tiny} gives, for every column, a distinct-value count within 5 % of {@code
+ * count(DISTINCT x)}, the true null fraction and, for strings, the true data size; they stay so
+ * after an INSERT (the row groups' sketches union) and a move to another device, and a table whose
+ * manifest predates sketches gets them from {@code ANALYZE}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicStatisticsTest {

@@ -28,8 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The 22 TPC-H queries on a two-node cluster over Mosaic tables created by CREATE TABLE AS from
- * {@code tpch.tiny} return what the same queries return over the {@code tpch} catalog (DESIGN
- * section 8).
+ * {@code tpch.tiny} return what the same queries return over the {@code tpch} catalog
+ * (docs/trino.md, "Tests").
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicTpchQueriesTest {

@@ -21,10 +21,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Issue 24, "the planner knows cold devices": the predicted budget curve (paper Figure 5) of the
- * built-in TPC-H trace over paper Table 1's devices, without and with the cold storage device of
- * the {@code csd} catalogue (Skipper's figures: 10 ct/GB, 1 GB/s, 12 groups, 8 s switches). Model
- * predictions only, nothing is timed (docs/experiments/cold.md, "The planner's budget curve").
+ * The planner on cold devices (docs/cold-storage.md, "The planner"): the predicted budget curve
+ * (paper Figure 5) of the built-in TPC-H trace over paper Table 1's devices, without and with the
+ * cold storage device of the {@code csd} catalogue (Skipper's figures: 10 ct/GB, 1 GB/s, 12 groups,
+ * 8 s switches). Model predictions only, nothing is timed (docs/experiments/cold.md, "The planner's
+ * budget curve").
  *
  * <p>Usage: {@code benchmarks/bench experiments.ColdBudgetCurves [OUT_DIR] [SF] [TIME_LIMIT_S]
  * [STEPS]} (defaults docs/experiments, 30, 60, 8). Writes {@code cold-budget-curves-tpch-sfN.csv}

@@ -20,9 +20,9 @@ import java.util.Map;
 
 /**
  * How fast scans decode lineitem's columns, column by column and in the column sets of a few scans,
- * with one decoding thread and with two (issue 21: why the CPU term's calibration, one rate per
- * codec and byte over all of lineitem's columns, mispredicts where the CPU binds). The table is
- * zstd on an unthrottled directory the page cache holds, so decoding bounds every scan.
+ * with one decoding thread and with two (why the CPU term's calibration, one rate per codec and
+ * byte over all of lineitem's columns, mispredicts where the CPU binds). The table is zstd on an
+ * unthrottled directory the page cache holds, so decoding bounds every scan.
  *
  * <p>{@code experiments.DecodeRates [SF] [SECONDS] [POOL_MB] [ONLY]}: SF of lineitem (0.05),
  * seconds per figure (2), the retriever's pool of decoded vectors in MB (64, as calibration's), and

@@ -37,8 +37,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Issue 25's measure (docs/experiments/design.md): a running workload switches to another trace and
- * the design service transforms the placement under it, once per schedule shape.
+ * The measure of physical design management (docs/experiments/design.md): a running workload
+ * switches to another trace and the design service transforms the placement under it, once per
+ * schedule shape.
  *
  * <p>TPC-H lineitem on the four emulated Table 1 devices (read rates / DIVISOR), the model's NVMe,
  * SSD and RAID 5 each holding a SHARE of lineitem's stored bytes (the HDD unbounded). Workload A is

@@ -322,9 +322,9 @@ public final class ExperimentPool implements AutoCloseable {
   }
 
   /**
-   * Runs scans that read only some row groups (as min/max skipping leaves them; issue 26's
-   * recency-skewed workload), weights included, unrecorded; each reads its row groups from the
-   * first to the last it names.
+   * Runs scans that read only some row groups (as min/max skipping leaves them; the recency-skewed
+   * workload of docs/row-ranges.md), weights included, unrecorded; each reads its row groups from
+   * the first to the last it names.
    */
   public Measurement runRanges(List<RangeUnits.RangeScan> scans) {
     return measure(

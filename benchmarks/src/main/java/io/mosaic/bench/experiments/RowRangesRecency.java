@@ -37,8 +37,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Issue 26's measure: hot row ranges against whole columns under a recency-skewed workload, in
- * budget mode over the four emulated Table 1 devices (docs/row-ranges.md, docs/experiments).
+ * The measure of row-range placement: hot row ranges against whole columns under a recency-skewed
+ * workload, in budget mode over the four emulated Table 1 devices (docs/row-ranges.md,
+ * docs/experiments).
  *
  * <p>The workload: TPC-H lineitem and orders written in date order ({@code l_shipdate}, {@code
  * o_orderdate}) in {@value #ROW_GROUPS} row groups each, and the scans of the 22 queries on them

@@ -28,8 +28,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Issue 26's solve-time goal alone ("the planner's solve time stays within 2x of column-only LOPT
- * for TPC-H"): the models and budgets of {@link RowRangesRecency}, solved by column-only and
+ * Row-range placement's solve-time goal alone (docs/row-ranges.md: within 2x of column-only LOPT
+ * for TPC-H): the models and budgets of {@link RowRangesRecency}, solved by column-only and
  * range-aware LOPT {@code RUNS} times each, without migrating or scanning. Prints per budget the
  * median solve times, their ratio, and both objectives with SCIP's gaps (so equal quality shows).
  *

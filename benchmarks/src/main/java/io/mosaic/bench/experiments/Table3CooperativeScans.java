@@ -33,13 +33,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The paper's Table 3 (Cooperative Scans, Zukowski et al., VLDB 2007, Section 6.3, DSM) through
- * Mosaic's retriever on emulated devices (issue 23, docs/cooperative-scans.md): TPC-H lineitem,
- * {@code streams} streams of 4 queries each, started {@code stagger} apart, each query a FAST
- * (Q6-like: 4 columns, little work per row) or a SLOW one (Q1-like: 7 columns, grouping and
- * arithmetic per row) over a random range of 1, 10, 50 or 100 % of the row groups; the shared
- * buffer far smaller than the table. For each sharing policy: total time, average stream time,
- * average normalised latency per query type (time / the same query alone), bytes and reads per
- * device.
+ * Mosaic's retriever on emulated devices (docs/cooperative-scans.md): TPC-H lineitem, {@code
+ * streams} streams of 4 queries each, started {@code stagger} apart, each query a FAST (Q6-like: 4
+ * columns, little work per row) or a SLOW one (Q1-like: 7 columns, grouping and arithmetic per row)
+ * over a random range of 1, 10, 50 or 100 % of the row groups; the shared buffer far smaller than
+ * the table. For each sharing policy: total time, average stream time, average normalised latency
+ * per query type (time / the same query alone), bytes and reads per device.
  *
  * <pre>
  * benchmarks/bench experiments.Table3CooperativeScans [--sf 0.2] [--streams 16] [--stagger-ms 500]
@@ -166,7 +165,8 @@ public final class Table3CooperativeScans {
     for (SharingPolicy policy : policies) {
       System.out.printf(Locale.ROOT, "policy %s:%n", policy.configName());
       List<List<Run>> results = new ArrayList<>();
-      // The issue's fairness goal: one query alone on an idle system is no slower under the policy
+      // Fairness (docs/cooperative-scans.md): one query alone on an idle system is no slower under
+      // the policy
       // (median of 3 SLOW full scans, each on a fresh retriever so nothing is in its buffer).
       List<Long> aloneTimes = new ArrayList<>();
       for (int i = 0; i < 3; i++) {

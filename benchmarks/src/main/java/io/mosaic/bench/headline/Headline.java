@@ -29,8 +29,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The Java half of {@code benchmarks/headline} (issue 22, docs/experiments/headline.md): the
- * planning steps the CLI has no command for. The script calls one subcommand at a time:
+ * The Java half of {@code benchmarks/headline} (docs/experiments/headline.md): the planning steps
+ * the CLI has no command for. The script calls one subcommand at a time:
  *
  * <pre>
  * pool DIR DIVISOR CAPACITY      DIR/devices.toml (Table 1 / DIVISOR, emulate = the OS pool's
@@ -192,7 +192,8 @@ public final class Headline {
     }
     if (dir != null) {
       // The sweep stops where Mosaic saturates, usually below what Parquet alone costs on the SSD
-      // or the NVMe; the paper's Figure 6 compares against those too (issue 22's 60 % goal).
+      // or the NVMe; the paper's Figure 6 compares against those too
+      // (docs/experiments/headline.md).
       Map<String, Map<String, Long>> bytes = parquetBytes(dir);
       for (CatalogDevice d : DeviceCatalog.load(dir.resolve("catalog.toml").toString())) {
         double cents = 0;

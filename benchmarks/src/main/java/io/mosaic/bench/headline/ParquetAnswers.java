@@ -17,8 +17,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The two Parquet answers at a budget (issue 22), priced with the real bytes of each table's
- * Parquet copy ({@code parquet-bytes.csv}) at the catalogue's cents per GB:
+ * The two Parquet answers at a budget (docs/experiments/headline.md), priced with the real bytes of
+ * each table's Parquet copy ({@code parquet-bytes.csv}) at the catalogue's cents per GB:
  *
  * <ul>
  *   <li>{@code parquet-alone}: every table on the fastest single device class whose price for the

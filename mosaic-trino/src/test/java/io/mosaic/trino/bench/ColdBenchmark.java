@@ -28,13 +28,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Skipper's Section 5 shape in Trino (issue 24, docs/experiments/cold.md): TPC-H with every table
- * on one emulated cold device ({@code csd}: disk groups, a group switch, the active group's read
- * rate), 1 to N concurrent clients, each running the same sequence of TPC-H queries from its own
- * starting point; the same data read under one configuration per JVM: {@code none} (no scheduler:
- * reads in arrival order, Skipper's naive path), {@code max-queries}, {@code rank}, {@code fcfs},
- * or {@code hdd} (the same directory emulated as an HDD at the same read rate, with seeks); each
- * optionally with {@code +POLICY}, a sharing policy of cooperative scans ({@code rank+relevance}).
+ * Skipper's Section 5 shape in Trino (docs/experiments/cold.md): TPC-H with every table on one
+ * emulated cold device ({@code csd}: disk groups, a group switch, the active group's read rate), 1
+ * to N concurrent clients, each running the same sequence of TPC-H queries from its own starting
+ * point; the same data read under one configuration per JVM: {@code none} (no scheduler: reads in
+ * arrival order, Skipper's naive path), {@code max-queries}, {@code rank}, {@code fcfs}, or {@code
+ * hdd} (the same directory emulated as an HDD at the same read rate, with seeks); each optionally
+ * with {@code +POLICY}, a sharing policy of cooperative scans ({@code rank+relevance}).
  *
  * <p>{@code load DIR SF GROUPS SWITCH READ [LAYOUT]}: writes the tables once, on a device that puts
  * files in groups by LAYOUT ({@code segment}, the default, or {@code table}: docs/cold-storage.md).

@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Trino's side of the headline benchmark (issue 22, {@code benchmarks/headline},
+ * Trino's side of the headline benchmark ({@code benchmarks/headline},
  * docs/experiments/headline.md): one in-process Trino (a coordinator and a worker) with a {@code
  * mosaic} catalog over the OS-emulated pool and a {@code hive} catalog reading Parquet copies that
  * live on the same devices. Run inside the pool's cgroup, so every reader is throttled alike.

@@ -5,9 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Cold caches for the headline benchmark (issue 22): before each measured query the page cache is
- * dropped (as root, the way {@code benchmarks/os-pool drop-caches} does), so every query reads its
- * data through the emulated devices' throttle.
+ * Cold caches for the headline benchmark (docs/experiments/headline.md): before each measured query
+ * the page cache is dropped (as root, the way {@code benchmarks/os-pool drop-caches} does), so
+ * every query reads its data through the emulated devices' throttle.
  */
 final class OsPool {
   private static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");

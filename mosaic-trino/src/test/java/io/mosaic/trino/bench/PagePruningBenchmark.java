@@ -15,12 +15,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Page pruning (issue 20): a narrow range on a sorted key, the scan-only shape, over TPC-H lineitem
- * written sorted on {@code l_shipdate} into Mosaic and Hive (Parquet, zstd) of one in-process Trino
- * ({@link TpchCatalogs}): Mosaic with {@code page_pruning_enabled} on and off, and Hive (whose
- * reader uses column indexes, {@code parquet.use_column_index}, on by default). Each variant runs
- * once to warm up, then {@code runs} times, the variants rotated; the median time counts, with the
- * physical input bytes Trino reports. The answers must be equal, or the exit status is 1.
+ * Page pruning (docs/benchmarks.md, "Page pruning on a sorted key"): a narrow range on a sorted
+ * key, the scan-only shape, over TPC-H lineitem written sorted on {@code l_shipdate} into Mosaic
+ * and Hive (Parquet, zstd) of one in-process Trino ({@link TpchCatalogs}): Mosaic with {@code
+ * page_pruning_enabled} on and off, and Hive (whose reader uses column indexes, {@code
+ * parquet.use_column_index}, on by default). Each variant runs once to warm up, then {@code runs}
+ * times, the variants rotated; the median time counts, with the physical input bytes Trino reports.
+ * The answers must be equal, or the exit status is 1.
  *
  * <p>Run: {@code mosaic-trino/page-pruning-bench [SF [RUNS [DIR]]]} (default SF 1, 3 runs, DIR
  * {@code /tmp/mosaic-pages-sf<SF>}; the sorted tables are written once and reused).

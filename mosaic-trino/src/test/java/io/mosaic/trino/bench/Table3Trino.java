@@ -34,13 +34,12 @@ import java.util.concurrent.Future;
 
 /**
  * The paper's Table 3 (Cooperative Scans, Zukowski et al., VLDB 2007, Section 6.3, DSM) through
- * Trino (issue 23, docs/cooperative-scans.md): the workload of {@code
- * experiments.Table3CooperativeScans} (the same table, devices, seed, streams and ranges), but each
- * query is SQL sent by its own client session to an in-process Trino (one node, so one retriever
- * and one shared buffer), with the catalog's {@code sharing_policy} set per session. A query's
- * range of row groups is a range of {@code l_orderkey} (lineitem is generated in its order, so
- * min/max skipping keeps just those row groups). Bytes and chunks come from the page sources'
- * connector metrics.
+ * Trino (docs/cooperative-scans.md): the workload of {@code experiments.Table3CooperativeScans}
+ * (the same table, devices, seed, streams and ranges), but each query is SQL sent by its own client
+ * session to an in-process Trino (one node, so one retriever and one shared buffer), with the
+ * catalog's {@code sharing_policy} set per session. A query's range of row groups is a range of
+ * {@code l_orderkey} (lineitem is generated in its order, so min/max skipping keeps just those row
+ * groups). Bytes and chunks come from the page sources' connector metrics.
  *
  * <pre>
  * benchmarks/table3-trino [--sf 0.2] [--streams 16] [--stagger-ms 500] [--rate-mb 12]

@@ -14,10 +14,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Issue 20, statistics: {@code SHOW STATS} of TPC-H lineitem and orders in Mosaic and in Hive
- * (Parquet, after Hive's {@code ANALYZE}) side by side with the exact distinct counts, then the
- * {@code EXPLAIN} plans of q5, q7 and q18 in both. With a second directory of Mosaic tables written
- * by an older Mosaic (no sketches), its statistics and plans are shown as "before".
+ * Statistics (docs/benchmarks.md, "Statistics for Trino's optimizer"): {@code SHOW STATS} of TPC-H
+ * lineitem and orders in Mosaic and in Hive (Parquet, after Hive's {@code ANALYZE}) side by side
+ * with the exact distinct counts, then the {@code EXPLAIN} plans of q5, q7 and q18 in both. With a
+ * second directory of Mosaic tables written by an older Mosaic (no sketches), its statistics and
+ * plans are shown as "before".
  *
  * <p>Run: {@code mosaic-trino/tpch-bench-stats [SF [DIR [BEFORE_DIR]]]}. The tables are written
  * once into DIR (default {@code /tmp/mosaic-tpch-trino-sf<SF>-stats}, Mosaic and Hive only); the

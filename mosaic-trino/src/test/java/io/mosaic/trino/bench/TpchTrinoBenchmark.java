@@ -16,12 +16,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * TPC-H in Trino (issue 7): the 22 queries over the same data in three catalogs of one in-process
- * Trino, side by side: Mosaic (one unthrottled device, zstd), Trino's memory connector, and Hive
- * reading Parquet (zstd) from the local disk; then a scan-only query summing four lineitem columns.
- * Per query, each catalog runs once to warm up, then {@code runs} times, the catalogs interleaved
- * and rotated so none always goes first; the median time counts. The three catalogs' answers must
- * be the same rows, or the row is flagged and the exit status is 1.
+ * TPC-H in Trino (docs/benchmarks.md): the 22 queries over the same data in three catalogs of one
+ * in-process Trino, side by side: Mosaic (one unthrottled device, zstd), Trino's memory connector,
+ * and Hive reading Parquet (zstd) from the local disk; then a scan-only query summing four lineitem
+ * columns. Per query, each catalog runs once to warm up, then {@code runs} times, the catalogs
+ * interleaved and rotated so none always goes first; the median time counts. The three catalogs'
+ * answers must be the same rows, or the row is flagged and the exit status is 1.
  *
  * <p>Run: {@code mosaic-trino/tpch-bench [SF [RUNS [DIR [scan]]]]} ({@code scan}: only the
  * scan-only query). Mosaic's and Hive's tables are written once into DIR (default {@code
@@ -50,7 +50,7 @@ public final class TpchTrinoBenchmark {
   public static void main(String[] args) throws Exception {
     double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 2;
-    // "scan" as a fourth argument runs only the scan-only query (read-path work, issue 20).
+    // "scan" as a fourth argument runs only the scan-only query (read-path work).
     boolean scanOnly = args.length > 3 && args[3].equals("scan");
     Path dir =
         Path.of(args.length > 2 ? args[2] : "/tmp/mosaic-tpch-trino-sf" + TpchCatalogs.format(sf))

@@ -28,7 +28,7 @@ import java.util.TreeSet;
  * Derives a workload trace (paper Figure 3b) from real query plans: plans each query in an
  * in-process Trino and records, for every table scan left in the optimised plan, the table and the
  * columns the scan reads. This is what Mosaic's trace recorder would log had the queries run, so
- * the shipped traces are not typed by hand (issue 5, "Workloads").
+ * the shipped traces are not typed by hand (docs/workloads.md).
  *
  * <p>The tpch catalog uses the connector's {@code STANDARD} column naming (l_orderkey, ...), the
  * names of the TPC-H specification, and has predicate pushdown off: the tpch connector can absorb a
