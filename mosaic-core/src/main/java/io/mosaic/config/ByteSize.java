@@ -52,11 +52,11 @@ public record ByteSize(long bytes) implements Comparable<ByteSize> {
     return new ByteSize(bytes);
   }
 
-  public static ByteSize ofMebibytes(long mib) {
+  static ByteSize ofMebibytes(long mib) {
     return new ByteSize(mib * 1024 * 1024);
   }
 
-  public double gigabytes() {
+  double gigabytes() {
     return bytes / 1e9;
   }
 

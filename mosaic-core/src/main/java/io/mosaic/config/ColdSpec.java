@@ -59,13 +59,13 @@ public record ColdSpec(
   }
 
   /** The {@code policy} value that turns the scheduler off. */
-  public static final String NO_SCHEDULER = "none";
+  static final String NO_SCHEDULER = "none";
 
-  public static final int MIN_GROUPS = 2;
-  public static final int MAX_GROUPS = 1024;
+  static final int MIN_GROUPS = 2;
+  static final int MAX_GROUPS = 1024;
 
   /** The longest switch accepted: a group spins up in seconds, so minutes are surely a typo. */
-  public static final Latency MAX_SWITCH = Latency.ofMillis(600_000);
+  static final Latency MAX_SWITCH = Latency.ofMillis(600_000);
 
   /** A cold device with the default scheduler ({@link #DEFAULT_POLICY}). */
   public ColdSpec(int groups, Latency switchLatency, Bandwidth groupRead) {
@@ -103,7 +103,7 @@ public record ColdSpec(
    * A {@code policy} of devices.toml's cold table: a {@link GroupPolicy} name, or {@value
    * #NO_SCHEDULER}; the error lists every choice.
    */
-  public static Optional<GroupPolicy> parsePolicy(String name) {
+  static Optional<GroupPolicy> parsePolicy(String name) {
     if (name.trim().equalsIgnoreCase(NO_SCHEDULER)) {
       return Optional.empty();
     }
@@ -119,7 +119,7 @@ public record ColdSpec(
   }
 
   /** The policy as devices.toml spells it. */
-  public String policyName() {
+  String policyName() {
     return scheduler.map(GroupPolicy::configName).orElse(NO_SCHEDULER);
   }
 

@@ -71,13 +71,13 @@ public final class DeviceConfigParser {
   }
 
   /** Parses a catalogue of devices to buy from a file. */
-  public static List<CatalogDevice> parseCatalog(Path file) {
+  static List<CatalogDevice> parseCatalog(Path file) {
     DeviceConfigParser parser = new DeviceConfigParser(file);
     return parser.finish(parser.catalog(parser.read(readFile(file))));
   }
 
   /** Parses a catalogue from text; {@code name} stands for the file in messages. */
-  public static List<CatalogDevice> parseCatalog(String name, String text) {
+  static List<CatalogDevice> parseCatalog(String name, String text) {
     DeviceConfigParser parser = new DeviceConfigParser(Path.of(name));
     return parser.finish(parser.catalog(parser.read(text)));
   }

@@ -214,7 +214,7 @@ public final class Device {
    * wrong, and the device's I/O emulation would not pace them). Only the device's own folder may be
    * a link; the folders in it must be real.
    */
-  public void checkOnDevice(Path dir) throws IOException {
+  void checkOnDevice(Path dir) throws IOException {
     Path root = spec.path().toRealPath();
     Path real = dir.toRealPath();
     if (!real.startsWith(root)) {
@@ -314,7 +314,7 @@ public final class Device {
   }
 
   /** Bytes the file system under this device still has free (the configured capacity aside). */
-  public long usableBytes() throws IOException {
+  long usableBytes() throws IOException {
     FileStore store = Files.getFileStore(spec.path());
     return store.getUsableSpace();
   }

@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public final class DevicePool {
   /** Name of the device model file (paper Figure 3d), kept on the metadata device. */
-  public static final String MODEL_FILE = "device-model.toml";
+  static final String MODEL_FILE = "device-model.toml";
 
   private final Path configFile;
   private final Map<String, Device> devices = new LinkedHashMap<>();

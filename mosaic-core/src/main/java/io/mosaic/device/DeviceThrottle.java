@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
  * switch added as a delay). Reads of every group queue on the one timeline, so while a switch runs
  * the device serves nothing else. No group is spun up at first: the first read switches too.
  */
-public final class DeviceThrottle {
+final class DeviceThrottle {
   static final long BURST_NANOS = 2_000_000;
 
   private final Emulation emulation;
@@ -35,7 +35,7 @@ public final class DeviceThrottle {
   private int activeGroup = -1;
   private long switches;
 
-  public DeviceThrottle(Emulation emulation) {
+  DeviceThrottle(Emulation emulation) {
     this(emulation, null);
   }
 

@@ -12,7 +12,7 @@ public record ColumnSpec(String name, ColumnType type, boolean nullable) impleme
    * The field metadata key that carries a type Arrow has no own type for ({@code char(n)}, a Utf8
    * field), so that a batch built from {@link TableSchema#arrowSchema()} matches the table.
    */
-  public static final String ARROW_TYPE_KEY = "mosaic.type";
+  static final String ARROW_TYPE_KEY = "mosaic.type";
 
   /** The column as an Arrow field. */
   public Field arrowField() {

@@ -50,7 +50,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
   /**
    * The longest {@code char(n)}: Trino's limit, so that either engine reads what the other wrote.
    */
-  public static final int MAX_CHAR_LENGTH = 65_536;
+  static final int MAX_CHAR_LENGTH = 65_536;
 
   private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),\\s*(\\d+)\\)");
   private static final Pattern CHAR = Pattern.compile("char\\((\\d{1,9})\\)");
@@ -240,7 +240,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
   }
 
   /** Parquet physical type; decimals as Spark writes them (INT32 to 9 digits, INT64 to 18). */
-  public PrimitiveTypeName physical() {
+  PrimitiveTypeName physical() {
     return switch (kind) {
       case BOOLEAN -> PrimitiveTypeName.BOOLEAN;
       case INT8, INT16, INT32, DATE -> PrimitiveTypeName.INT32;

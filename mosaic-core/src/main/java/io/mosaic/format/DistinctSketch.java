@@ -27,7 +27,7 @@ import org.apache.parquet.column.values.bloomfilter.XxHash;
  * (one byte each) as a zlib stream; written in the manifest as base64.
  */
 public final class DistinctSketch {
-  public static final int LOG_REGISTERS = 12;
+  static final int LOG_REGISTERS = 12;
   private static final int FORMAT = 1;
   private static final int MIN_LOG = 4;
   private static final int MAX_LOG = 16;

@@ -28,7 +28,7 @@ public record Manifest(
     List<Long> rowGroups,
     List<SegmentEntry> segments) {
 
-  public static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 1;
 
   public Manifest {
     properties = Map.copyOf(properties);

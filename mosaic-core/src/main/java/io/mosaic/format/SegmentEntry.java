@@ -98,7 +98,7 @@ public record SegmentEntry(
         + "'";
   }
 
-  public boolean covers(int rowGroup) {
+  boolean covers(int rowGroup) {
     return rowGroup >= firstRowGroup && rowGroup < firstRowGroup + rowGroupCount;
   }
 

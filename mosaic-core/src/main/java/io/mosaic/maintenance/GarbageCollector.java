@@ -85,7 +85,7 @@ public final class GarbageCollector {
    * reader that read the latest version before the migration committed and pins it afterwards then
    * finds it gone and pins the new one, instead of reading deleted files.
    */
-  public void retire(Collection<SegmentEntry> segments) {
+  void retire(Collection<SegmentEntry> segments) {
     try (CommitGate.Hold hold = CommitGate.exclusive(table.root())) {
       Manifest latest = table.latest();
       String tableId = latest.tableId();

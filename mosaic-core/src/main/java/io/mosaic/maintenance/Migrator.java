@@ -71,7 +71,7 @@ public final class Migrator {
     }
 
     /** Whether the move writes the whole source segment (else the segment is split). */
-    public boolean wholeSegment() {
+    boolean wholeSegment() {
       return rowGroupCount == from.rowGroupCount();
     }
 
@@ -113,14 +113,14 @@ public final class Migrator {
     }
 
     /** Estimated bytes written to each device. */
-    public Map<String, Long> bytesIn() {
+    Map<String, Long> bytesIn() {
       Map<String, Long> in = new LinkedHashMap<>();
       moves.forEach(m -> in.merge(m.toDevice(), m.estimatedBytes(), Long::sum));
       return in;
     }
 
     /** Bytes freed on each device once the old segments are retired. */
-    public Map<String, Long> bytesOut() {
+    Map<String, Long> bytesOut() {
       Map<String, Long> out = new LinkedHashMap<>();
       moves.forEach(m -> out.merge(m.from().device(), m.sourceBytes(), Long::sum));
       return out;
@@ -197,7 +197,7 @@ public final class Migrator {
    * A placement as users type it in SQL procedures ({@code 'l_comment=hdd, l_shipdate=nvme'}): an
    * ordered column {@code ->} device map. Columns and devices are checked later, by {@link #plan}.
    */
-  public static Map<String, String> parsePlacement(String text) {
+  static Map<String, String> parsePlacement(String text) {
     Map<String, String> placement = new LinkedHashMap<>();
     for (String entry : text == null ? new String[0] : text.split(",")) {
       if (entry.isBlank()) {

@@ -33,7 +33,7 @@ public final class TableAnalyzer {
   private TableAnalyzer() {}
 
   /** Whether a segment lacks statistics a writer would have given it. */
-  public static boolean lacksValueStats(ColumnSpec column, SegmentEntry s) {
+  static boolean lacksValueStats(ColumnSpec column, SegmentEntry s) {
     for (RowGroupStats st : s.stats()) {
       if (!st.hasDistinct() || (column.type().isVariableWidth() && st.dataBytes() < 0)) {
         return true;

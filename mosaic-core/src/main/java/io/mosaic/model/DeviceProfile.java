@@ -37,7 +37,7 @@ public record DeviceProfile(
     Optional<ColdSpec> cold) {
 
   /** Default lz4 compression ratio when none was measured: a typical ratio on TPC-H columns. */
-  public static final double DEFAULT_LZ4_RATIO = 2.5;
+  static final double DEFAULT_LZ4_RATIO = 2.5;
 
   /** Default zstd compression ratio when none was measured: a typical ratio on TPC-H columns. */
   public static final double DEFAULT_ZSTD_RATIO = 4.5;

@@ -26,7 +26,7 @@ public record Workload(List<DistinctScan> scans) {
   }
 
   /** One scan per element (each seen once), merged: what a raw trace of column sets gives. */
-  public static Workload ofScans(Collection<? extends Set<ColumnRef>> scans) {
+  static Workload ofScans(Collection<? extends Set<ColumnRef>> scans) {
     return merging(scans.stream().map(columns -> new DistinctScan(columns, 1)).toList());
   }
 

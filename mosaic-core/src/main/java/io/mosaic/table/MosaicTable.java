@@ -348,7 +348,7 @@ public final class MosaicTable {
    * The codec new segments of {@code column} on {@code device} are written with: the column's
    * override ({@code column.<name>.codec}), else the device's.
    */
-  public static Codec codecOf(Manifest m, String column, Device device) {
+  static Codec codecOf(Manifest m, String column, Device device) {
     String value = m.properties().get(codecProperty(column));
     return value == null
         ? device.spec().codec()

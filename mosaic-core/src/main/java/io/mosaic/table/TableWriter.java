@@ -39,7 +39,7 @@ public final class TableWriter implements AutoCloseable {
     this.lock = new WriterLock(table, "w");
   }
 
-  public String writerId() {
+  String writerId() {
     return lock.id();
   }
 
