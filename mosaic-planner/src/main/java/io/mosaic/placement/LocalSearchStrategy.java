@@ -6,7 +6,6 @@ import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
-import io.mosaic.placement.local.LocalSearch;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,12 +1,10 @@
-package io.mosaic.placement.local;
+package io.mosaic.placement;
 
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.DistinctScan;
 import io.mosaic.model.RowRange;
-import io.mosaic.placement.PlacementMode;
-import io.mosaic.placement.PlacementProblem;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

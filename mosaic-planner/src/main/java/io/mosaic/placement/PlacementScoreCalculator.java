@@ -1,4 +1,4 @@
-package io.mosaic.placement.local;
+package io.mosaic.placement;
 
 import java.util.List;
 import org.optaplanner.core.api.score.buildin.hardsoftlong.HardSoftLongScore;

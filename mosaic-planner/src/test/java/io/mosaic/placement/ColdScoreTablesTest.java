@@ -1,4 +1,4 @@
-package io.mosaic.placement.local;
+package io.mosaic.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -17,7 +17,6 @@ import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import io.mosaic.model.RowRange;
 import io.mosaic.model.Workload;
-import io.mosaic.placement.PlacementProblem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package io.mosaic.placement.local;
+package io.mosaic.placement;
 
 import org.optaplanner.core.api.domain.entity.PlanningEntity;
 import org.optaplanner.core.api.domain.entity.PlanningPin;

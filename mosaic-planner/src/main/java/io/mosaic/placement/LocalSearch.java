@@ -1,8 +1,7 @@
-package io.mosaic.placement.local;
+package io.mosaic.placement;
 
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.Placement;
-import io.mosaic.placement.PlacementProblem;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
