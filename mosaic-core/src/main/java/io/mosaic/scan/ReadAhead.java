@@ -2,11 +2,9 @@ package io.mosaic.scan;
 
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
-import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.DecodedChunk;
 import io.mosaic.table.CorruptTableException;
-import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,12 +41,7 @@ final class ReadAhead {
   // of its threads (issue 21, docs/benchmarks.md "Fixed cost per scan").
   static final long INLINE_DECODE_BYTES = 64 << 10;
 
-  private final Retriever retriever;
-  private final MosaicTable table;
-  private final Manifest manifest;
-  private final ScanRequest request;
-  private final List<ColumnSpec> columns;
-  private final List<Integer> groups;
+  private final ScanState state;
   // The consumer's next row group (Scan's cursor): reads go at most ROW_GROUPS_AHEAD beyond it.
   private final IntSupplier cursor;
   private final ByteBudget budget;
@@ -57,17 +50,11 @@ final class ReadAhead {
   // Per scan row group, once decided: whether the request's narrowing predicate rules it out.
   private final Boolean[] ruledOut;
   private int ruledOutCount;
-  // The narrowing predicate last bound to the manifest, kept while the engine's value is unchanged.
-  private Predicate narrowed;
-  private RowGroupFilter narrowedFilter;
   // Chunk mode with page pruning: per scan row group, once decided before its first read is issued,
   // the rows the page indexes cannot rule out and the pages of each column to read (null: all).
   private final boolean prunePages;
   private final Selection[] selections;
   private final boolean[] selected;
-  // The predicate pages were last tested against (the plan's and the narrowing's), bound.
-  private Predicate pagePredicate;
-  private RowGroupFilter pageFilter;
   private final Map<String, Integer> inflight = new HashMap<>();
   // Per column, vectors of row groups the consumer is done with, for decoding later ones into.
   private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
@@ -123,43 +110,33 @@ final class ReadAhead {
   }
 
   /** {@code raw}: chunk mode, the consumer decodes ({@link #chunk}, {@link #ready}). */
-  ReadAhead(
-      Retriever retriever,
-      MosaicTable table,
-      Manifest manifest,
-      ScanRequest request,
-      List<ColumnSpec> columns,
-      List<Integer> groups,
-      IntSupplier cursor,
-      boolean raw) {
+  ReadAhead(ScanState state, IntSupplier cursor, boolean raw) {
     this.raw = raw;
-    this.retriever = retriever;
-    this.table = table;
-    this.manifest = manifest;
-    this.request = request;
-    this.columns = columns;
-    this.groups = groups;
+    this.state = state;
     this.cursor = cursor;
-    this.budget = new ByteBudget(request.bufferBytes());
+    this.budget = new ByteBudget(state.request().bufferBytes());
     this.allocator =
-        retriever.allocator().newChildAllocator("scan-" + table.name(), 0, Long.MAX_VALUE);
-    this.slots = new Slot[groups.size()][columns.size()];
-    this.ruledOut = new Boolean[groups.size()];
-    this.prunePages = raw && request.pagePruning();
-    this.selections = new Selection[groups.size()];
-    this.selected = new boolean[groups.size()];
-    for (ColumnSpec c : columns) {
+        state
+            .retriever()
+            .allocator()
+            .newChildAllocator("scan-" + state.table().name(), 0, Long.MAX_VALUE);
+    this.slots = new Slot[state.groups().size()][state.columns().size()];
+    this.ruledOut = new Boolean[state.groups().size()];
+    this.prunePages = raw && state.request().pagePruning();
+    this.selections = new Selection[state.groups().size()];
+    this.selected = new boolean[state.groups().size()];
+    for (ColumnSpec c : state.columns()) {
       spares.put(c.name(), new ConcurrentLinkedDeque<>());
     }
-    this.query = request.queryTag("scan-" + java.util.UUID.randomUUID());
+    this.query = state.request().queryTag("scan-" + java.util.UUID.randomUUID());
     boolean scheduled = false;
-    for (ColumnSpec c : columns) {
-      for (SegmentEntry s : manifest.segmentsOf(c.name())) {
-        scheduled |= retriever.scheduled(table.pool().device(s.device()));
+    for (ColumnSpec c : state.columns()) {
+      for (SegmentEntry s : state.manifest().segmentsOf(c.name())) {
+        scheduled |= state.retriever().scheduled(state.table().pool().device(s.device()));
       }
     }
     this.wholeSplit = raw && scheduled;
-    this.outOfOrder = scheduled && !request.ordered();
+    this.outOfOrder = scheduled && !state.request().ordered();
   }
 
   /**
@@ -168,16 +145,8 @@ final class ReadAhead {
    * first: the scheduler then issues none of its reads and the consumer skips it.
    */
   synchronized boolean ruledOut(int g) {
-    if (request.narrowing() == null) {
-      return false;
-    }
     if (ruledOut[g] == null) {
-      Predicate p = request.narrowing().get();
-      if (!p.equals(narrowed)) {
-        narrowedFilter = new RowGroupFilter(table.name(), manifest, p);
-        narrowed = p;
-      }
-      ruledOut[g] = !narrowedFilter.mightMatch(groups.get(g));
+      ruledOut[g] = state.ruledOutNow(state.groups().get(g));
       if (ruledOut[g]) {
         ruledOutCount++;
       }
@@ -342,12 +311,12 @@ final class ReadAhead {
    */
   void release(int g, List<FieldVector> vectors) {
     for (int c = 0; c < vectors.size(); c++) {
-      String name = columns.get(c).name();
+      String name = state.columns().get(c).name();
       ConcurrentLinkedDeque<FieldVector> spare = spares.get(name);
       if (spare.size() < 2) {
         spare.offer(vectors.get(c));
       } else {
-        retriever.vectors().give(name, vectors.get(c));
+        state.retriever().vectors().give(name, vectors.get(c));
       }
     }
     for (Slot s : slots[g]) {
@@ -389,7 +358,7 @@ final class ReadAhead {
         e instanceof CorruptTableException || e instanceof CancellationException
             ? e
             : new CorruptTableException(
-                "scan of table " + table.name() + " failed: " + e.getMessage(), e));
+                "scan of table " + state.table().name() + " failed: " + e.getMessage(), e));
     synchronized (this) {
       notifyAll();
     }
@@ -405,9 +374,12 @@ final class ReadAhead {
         select(need.group());
         need = scheduleCached(null, null);
       } else {
-        Device device = table.pool().device(need.segment().device());
+        Device device = state.table().pool().device(need.segment().device());
         ParquetMetadata footer =
-            retriever.footers().footer(table.name(), manifest, device, need.segment());
+            state
+                .retriever()
+                .footers()
+                .footer(state.table().name(), state.manifest(), device, need.segment());
         need = scheduleCached(need.segment(), footer);
       }
     }
@@ -420,25 +392,17 @@ final class ReadAhead {
    * with the others'; a row group where one lacks it is read whole.
    */
   private void select(int g) {
-    Predicate p = request.predicateNow();
+    RowGroupFilter filter = state.filterNow();
     Selection selection = null;
-    if (!p.terms().isEmpty()) {
-      RowGroupFilter filter;
-      synchronized (this) {
-        if (!p.equals(pagePredicate)) {
-          pageFilter = new RowGroupFilter(table.name(), manifest, p);
-          pagePredicate = p;
-        }
-        filter = pageFilter;
-      }
-      int group = groups.get(g);
-      long rows = manifest.rowGroups().get(group);
+    if (!filter.terms().isEmpty()) {
+      int group = state.groups().get(g);
+      long rows = state.manifest().rowGroups().get(group);
       var ranges = PageFilter.rowRanges(filter, rows, column -> pageIndex(column, group));
       if (ranges != null) {
-        OffsetIndex[] all = new OffsetIndex[columns.size()];
-        OffsetIndex[] pages = new OffsetIndex[columns.size()];
-        for (int c = 0; c < columns.size() && all != null; c++) {
-          all[c] = pageIndex(columns.get(c), group).offsetIndex();
+        OffsetIndex[] all = new OffsetIndex[state.columns().size()];
+        OffsetIndex[] pages = new OffsetIndex[state.columns().size()];
+        for (int c = 0; c < state.columns().size() && all != null; c++) {
+          all[c] = pageIndex(state.columns().get(c), group).offsetIndex();
           if (all[c] == null) {
             all = null;
           } else {
@@ -459,10 +423,14 @@ final class ReadAhead {
   }
 
   private PageIndexCache.PageIndex pageIndex(ColumnSpec column, int group) {
-    SegmentEntry segment = manifest.segmentFor(column.name(), group);
-    Device device = table.pool().device(segment.device());
-    ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, segment);
-    return retriever.pageIndexes().get(table.name(), manifest, device, segment, footer, group);
+    SegmentEntry segment = state.manifest().segmentFor(column.name(), group);
+    Device device = state.table().pool().device(segment.device());
+    ParquetMetadata footer =
+        state.retriever().footers().footer(state.table().name(), state.manifest(), device, segment);
+    return state
+        .retriever()
+        .pageIndexes()
+        .get(state.table().name(), state.manifest(), device, segment, footer, group);
   }
 
   /** Chunk mode: the rows of the scan's row group {@code g} to decode; null: all of them. */
@@ -481,8 +449,10 @@ final class ReadAhead {
    */
   private synchronized Need scheduleCached(SegmentEntry known, ParquetMetadata knownFooter) {
     int end =
-        wholeSplit ? groups.size() : Math.min(groups.size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
-    while (!closed && !columns.isEmpty() && scheduleGroup < end) {
+        wholeSplit
+            ? state.groups().size()
+            : Math.min(state.groups().size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
+    while (!closed && !state.columns().isEmpty() && scheduleGroup < end) {
       if (scheduleColumn == 0 && ruledOut(scheduleGroup)) {
         scheduleGroup++;
         continue;
@@ -491,20 +461,23 @@ final class ReadAhead {
         return new Need(null, scheduleGroup);
       }
       Selection selection = selections[scheduleGroup];
-      int group = groups.get(scheduleGroup);
-      ColumnSpec column = columns.get(scheduleColumn);
-      SegmentEntry segment = manifest.segmentFor(column.name(), group);
-      Device device = table.pool().device(segment.device());
+      int group = state.groups().get(scheduleGroup);
+      ColumnSpec column = state.columns().get(scheduleColumn);
+      SegmentEntry segment = state.manifest().segmentFor(column.name(), group);
+      Device device = state.table().pool().device(segment.device());
       // A few reads queued per device keep it busy without letting one scan crowd out others. A
       // scheduled cold device queues every read: its scheduler, not arrival, decides the order.
-      if (!retriever.scheduled(device)
+      if (!state.retriever().scheduled(device)
           && inflight.getOrDefault(device.id(), 0) >= 2 * device.spec().threads()) {
         return null;
       }
       ParquetMetadata footer =
           segment.equals(known)
               ? knownFooter
-              : retriever.footers().cached(table.name(), manifest, device, segment);
+              : state
+                  .retriever()
+                  .footers()
+                  .cached(state.table().name(), state.manifest(), device, segment);
       if (footer == null) {
         return new Need(segment, scheduleGroup);
       }
@@ -534,17 +507,18 @@ final class ReadAhead {
                 chunk,
                 List.of(),
                 selection.pages()[c],
-                segment.describe(device.resolve(segment.path()), table.name())
+                segment.describe(device.resolve(segment.path()), state.table().name())
                     + ", row group "
                     + group));
       } else {
         inflight.merge(device.id(), 1, Integer::sum);
         running.incrementAndGet();
-        retriever
-            .reader(device, segment.path(), query, table.name() + "." + column.name(), this)
+        state
+            .retriever()
+            .reader(device, segment.path(), query, state.table().name() + "." + column.name(), this)
             .execute(() -> read(slot, device, segment, footer, chunk, column, group, selection, c));
       }
-      if (++scheduleColumn == columns.size()) {
+      if (++scheduleColumn == state.columns().size()) {
         scheduleColumn = 0;
         scheduleGroup++;
       }
@@ -592,13 +566,19 @@ final class ReadAhead {
         if (pageIndex.getPageCount() < all.getPageCount()) {
           pieces =
               ChunkReads.readPages(
-                  device, file, segment, chunk, all, pageIndex, group, table.name());
+                  device, file, segment, chunk, all, pageIndex, group, state.table().name());
           if (pieces == null) {
             // The pages carry no CRC to check a partial read by: the chunk is read whole and
             // checked by its checksum, and the engine still gets only the pages it needs.
             byte[] whole =
                 ChunkReads.read(
-                    device, file, segment, chunk, group, table.name(), manifest.version());
+                    device,
+                    file,
+                    segment,
+                    chunk,
+                    group,
+                    state.table().name(),
+                    state.manifest().version());
             read = whole.length;
             pieces =
                 ChunkReads.cut(
@@ -612,7 +592,14 @@ final class ReadAhead {
       }
       if (pieces == null) {
         bytes =
-            ChunkReads.read(device, file, segment, chunk, group, table.name(), manifest.version());
+            ChunkReads.read(
+                device,
+                file,
+                segment,
+                chunk,
+                group,
+                state.table().name(),
+                state.manifest().version());
         pieces = List.of(new ChunkPiece(chunk.getStartingPos(), bytes));
         read = bytes.length;
       }
@@ -639,7 +626,7 @@ final class ReadAhead {
               chunk,
               pieces,
               pageIndex,
-              segment.describe(file, table.name()) + ", row group " + group));
+              segment.describe(file, state.table().name()) + ", row group " + group));
       finished(); // wakes a close() waiting for the reads under way
       return;
     }
@@ -649,7 +636,8 @@ final class ReadAhead {
       return;
     }
     try {
-      retriever
+      state
+          .retriever()
           .decoders()
           .execute(() -> decode(slot, device, segment, footer, chunk, whole, column, group, file));
     } catch (RuntimeException e) {
@@ -682,7 +670,7 @@ final class ReadAhead {
               column,
               allocator,
               () -> spare(column.name()),
-              request.form());
+              state.request().form());
       slot.dictionary = decoded.dictionary();
       if (!slot.vector.complete(decoded.vector())) {
         decoded.vector().close();
@@ -700,7 +688,7 @@ final class ReadAhead {
   /** A vector to decode column {@code name} into: this scan's own spare, else the pool's. */
   private FieldVector spare(String name) {
     FieldVector own = spares.get(name).poll();
-    return own != null ? own : retriever.vectors().take(name, allocator);
+    return own != null ? own : state.retriever().vectors().take(name, allocator);
   }
 
   private void fail(
@@ -710,7 +698,7 @@ final class ReadAhead {
             ? e
             : new CorruptTableException(
                 "scan of table "
-                    + table.name()
+                    + state.table().name()
                     + " failed on column '"
                     + column.name()
                     + "', row group "
@@ -728,13 +716,13 @@ final class ReadAhead {
 
   synchronized ScanStats stats(int skipped, long start) {
     List<Integer> read = new ArrayList<>();
-    int issued = Math.min(groups.size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0));
+    int issued = Math.min(state.groups().size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0));
     int empty = 0;
     for (int g = 0; g < issued; g++) {
       if (noRows(g)) {
         empty++; // the page indexes ruled out every row: none of its bytes were read
       } else if (!Boolean.TRUE.equals(ruledOut[g])) {
-        read.add(groups.get(g));
+        read.add(state.groups().get(g));
       }
     }
     return new ScanStats(
@@ -761,7 +749,7 @@ final class ReadAhead {
   void stop() {
     closed = true;
     // Reads queued at a cold device's scheduler would wait for their group's turn to see it.
-    retriever.withdraw(this);
+    state.retriever().withdraw(this);
   }
 
   /**
@@ -805,7 +793,7 @@ final class ReadAhead {
     spares.forEach(
         (name, spare) -> {
           for (FieldVector v = spare.poll(); v != null; v = spare.poll()) {
-            retriever.vectors().give(name, v);
+            state.retriever().vectors().give(name, v);
           }
         });
     allocator.close();

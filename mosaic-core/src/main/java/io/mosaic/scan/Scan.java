@@ -1,19 +1,15 @@
 package io.mosaic.scan;
 
-import io.mosaic.MosaicException;
 import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
-import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.CorruptTableException;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import io.mosaic.trace.TraceLog;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -30,15 +26,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * when its last row group is read or when it is closed, whichever comes first ({@link #record}).
  */
 public final class Scan implements AutoCloseable {
-  private final Retriever retriever;
-  private final MosaicTable table;
+  private final ScanState state;
   private final TablePin pin;
   private final boolean ownsPin;
-  private final Manifest manifest;
-  private final ScanRequest request;
-  private final List<ColumnSpec> columns;
-  private final List<Integer> groups;
-  private final int skipped;
   private final ReadAhead reads;
   // Non-null when the scan shares its reads through the retriever's buffer (issue 23): row groups
   // then come in the order the buffer completes them, and `reads` is null.
@@ -75,39 +65,29 @@ public final class Scan implements AutoCloseable {
       ScanRequest request,
       boolean chunkMode) {
     this.chunkMode = chunkMode;
-    this.retriever = retriever;
-    this.table = table;
     this.pin = pin;
     this.ownsPin = ownsPin;
-    this.manifest = pin.manifest();
-    this.request = request;
     try {
-      this.columns = request.columns().stream().map(c -> column(c)).toList();
-      checkDevices();
-      int total = manifest.rowGroups().size();
-      int to = request.toRowGroup() < 0 ? total : Math.min(request.toRowGroup(), total);
-      int from = Math.max(0, request.fromRowGroup());
-      this.groups =
-          new RowGroupFilter(table.name(), manifest, request.predicate()).select(from, to);
-      this.skipped = Math.max(0, to - from) - groups.size();
+      this.state = ScanState.open(retriever, table, pin.manifest(), request);
     } catch (RuntimeException e) {
       if (ownsPin) {
         pin.close();
       }
       throw e;
     }
-    SharingPolicy policy = request.sharing() != null ? request.sharing() : retriever.sharing();
+    SharingPolicy policy =
+        state.request().sharing() != null ? state.request().sharing() : state.retriever().sharing();
     SharedBuffer buffer =
-        request.ordered()
-                || columns.isEmpty()
-                || groups.isEmpty()
+        state.request().ordered()
+                || state.columns().isEmpty()
+                || state.groups().isEmpty()
                 || policy == SharingPolicy.NORMAL
                 || prunesPages(chunkMode)
             ? null
-            : retriever.shared(policy);
+            : state.retriever().shared(policy);
     if (buffer != null) {
       try {
-        this.shared = new SharedReads(retriever, buffer, table, manifest, request, columns, groups);
+        this.shared = new SharedReads(state, buffer);
       } catch (RuntimeException e) {
         if (ownsPin) {
           pin.close();
@@ -117,11 +97,9 @@ public final class Scan implements AutoCloseable {
       this.reads = null;
     } else {
       this.shared = null;
-      this.reads =
-          new ReadAhead(
-              retriever, table, manifest, request, columns, groups, () -> cursor, chunkMode);
+      this.reads = new ReadAhead(state, () -> cursor, chunkMode);
     }
-    this.taken = new boolean[groups.size()];
+    this.taken = new boolean[state.groups().size()];
   }
 
   /**
@@ -131,63 +109,22 @@ public final class Scan implements AutoCloseable {
    * chunks (docs/cooperative-scans.md).
    */
   private boolean prunesPages(boolean chunkMode) {
-    if (!chunkMode || !request.pagePruning()) {
+    if (!chunkMode || !state.request().pagePruning()) {
       return false;
     }
-    Predicate p = request.predicateNow();
-    if (p.terms().isEmpty()) {
+    RowGroupFilter filter = state.filterNow();
+    if (filter.terms().isEmpty()) {
       return false;
     }
-    RowGroupFilter filter = new RowGroupFilter(table.name(), manifest, p);
     double prunable = 0;
-    for (int g : groups) {
+    for (int g : state.groups()) {
       prunable += filter.prunableShare(g);
     }
-    return prunable >= 0.5 * groups.size();
-  }
-
-  /**
-   * Every segment to read must be on a device of the pool: a manifest naming another (a device
-   * renamed in devices.toml, a damaged manifest) is refused here, naming both files.
-   */
-  private void checkDevices() {
-    Set<String> known = new HashSet<>();
-    table.pool().devices().forEach(d -> known.add(d.id()));
-    for (ColumnSpec c : columns) {
-      for (SegmentEntry s : manifest.segmentsOf(c.name())) {
-        if (!known.contains(s.device())) {
-          throw new CorruptTableException(
-              "manifest v"
-                  + manifest.version()
-                  + " of table "
-                  + table.name()
-                  + " places segment "
-                  + s.path()
-                  + " of column '"
-                  + c.name()
-                  + "' on device '"
-                  + s.device()
-                  + "', which "
-                  + table.pool().configFile()
-                  + " does not define (devices: "
-                  + String.join(", ", known)
-                  + "); was a device renamed?");
-        }
-      }
-    }
-  }
-
-  private ColumnSpec column(String name) {
-    try {
-      return manifest.schema().column(name);
-    } catch (MosaicException e) {
-      throw new MosaicException(
-          e.kind(), "scan of table " + table.name() + ": " + e.getMessage(), e);
-    }
+    return prunable >= 0.5 * state.groups().size();
   }
 
   public Manifest manifest() {
-    return manifest;
+    return state.manifest();
   }
 
   /**
@@ -195,7 +132,7 @@ public final class Scan implements AutoCloseable {
    * ({@link ScanRequest#narrowing}) may still skip some of them ({@link #stats}).
    */
   public List<Integer> rowGroups() {
-    return groups;
+    return state.groups();
   }
 
   public boolean hasNext() {
@@ -209,13 +146,13 @@ public final class Scan implements AutoCloseable {
       }
       return more;
     }
-    while (cursor < groups.size() && (taken[cursor] || reads.ruledOut(cursor))) {
+    while (cursor < state.groups().size() && (taken[cursor] || reads.ruledOut(cursor))) {
       cursor++;
-      if (cursor == groups.size()) {
+      if (cursor == state.groups().size()) {
         record();
       }
     }
-    return cursor < groups.size();
+    return cursor < state.groups().size();
   }
 
   /** The table row group of the batch last returned by {@link #next()}. */
@@ -226,7 +163,8 @@ public final class Scan implements AutoCloseable {
   /** The next row group's batch; valid until the next call or close. */
   public VectorSchemaRoot next() {
     if (!hasNext()) {
-      throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
+      throw new IllegalStateException(
+          "scan of table " + state.table().name() + " has no more row groups");
     }
     if (chunkMode) {
       throw new IllegalStateException("a scan in chunk mode hands out chunks: use nextChunks()");
@@ -251,13 +189,13 @@ public final class Scan implements AutoCloseable {
         }
         g = reads.firstDone(cursor, taken, slot -> slot.vector);
       }
-      for (int c = 0; c < columns.size(); c++) {
+      for (int c = 0; c < state.columns().size(); c++) {
         vectors.add(reads.vector(g, c));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       vectors.forEach(FieldVector::close);
-      throw new CancellationException("scan of table " + table.name() + " interrupted");
+      throw new CancellationException("scan of table " + state.table().name() + " interrupted");
     } catch (ExecutionException e) {
       vectors.forEach(FieldVector::close);
       throw e.getCause() instanceof RuntimeException r
@@ -266,19 +204,19 @@ public final class Scan implements AutoCloseable {
     }
     reads.awaiting(-1);
     current = new VectorSchemaRoot(vectors);
-    currentDictionaries = new FieldVector[columns.size()];
-    for (int c = 0; c < columns.size(); c++) {
+    currentDictionaries = new FieldVector[state.columns().size()];
+    for (int c = 0; c < state.columns().size(); c++) {
       currentDictionaries[c] = reads.dictionary(g, c);
     }
     // A scan of no columns (count(*)) still delivers each row group's row count.
-    current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(g))));
+    current.setRowCount(Math.toIntExact(state.manifest().rowGroups().get(state.groups().get(g))));
     currentIndex = g;
-    currentGroup = groups.get(g);
+    currentGroup = state.groups().get(g);
     taken[g] = true;
-    while (cursor < groups.size() && taken[cursor]) {
+    while (cursor < state.groups().size() && taken[cursor]) {
       cursor++;
     }
-    if (cursor == groups.size()) {
+    if (cursor == state.groups().size()) {
       record();
     } else {
       reads.schedule();
@@ -291,14 +229,14 @@ public final class Scan implements AutoCloseable {
     var delivery = shared.next();
     List<io.mosaic.segment.DecodedChunk> decoded = shared.decode(delivery);
     List<FieldVector> vectors = new ArrayList<>();
-    currentDictionaries = new FieldVector[columns.size()];
+    currentDictionaries = new FieldVector[state.columns().size()];
     for (int c = 0; c < decoded.size(); c++) {
       vectors.add(decoded.get(c).vector());
       currentDictionaries[c] = decoded.get(c).dictionary();
     }
     current = new VectorSchemaRoot(vectors);
     currentGroup = delivery.need().group();
-    current.setRowCount(Math.toIntExact(manifest.rowGroups().get(currentGroup)));
+    current.setRowCount(Math.toIntExact(state.manifest().rowGroups().get(currentGroup)));
     cursor++;
     if (!shared.hasNext()) {
       record();
@@ -369,30 +307,31 @@ public final class Scan implements AutoCloseable {
     // Over a scheduled cold device, the first row group whose chunks are all in: the device serves
     // a group at a time, not in row-group order (results do not depend on the order of row groups).
     int g = reads.outOfOrder() ? reads.firstDone(cursor, taken, slot -> slot.raw) : cursor;
-    List<RawChunk> chunks = new ArrayList<>(columns.size());
+    List<RawChunk> chunks = new ArrayList<>(state.columns().size());
     try {
-      for (int c = 0; c < columns.size(); c++) {
+      for (int c = 0; c < state.columns().size(); c++) {
         chunks.add(reads.chunk(g, c));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CancellationException("scan of table " + table.name() + " interrupted");
+      throw new CancellationException("scan of table " + state.table().name() + " interrupted");
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r
           ? r
           : new CorruptTableException(e.getCause().getMessage(), e.getCause());
     }
     reads.awaiting(-1);
-    int group = groups.get(g);
+    int group = state.groups().get(g);
     currentGroup = group;
     RowGroupChunks result =
-        new RowGroupChunks(group, manifest.rowGroups().get(group), chunks, reads.rowRanges(g));
+        new RowGroupChunks(
+            group, state.manifest().rowGroups().get(group), chunks, reads.rowRanges(g));
     taken[g] = true;
     lastTaken = g;
-    while (cursor < groups.size() && taken[cursor]) {
+    while (cursor < state.groups().size() && taken[cursor]) {
       cursor++;
     }
-    if (cursor == groups.size()) {
+    if (cursor == state.groups().size()) {
       record();
     } else {
       reads.schedule();
@@ -412,7 +351,7 @@ public final class Scan implements AutoCloseable {
     if (!chunkMode) {
       throw new IllegalStateException(
           "scan of table "
-              + table.name()
+              + state.table().name()
               + " decodes into vectors: use next(), or open it with"
               + " Retriever#chunks");
     }
@@ -444,7 +383,7 @@ public final class Scan implements AutoCloseable {
       if (shared != null) {
         List<FieldVector> vectors = current.getFieldVectors();
         for (int c = 0; c < vectors.size(); c++) {
-          retriever.vectors().give(columns.get(c).name(), vectors.get(c));
+          state.retriever().vectors().give(state.columns().get(c).name(), vectors.get(c));
         }
       } else {
         reads.release(currentIndex, current.getFieldVectors());
@@ -460,18 +399,22 @@ public final class Scan implements AutoCloseable {
    * one record; a scan of no columns (count(*)) reads nothing and records nothing.
    */
   private void record() {
-    if (!request.record() || columns.isEmpty() || !recorded.compareAndSet(false, true)) {
+    if (!state.request().record()
+        || state.columns().isEmpty()
+        || !recorded.compareAndSet(false, true)) {
       return;
     }
     ScanStats stats = stats();
-    new TraceLog(table.root())
+    new TraceLog(state.table().root())
         .appendScan(
-            request.scanId(),
-            request.fromRowGroup(),
-            request.toRowGroup(),
-            request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID(),
-            table.name(),
-            columns.stream().map(ColumnSpec::name).toList(),
+            state.request().scanId(),
+            state.request().fromRowGroup(),
+            state.request().toRowGroup(),
+            state.request().queryId() != null
+                ? state.request().queryId()
+                : "mosaic-" + UUID.randomUUID(),
+            state.table().name(),
+            state.columns().stream().map(ColumnSpec::name).toList(),
             stats.rowGroupsRead(),
             stats.bytesPerDevice(),
             startedAt,
@@ -479,7 +422,9 @@ public final class Scan implements AutoCloseable {
   }
 
   public ScanStats stats() {
-    return shared != null ? shared.stats(skipped, start) : reads.stats(skipped, start);
+    return shared != null
+        ? shared.stats(state.skipped(), start)
+        : reads.stats(state.skipped(), start);
   }
 
   /** Stops reading, frees every buffer, and records the scan in the table's trace if not yet. */
@@ -497,7 +442,7 @@ public final class Scan implements AutoCloseable {
       // The consumer is done with the last batch too: its vectors go to the pool.
       List<FieldVector> vectors = current.getFieldVectors();
       for (int c = 0; c < vectors.size(); c++) {
-        retriever.vectors().give(columns.get(c).name(), vectors.get(c));
+        state.retriever().vectors().give(state.columns().get(c).name(), vectors.get(c));
       }
       current = null;
     }

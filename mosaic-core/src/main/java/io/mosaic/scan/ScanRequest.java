@@ -5,7 +5,6 @@ import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.segment.ChunkForm;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -210,12 +209,7 @@ public record ScanRequest(
    * statistics are tested against.
    */
   public Predicate predicateNow() {
-    if (narrowing == null) {
-      return predicate;
-    }
-    List<ColumnPredicate> terms = new ArrayList<>(predicate.terms());
-    terms.addAll(narrowing.get().terms());
-    return new Predicate(terms);
+    return narrowing == null ? predicate : predicate.and(narrowing.get());
   }
 
   /**

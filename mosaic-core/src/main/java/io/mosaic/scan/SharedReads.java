@@ -5,11 +5,9 @@ import io.mosaic.cooperative.ChunkRef;
 import io.mosaic.cooperative.GroupNeed;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
-import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.DecodedChunk;
 import io.mosaic.table.CorruptTableException;
-import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -32,13 +30,8 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * chunks unpinned, whether it finished, failed or was cancelled.
  */
 final class SharedReads {
-  private final Retriever retriever;
+  private final ScanState state;
   private final SharedBuffer buffer;
-  private final MosaicTable table;
-  private final Manifest manifest;
-  private final ScanRequest request;
-  private final List<ColumnSpec> columns;
-  private final List<Integer> groups;
   private final List<ChunkRef> named = new ArrayList<>();
   private final ActiveBufferManager.Scan scan;
   private final BufferAllocator allocator;
@@ -49,32 +42,23 @@ final class SharedReads {
   private ActiveBufferManager.Delivery held;
   private volatile boolean closed;
 
-  SharedReads(
-      Retriever retriever,
-      SharedBuffer buffer,
-      MosaicTable table,
-      Manifest manifest,
-      ScanRequest request,
-      List<ColumnSpec> columns,
-      List<Integer> groups) {
-    this.retriever = retriever;
+  SharedReads(ScanState state, SharedBuffer buffer) {
+    this.state = state;
     this.buffer = buffer;
-    this.table = table;
-    this.manifest = manifest;
-    this.request = request;
-    this.columns = columns;
-    this.groups = groups;
     // Row groups of one table are numbered alike in every version; its root names it uniquely.
-    String key = table.root().toAbsolutePath().normalize().toString();
+    String key = state.table().root().toAbsolutePath().normalize().toString();
     List<GroupNeed> needs = new ArrayList<>();
     try {
-      for (int group : groups) {
+      for (int group : state.groups()) {
         List<ChunkRef> chunks = new ArrayList<>();
-        for (ColumnSpec c : columns) {
-          SegmentEntry segment = manifest.segmentFor(c.name(), group);
-          Device device = table.pool().device(segment.device());
+        for (ColumnSpec c : state.columns()) {
+          SegmentEntry segment = state.manifest().segmentFor(c.name(), group);
+          Device device = state.table().pool().device(segment.device());
           ParquetMetadata footer =
-              retriever.footers().footer(table.name(), manifest, device, segment);
+              state
+                  .retriever()
+                  .footers()
+                  .footer(state.table().name(), state.manifest(), device, segment);
           ColumnChunkMetaData chunk =
               footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
           Path file = device.resolve(segment.path());
@@ -88,7 +72,14 @@ final class SharedReads {
           buffer.addSource(
               ref,
               new SharedBuffer.Source(
-                  device, file, segment, footer, chunk, group, table.name(), manifest.version()));
+                  device,
+                  file,
+                  segment,
+                  footer,
+                  chunk,
+                  group,
+                  state.table().name(),
+                  state.manifest().version()));
           named.add(ref);
           chunks.add(ref);
         }
@@ -99,10 +90,13 @@ final class SharedReads {
       throw e;
     }
     String id = "scan-" + UUID.randomUUID();
-    buffer.registered(id, request.queryTag(id));
+    buffer.registered(id, state.request().queryTag(id));
     this.scan = buffer.abm().register(id, needs);
     this.allocator =
-        retriever.allocator().newChildAllocator("shared-scan-" + table.name(), 0, Long.MAX_VALUE);
+        state
+            .retriever()
+            .allocator()
+            .newChildAllocator("shared-scan-" + state.table().name(), 0, Long.MAX_VALUE);
   }
 
   /**
@@ -115,11 +109,11 @@ final class SharedReads {
     if (closed) {
       return false;
     }
-    if (mayWait && pending == null && request.narrowing() != null) {
+    if (mayWait && pending == null && state.request().narrowing() != null) {
       releaseHeld(); // decoded already; not pinned while waiting (ready())
       return settle(true);
     }
-    return pending != null || delivered.size() + ruledOut < groups.size();
+    return pending != null || delivered.size() + ruledOut < state.groups().size();
   }
 
   synchronized boolean hasNext() {
@@ -187,12 +181,12 @@ final class SharedReads {
   // A row group not ruled out by the narrowing predicate (ScanRequest#narrowing, tested as it
   // stands when the row group arrives); null when none is left, or none is complete and !wait.
   private ActiveBufferManager.Delivery takeUsable(boolean wait) {
-    while (delivered.size() + ruledOut < groups.size()) {
+    while (delivered.size() + ruledOut < state.groups().size()) {
       ActiveBufferManager.Delivery d;
       try {
         d = wait ? take() : scan.poll();
       } catch (IllegalStateException e) {
-        throw new CancellationException("scan of table " + table.name() + " closed");
+        throw new CancellationException("scan of table " + state.table().name() + " closed");
       } catch (CompletionException e) {
         throw e.getCause() instanceof RuntimeException r
             ? r
@@ -201,9 +195,7 @@ final class SharedReads {
       if (d == null) {
         return null;
       }
-      if (request.narrowing() != null
-          && !new RowGroupFilter(table.name(), manifest, request.narrowing().get())
-              .mightMatch(d.need().group())) {
+      if (state.ruledOutNow(d.need().group())) {
         ruledOut++;
         scan.release(d);
         continue;
@@ -221,40 +213,40 @@ final class SharedReads {
           return d;
         }
         if (closed) {
-          throw new CancellationException("scan of table " + table.name() + " closed");
+          throw new CancellationException("scan of table " + state.table().name() + " closed");
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CancellationException("scan of table " + table.name() + " interrupted");
+      throw new CancellationException("scan of table " + state.table().name() + " interrupted");
     }
   }
 
   /** Chunk mode: the row group's chunks as an engine decodes them (whole chunks: no pruning). */
   RowGroupChunks chunks(ActiveBufferManager.Delivery d) {
-    List<RawChunk> out = new ArrayList<>(columns.size());
-    for (int c = 0; c < columns.size(); c++) {
+    List<RawChunk> out = new ArrayList<>(state.columns().size());
+    for (int c = 0; c < state.columns().size(); c++) {
       SharedBuffer.Loaded l = (SharedBuffer.Loaded) d.data().get(c);
       SharedBuffer.Source s = l.source();
       out.add(
           new RawChunk(
-              columns.get(c),
+              state.columns().get(c),
               s.footer().getFileMetaData().getSchema().getColumns().get(0),
               s.chunk(),
               List.of(new ChunkPiece(s.chunk().getStartingPos(), l.bytes())),
               null,
-              s.segment().describe(s.file(), table.name()) + ", row group " + s.group()));
+              s.segment().describe(s.file(), state.table().name()) + ", row group " + s.group()));
     }
     int group = d.need().group();
-    return new RowGroupChunks(group, manifest.rowGroups().get(group), out, null);
+    return new RowGroupChunks(group, state.manifest().rowGroups().get(group), out, null);
   }
 
   /** Vector mode: the row group's columns decoded on the decoding pool, in parallel. */
   List<DecodedChunk> decode(ActiveBufferManager.Delivery d) {
-    List<CompletableFuture<DecodedChunk>> futures = new ArrayList<>(columns.size());
-    for (int c = 0; c < columns.size(); c++) {
+    List<CompletableFuture<DecodedChunk>> futures = new ArrayList<>(state.columns().size());
+    for (int c = 0; c < state.columns().size(); c++) {
       SharedBuffer.Loaded l = (SharedBuffer.Loaded) d.data().get(c);
-      ColumnSpec column = columns.get(c);
+      ColumnSpec column = state.columns().get(c);
       SharedBuffer.Source s = l.source();
       futures.add(
           CompletableFuture.supplyAsync(
@@ -268,15 +260,15 @@ final class SharedReads {
                       s.group(),
                       column,
                       allocator,
-                      () -> retriever.vectors().take(column.name(), allocator),
-                      request.form());
+                      () -> state.retriever().vectors().take(column.name(), allocator),
+                      state.request().form());
                 } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }
               },
-              retriever.decoders()));
+              state.retriever().decoders()));
     }
-    List<DecodedChunk> out = new ArrayList<>(columns.size());
+    List<DecodedChunk> out = new ArrayList<>(state.columns().size());
     RuntimeException failure = null;
     for (CompletableFuture<DecodedChunk> f : futures) {
       try {
@@ -291,7 +283,7 @@ final class SharedReads {
                     ? r
                     : new CorruptTableException(
                         "scan of table "
-                            + table.name()
+                            + state.table().name()
                             + " failed decoding row group "
                             + d.need().group()
                             + ": "
