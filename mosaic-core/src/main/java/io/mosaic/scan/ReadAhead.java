@@ -18,7 +18,6 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.IntSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -31,7 +30,7 @@ import org.apache.parquet.internal.column.columnindex.OffsetIndex;
  * device's reader pool; hands the bytes to the decoding pool; and keeps each decoded chunk in a
  * {@link Slot} until the consumer takes it. A failure on a reader thread stops the scan.
  */
-final class ReadAhead {
+final class ReadAhead implements RowGroupSource {
   // Row groups read and decoded ahead of the consumer (the byte budget may stop it sooner). Each
   // decodes into megabytes of vectors; a few ahead keep every device busy, and the decoders can
   // then reuse the vectors of released row groups instead of allocating (and zeroing) new ones.
@@ -42,8 +41,13 @@ final class ReadAhead {
   static final long INLINE_DECODE_BYTES = 64 << 10;
 
   private final ScanState state;
-  // The consumer's next row group (Scan's cursor): reads go at most ROW_GROUPS_AHEAD beyond it.
-  private final IntSupplier cursor;
+  // The consumer's next row group: reads go at most ROW_GROUPS_AHEAD beyond it. Out of order (over
+  // a scheduled cold device) it is the first row group not taken yet; taken marks those handed out
+  // beyond it.
+  private volatile int cursor;
+  private final boolean[] taken;
+  // Chunk mode: the row group taken last, whose chunks go back to the budget at the next take.
+  private int lastTaken = -1;
   private final ByteBudget budget;
   private final BufferAllocator allocator;
   private final Slot[][] slots;
@@ -110,10 +114,10 @@ final class ReadAhead {
   }
 
   /** {@code raw}: chunk mode, the consumer decodes ({@link #chunk}, {@link #ready}). */
-  ReadAhead(ScanState state, IntSupplier cursor, boolean raw) {
+  ReadAhead(ScanState state, boolean raw) {
     this.raw = raw;
     this.state = state;
-    this.cursor = cursor;
+    this.taken = new boolean[state.groups().size()];
     this.budget = new ByteBudget(state.request().bufferBytes());
     this.allocator =
         state
@@ -144,7 +148,7 @@ final class ReadAhead {
    * row group {@code g}, decided once, by whichever of the scheduler and the consumer gets there
    * first: the scheduler then issues none of its reads and the consumer skips it.
    */
-  synchronized boolean ruledOut(int g) {
+  private synchronized boolean ruledOut(int g) {
     if (ruledOut[g] == null) {
       ruledOut[g] = state.ruledOutNow(state.groups().get(g));
       if (ruledOut[g]) {
@@ -154,24 +158,106 @@ final class ReadAhead {
     return ruledOut[g];
   }
 
+  @Override
+  public boolean hasNext(boolean mayWait) {
+    while (cursor < taken.length && (taken[cursor] || ruledOut(cursor))) {
+      cursor++;
+    }
+    return cursor < taken.length;
+  }
+
+  @Override
+  public CompletableFuture<?> ready() {
+    // The row group the consumer waits for is admitted past the byte budget (as in take()).
+    awaiting(cursor);
+    schedule();
+    // Completes normally even when a read failed: take() then throws the failure itself.
+    return (outOfOrder ? anyRead(cursor, taken) : readyAt(cursor)).handle((v, e) -> null);
+  }
+
+  /**
+   * The cursor's row group, or out of order (over a scheduled cold device, which serves a disk
+   * group at a time) the first whose chunks are all in (chunk mode) or decoded: results do not
+   * depend on the order of row groups.
+   */
+  @Override
+  public Taken take() throws InterruptedException, ExecutionException {
+    if (lastTaken >= 0) {
+      releaseChunks(lastTaken);
+    }
+    awaiting(cursor);
+    schedule();
+    int g = cursor;
+    RowGroupChunks chunks = null;
+    List<DecodedChunk> decoded = null;
+    int columns = state.columns().size();
+    if (raw) {
+      g = outOfOrder ? firstDone(cursor, taken, slot -> slot.raw) : cursor;
+      List<RawChunk> raws = new ArrayList<>(columns);
+      for (int c = 0; c < columns; c++) {
+        raws.add(chunk(g, c));
+      }
+      int group = state.groups().get(g);
+      chunks =
+          new RowGroupChunks(group, state.manifest().rowGroups().get(group), raws, rowRanges(g));
+      lastTaken = g;
+    } else {
+      List<FieldVector> vectors = new ArrayList<>();
+      try {
+        if (outOfOrder) {
+          try {
+            anyDecoded(cursor, taken).get();
+          } catch (ExecutionException e) {
+            // The scan failed: the read of row group g below throws the failure.
+          }
+          g = firstDone(cursor, taken, slot -> slot.vector);
+        }
+        for (int c = 0; c < columns; c++) {
+          vectors.add(vector(g, c));
+        }
+      } catch (InterruptedException | ExecutionException e) {
+        vectors.forEach(FieldVector::close);
+        throw e;
+      }
+      decoded = new ArrayList<>(columns);
+      for (int c = 0; c < columns; c++) {
+        decoded.add(new DecodedChunk(vectors.get(c), dictionary(g, c)));
+      }
+    }
+    awaiting(-1);
+    taken[g] = true;
+    while (cursor < taken.length && taken[cursor]) {
+      cursor++;
+    }
+    if (cursor < taken.length) {
+      schedule();
+    }
+    return new Taken(g, state.groups().get(g), chunks, decoded);
+  }
+
+  @Override
+  public boolean exhausted() {
+    return cursor == taken.length;
+  }
+
   /** Marks row group {@code g} of the scan as the one the consumer waits for (-1: none). */
-  synchronized void awaiting(int g) {
+  private synchronized void awaiting(int g) {
     awaited = g;
   }
 
   /** The vector of column {@code c} in the scan's row group {@code g}, once read and decoded. */
-  FieldVector vector(int g, int c) throws InterruptedException, ExecutionException {
+  private FieldVector vector(int g, int c) throws InterruptedException, ExecutionException {
     Slot slot = awaitSlot(g, c);
     return (FieldVector) CompletableFuture.anyOf(slot.vector, failed).get();
   }
 
   /** The dictionary of column {@code c} in row group {@code g}, if that chunk came with one. */
-  FieldVector dictionary(int g, int c) {
+  private FieldVector dictionary(int g, int c) {
     return slots[g][c].dictionary;
   }
 
   /** Chunk mode: column {@code c} of the scan's row group {@code g}, once read and checked. */
-  RawChunk chunk(int g, int c) throws InterruptedException, ExecutionException {
+  private RawChunk chunk(int g, int c) throws InterruptedException, ExecutionException {
     Slot slot = awaitSlot(g, c);
     return (RawChunk) CompletableFuture.anyOf(slot.raw, failed).get();
   }
@@ -183,7 +269,7 @@ final class ReadAhead {
    * earlier chunks of {@code g}; the future then is the first of those, and the caller asks again
    * once it is done (each finished read schedules the next ones first).
    */
-  synchronized CompletableFuture<?> ready(int g) {
+  private synchronized CompletableFuture<?> readyAt(int g) {
     if (closed || failed.isDone()) {
       return CompletableFuture.completedFuture(null);
     }
@@ -214,20 +300,11 @@ final class ReadAhead {
   }
 
   /**
-   * Whether the consumer may take row groups out of order: a scan over a scheduled cold device,
-   * whose reads arrive in the device's order (Skipper, VLDB 2016, Section 4.3), unless the request
-   * asks for table order ({@link ScanRequest#ordered}).
-   */
-  boolean outOfOrder() {
-    return outOfOrder;
-  }
-
-  /**
    * Out of order: the first of the scan's row groups from {@code from} on that the consumer has not
    * taken ({@code taken}) and whose chunks are all at {@code stage} (read: {@code s -> s.raw};
    * decoded: {@code s -> s.vector}); {@code from} if there is none.
    */
-  synchronized int firstDone(
+  private synchronized int firstDone(
       int from, boolean[] taken, Function<Slot, CompletableFuture<?>> stage) {
     for (int g = from; g < scheduleGroup; g++) {
       if (!taken[g] && slots[g].length > 0) {
@@ -248,7 +325,7 @@ final class ReadAhead {
    * taken and has every read issued is decoded, or the scan failed; done at once when no such row
    * group is under way (the consumer then waits for {@code from} in order).
    */
-  synchronized CompletableFuture<?> anyDecoded(int from, boolean[] taken) {
+  private synchronized CompletableFuture<?> anyDecoded(int from, boolean[] taken) {
     List<CompletableFuture<?>> any = issued(from, taken, s -> s.vector);
     if (any.isEmpty()) {
       return CompletableFuture.completedFuture(null);
@@ -261,9 +338,9 @@ final class ReadAhead {
    * Out of order, chunk mode: a future done when row group {@code from} or any later one not taken
    * yet has every chunk read, or the scan failed.
    */
-  synchronized CompletableFuture<?> anyRead(int from, boolean[] taken) {
+  private synchronized CompletableFuture<?> anyRead(int from, boolean[] taken) {
     List<CompletableFuture<?>> any = new ArrayList<>();
-    any.add(ready(from));
+    any.add(readyAt(from));
     any.addAll(issued(from + 1, taken, s -> s.raw));
     return CompletableFuture.anyOf(any.toArray(CompletableFuture<?>[]::new));
   }
@@ -291,7 +368,7 @@ final class ReadAhead {
   }
 
   /** Chunk mode: the consumer is done with row group {@code g}; its bytes go back to the budget. */
-  synchronized void releaseChunks(int g) {
+  private synchronized void releaseChunks(int g) {
     for (int c = 0; c < slots[g].length; c++) {
       if (slots[g][c] != null) {
         budget.give(slots[g][c].bytes);
@@ -301,7 +378,8 @@ final class ReadAhead {
   }
 
   /** Bytes of raw chunks read ahead or held by the consumer's current row group. */
-  long heldBytes() {
+  @Override
+  public long heldBytes() {
     return budget.used();
   }
 
@@ -309,7 +387,9 @@ final class ReadAhead {
    * Takes back the vectors of row group {@code g}, which the consumer is done with: kept to decode
    * later row groups into (or given to the pool), and their bytes returned to the budget.
    */
-  void release(int g, List<FieldVector> vectors) {
+  @Override
+  public void release(Taken t, List<FieldVector> vectors) {
+    int g = t.index();
     for (int c = 0; c < vectors.size(); c++) {
       String name = state.columns().get(c).name();
       ConcurrentLinkedDeque<FieldVector> spare = spares.get(name);
@@ -365,7 +445,7 @@ final class ReadAhead {
   }
 
   /** Issues reads in row-group order while the budget and the devices' queues allow. */
-  void schedule() {
+  private void schedule() {
     // A footer not cached yet, and a row group's page indexes, are read outside the scan's lock:
     // reader threads finishing a chunk take that lock too, and must not queue behind that I/O.
     Need need = scheduleCached(null, null);
@@ -434,7 +514,7 @@ final class ReadAhead {
   }
 
   /** Chunk mode: the rows of the scan's row group {@code g} to decode; null: all of them. */
-  synchronized org.apache.parquet.internal.filter2.columnindex.RowRanges rowRanges(int g) {
+  private synchronized org.apache.parquet.internal.filter2.columnindex.RowRanges rowRanges(int g) {
     return selections[g] == null ? null : selections[g].rows();
   }
 
@@ -451,7 +531,7 @@ final class ReadAhead {
     int end =
         wholeSplit
             ? state.groups().size()
-            : Math.min(state.groups().size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
+            : Math.min(state.groups().size(), cursor + ROW_GROUPS_AHEAD);
     while (!closed && !state.columns().isEmpty() && scheduleGroup < end) {
       if (scheduleColumn == 0 && ruledOut(scheduleGroup)) {
         scheduleGroup++;
@@ -714,7 +794,8 @@ final class ReadAhead {
     slot.raw.completeExceptionally(failure);
   }
 
-  synchronized ScanStats stats(int skipped, long start) {
+  @Override
+  public synchronized ScanStats stats(long start) {
     List<Integer> read = new ArrayList<>();
     int issued = Math.min(state.groups().size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0));
     int empty = 0;
@@ -727,7 +808,7 @@ final class ReadAhead {
     }
     return new ScanStats(
         read,
-        skipped + ruledOutCount + empty,
+        state.skipped() + ruledOutCount + empty,
         new LinkedHashMap<>(bytesPerDevice),
         budget.peak(),
         budget.limit(),
@@ -746,19 +827,21 @@ final class ReadAhead {
   }
 
   /** Stops issuing reads: reads queued see the flag and stop at once. */
-  void stop() {
+  @Override
+  public void stop() {
     closed = true;
     // Reads queued at a cold device's scheduler would wait for their group's turn to see it.
     state.retriever().withdraw(this);
   }
 
   /**
-   * Waits for the reads under way, then frees every buffer of the row groups from {@code from} on
-   * (the consumer's cursor) that the consumer has not taken ({@code taken}: out of order, row
-   * groups after the cursor may be the consumer's already), and of the spares, and the scan's
-   * allocator.
+   * Waits for the reads under way, then frees every buffer of the row groups from the consumer's
+   * cursor on that the consumer has not taken (out of order, row groups after the cursor may be the
+   * consumer's already), and of the spares, and the scan's allocator.
    */
-  void close(int from, boolean[] taken) {
+  @Override
+  public void close() {
+    int from = cursor;
     // Reads under way finish their chunk; queued ones see the flag and stop at once.
     long deadline = System.nanoTime() + 30_000_000_000L;
     synchronized (running) {

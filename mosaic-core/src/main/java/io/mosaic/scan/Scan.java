@@ -29,10 +29,8 @@ public final class Scan implements AutoCloseable {
   private final ScanState state;
   private final TablePin pin;
   private final boolean ownsPin;
-  private final ReadAhead reads;
-  // Non-null when the scan shares its reads through the retriever's buffer (issue 23): row groups
-  // then come in the order the buffer completes them, and `reads` is null.
-  private final SharedReads shared;
+  // Where row groups come from: the scan's own reads, or the shared buffer's (RowGroupSource).
+  private final RowGroupSource source;
   // The table row group of the batch last handed out.
   private int currentGroup = -1;
   private final long start = System.nanoTime();
@@ -40,18 +38,13 @@ public final class Scan implements AutoCloseable {
   // Set by whichever of the last next() and close() records the scan first (they may race when an
   // engine cancels a split from another thread).
   private final AtomicBoolean recorded = new AtomicBoolean();
-  private int cursor;
-  // The scan row group of the batch last handed out (-1: none yet).
-  private int currentIndex = -1;
+  // The row group of the batch last handed out (null: none yet).
+  private RowGroupSource.Taken currentTaken;
   private VectorSchemaRoot current;
   private FieldVector[] currentDictionaries;
   private volatile boolean closed;
   // Chunk mode (Retriever#chunks): row groups come as raw, checked chunks (nextChunks).
   private final boolean chunkMode;
-  // Chunk mode over a scheduled cold device: row groups handed out as their chunks arrive, so the
-  // cursor is the first row group not taken yet; taken marks those handed out beyond it.
-  private final boolean[] taken;
-  private int lastTaken = -1;
 
   Scan(Retriever retriever, MosaicTable table, TablePin pin, boolean ownsPin, ScanRequest request) {
     this(retriever, table, pin, ownsPin, request, false);
@@ -85,21 +78,17 @@ public final class Scan implements AutoCloseable {
                 || prunesPages(chunkMode)
             ? null
             : state.retriever().shared(policy);
-    if (buffer != null) {
-      try {
-        this.shared = new SharedReads(state, buffer);
-      } catch (RuntimeException e) {
-        if (ownsPin) {
-          pin.close();
-        }
-        throw e;
+    try {
+      this.source =
+          buffer != null
+              ? new SharedReads(state, buffer, chunkMode)
+              : new ReadAhead(state, chunkMode);
+    } catch (RuntimeException e) {
+      if (ownsPin) {
+        pin.close();
       }
-      this.reads = null;
-    } else {
-      this.shared = null;
-      this.reads = new ReadAhead(state, () -> cursor, chunkMode);
+      throw e;
     }
-    this.taken = new boolean[state.groups().size()];
   }
 
   /**
@@ -139,20 +128,11 @@ public final class Scan implements AutoCloseable {
     if (closed) {
       return false;
     }
-    if (shared != null) {
-      boolean more = shared.hasNext(!chunkMode);
-      if (!more) {
-        record();
-      }
-      return more;
+    boolean more = source.hasNext(!chunkMode);
+    if (!more) {
+      record();
     }
-    while (cursor < state.groups().size() && (taken[cursor] || reads.ruledOut(cursor))) {
-      cursor++;
-      if (cursor == state.groups().size()) {
-        record();
-      }
-    }
-    return cursor < state.groups().size();
+    return more;
   }
 
   /** The table row group of the batch last returned by {@link #next()}. */
@@ -170,78 +150,47 @@ public final class Scan implements AutoCloseable {
       throw new IllegalStateException("a scan in chunk mode hands out chunks: use nextChunks()");
     }
     releaseCurrent();
-    if (shared != null) {
-      return nextShared();
+    RowGroupSource.Taken taken = take();
+    if (taken == null) {
+      throw new IllegalStateException(
+          "scan of table " + state.table().name() + " has no more row groups");
     }
-    reads.awaiting(cursor);
-    reads.schedule();
     List<FieldVector> vectors = new ArrayList<>();
-    int g = cursor;
+    currentDictionaries = new FieldVector[state.columns().size()];
+    for (int c = 0; c < taken.decoded().size(); c++) {
+      vectors.add(taken.decoded().get(c).vector());
+      currentDictionaries[c] = taken.decoded().get(c).dictionary();
+    }
+    current = new VectorSchemaRoot(vectors);
+    // A scan of no columns (count(*)) still delivers each row group's row count.
+    current.setRowCount(Math.toIntExact(state.manifest().rowGroups().get(taken.group())));
+    currentTaken = taken;
+    return current;
+  }
+
+  /**
+   * The source's next row group, the one path of both forms: a failure of its reads surfaces as the
+   * scan's, an interrupt as a cancellation, and the scan is recorded once none is left.
+   */
+  private RowGroupSource.Taken take() {
+    RowGroupSource.Taken taken;
     try {
-      if (reads.outOfOrder()) {
-        // Over a scheduled cold device, the first row group whose vectors are all decoded: the
-        // device serves a disk group at a time, and a task decodes what is in meanwhile instead
-        // of parking on the cursor's row group (results do not depend on the order of row groups).
-        try {
-          reads.anyDecoded(cursor, taken).get();
-        } catch (ExecutionException e) {
-          // The scan failed: the read of row group g below throws the failure.
-        }
-        g = reads.firstDone(cursor, taken, slot -> slot.vector);
-      }
-      for (int c = 0; c < state.columns().size(); c++) {
-        vectors.add(reads.vector(g, c));
-      }
+      taken = source.take();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      vectors.forEach(FieldVector::close);
       throw new CancellationException("scan of table " + state.table().name() + " interrupted");
     } catch (ExecutionException e) {
-      vectors.forEach(FieldVector::close);
       throw e.getCause() instanceof RuntimeException r
           ? r
           : new CorruptTableException(e.getCause().getMessage(), e.getCause());
     }
-    reads.awaiting(-1);
-    current = new VectorSchemaRoot(vectors);
-    currentDictionaries = new FieldVector[state.columns().size()];
-    for (int c = 0; c < state.columns().size(); c++) {
-      currentDictionaries[c] = reads.dictionary(g, c);
+    if (taken != null) {
+      currentGroup = taken.group();
     }
-    // A scan of no columns (count(*)) still delivers each row group's row count.
-    current.setRowCount(Math.toIntExact(state.manifest().rowGroups().get(state.groups().get(g))));
-    currentIndex = g;
-    currentGroup = state.groups().get(g);
-    taken[g] = true;
-    while (cursor < state.groups().size() && taken[cursor]) {
-      cursor++;
-    }
-    if (cursor == state.groups().size()) {
-      record();
-    } else {
-      reads.schedule();
-    }
-    return current;
-  }
-
-  private VectorSchemaRoot nextShared() {
-    // Not null: hasNext() waited for a usable row group (SharedReads#hasNext).
-    var delivery = shared.next();
-    List<io.mosaic.segment.DecodedChunk> decoded = shared.decode(delivery);
-    List<FieldVector> vectors = new ArrayList<>();
-    currentDictionaries = new FieldVector[state.columns().size()];
-    for (int c = 0; c < decoded.size(); c++) {
-      vectors.add(decoded.get(c).vector());
-      currentDictionaries[c] = decoded.get(c).dictionary();
-    }
-    current = new VectorSchemaRoot(vectors);
-    currentGroup = delivery.need().group();
-    current.setRowCount(Math.toIntExact(state.manifest().rowGroups().get(currentGroup)));
-    cursor++;
-    if (!shared.hasNext()) {
+    if (taken == null || source.exhausted()) {
       record();
     }
-    return current;
+    return taken;
   }
 
   // ---- Chunk mode (Retriever#chunks): the engine decodes, on its own threads.
@@ -258,15 +207,7 @@ public final class Scan implements AutoCloseable {
     if (!hasNext()) {
       return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
-    if (shared != null) {
-      return shared.ready();
-    }
-    // The row group the consumer waits for is admitted past the byte budget (as in next()).
-    reads.awaiting(cursor);
-    reads.schedule();
-    // Completes normally even when a read failed: nextChunks() then throws the failure itself.
-    return (reads.outOfOrder() ? reads.anyRead(cursor, taken) : reads.ready(cursor))
-        .handle((v, e) -> null);
+    return source.ready();
   }
 
   /**
@@ -274,69 +215,20 @@ public final class Scan implements AutoCloseable {
    * {@link #ready()} is not done. Row groups come in order, except in a scan with a column on a
    * cold device with a group scheduler: there the first row group whose chunks are all read comes
    * first ({@link RowGroupChunks#rowGroup()} says which), since the device serves a disk group at a
-   * time. The chunks of the row group returned before are released to the byte budget: the caller
-   * must be done with their bytes or own them (they are not reused). Throws {@link
-   * CorruptTableException} naming the file when a chunk fails its checksum. Null when no row group
-   * is left: a narrowing predicate ({@link ScanRequest#narrowing}) may rule out the remaining ones
-   * as they arrive, after {@link #hasNext()} said one was left (a shared scan learns it only then).
+   * time; and in a shared scan, in the order the shared buffer loads them. The chunks of the row
+   * group returned before are released to the byte budget: the caller must be done with their bytes
+   * or own them (they are not reused). Throws {@link CorruptTableException} naming the file when a
+   * chunk fails its checksum. Null when no row group is left: a narrowing predicate ({@link
+   * ScanRequest#narrowing}) may rule out the remaining ones as they arrive, after {@link
+   * #hasNext()} said one was left (a shared scan learns it only then).
    */
   public RowGroupChunks nextChunks() {
     requireChunkMode();
     if (!hasNext()) {
       return null;
     }
-    if (shared != null) {
-      var delivery = shared.next();
-      if (delivery == null) {
-        record();
-        return null;
-      }
-      RowGroupChunks result = shared.chunks(delivery);
-      currentGroup = result.rowGroup();
-      cursor++;
-      if (!shared.hasNext()) {
-        record();
-      }
-      return result;
-    }
-    if (lastTaken >= 0) {
-      reads.releaseChunks(lastTaken);
-    }
-    reads.awaiting(cursor);
-    reads.schedule();
-    // Over a scheduled cold device, the first row group whose chunks are all in: the device serves
-    // a group at a time, not in row-group order (results do not depend on the order of row groups).
-    int g = reads.outOfOrder() ? reads.firstDone(cursor, taken, slot -> slot.raw) : cursor;
-    List<RawChunk> chunks = new ArrayList<>(state.columns().size());
-    try {
-      for (int c = 0; c < state.columns().size(); c++) {
-        chunks.add(reads.chunk(g, c));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CancellationException("scan of table " + state.table().name() + " interrupted");
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r
-          ? r
-          : new CorruptTableException(e.getCause().getMessage(), e.getCause());
-    }
-    reads.awaiting(-1);
-    int group = state.groups().get(g);
-    currentGroup = group;
-    RowGroupChunks result =
-        new RowGroupChunks(
-            group, state.manifest().rowGroups().get(group), chunks, reads.rowRanges(g));
-    taken[g] = true;
-    lastTaken = g;
-    while (cursor < state.groups().size() && taken[cursor]) {
-      cursor++;
-    }
-    if (cursor == state.groups().size()) {
-      record();
-    } else {
-      reads.schedule();
-    }
-    return result;
+    RowGroupSource.Taken taken = take();
+    return taken == null ? null : taken.chunks();
   }
 
   /**
@@ -344,7 +236,7 @@ public final class Scan implements AutoCloseable {
    * {@link #nextChunks()} until the next call (an engine's {@code getMemoryUsage}).
    */
   public long heldBytes() {
-    return shared != null ? shared.heldBytes() : reads.heldBytes();
+    return source.heldBytes();
   }
 
   private void requireChunkMode() {
@@ -380,14 +272,7 @@ public final class Scan implements AutoCloseable {
   private void releaseCurrent() {
     closeDictionaries();
     if (current != null) {
-      if (shared != null) {
-        List<FieldVector> vectors = current.getFieldVectors();
-        for (int c = 0; c < vectors.size(); c++) {
-          state.retriever().vectors().give(state.columns().get(c).name(), vectors.get(c));
-        }
-      } else {
-        reads.release(currentIndex, current.getFieldVectors());
-      }
+      source.release(currentTaken, current.getFieldVectors());
       current = null;
     }
   }
@@ -422,9 +307,7 @@ public final class Scan implements AutoCloseable {
   }
 
   public ScanStats stats() {
-    return shared != null
-        ? shared.stats(state.skipped(), start)
-        : reads.stats(state.skipped(), start);
+    return source.stats(start);
   }
 
   /** Stops reading, frees every buffer, and records the scan in the table's trace if not yet. */
@@ -434,9 +317,7 @@ public final class Scan implements AutoCloseable {
       return;
     }
     closed = true;
-    if (reads != null) {
-      reads.stop();
-    }
+    source.stop();
     closeDictionaries();
     if (current != null) {
       // The consumer is done with the last batch too: its vectors go to the pool.
@@ -446,11 +327,7 @@ public final class Scan implements AutoCloseable {
       }
       current = null;
     }
-    if (shared != null) {
-      shared.close();
-    } else {
-      reads.close(cursor, taken);
-    }
+    source.close();
     record();
     if (ownsPin) {
       pin.close();

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
@@ -29,9 +30,11 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * results do not change). Closing it deregisters the scan: its reservations are given back and its
  * chunks unpinned, whether it finished, failed or was cancelled.
  */
-final class SharedReads {
+final class SharedReads implements RowGroupSource {
   private final ScanState state;
   private final SharedBuffer buffer;
+  // Chunk mode (Retriever#chunks): row groups are handed out as their chunks, not decoded here.
+  private final boolean raw;
   private final List<ChunkRef> named = new ArrayList<>();
   private final ActiveBufferManager.Scan scan;
   private final BufferAllocator allocator;
@@ -42,9 +45,10 @@ final class SharedReads {
   private ActiveBufferManager.Delivery held;
   private volatile boolean closed;
 
-  SharedReads(ScanState state, SharedBuffer buffer) {
+  SharedReads(ScanState state, SharedBuffer buffer, boolean raw) {
     this.state = state;
     this.buffer = buffer;
+    this.raw = raw;
     // Row groups of one table are numbered alike in every version; its root names it uniquely.
     String key = state.table().root().toAbsolutePath().normalize().toString();
     List<GroupNeed> needs = new ArrayList<>();
@@ -105,7 +109,8 @@ final class SharedReads {
    * mode must not wait, and may answer true once more before {@link #ready} or {@link #next}
    * settles it.
    */
-  synchronized boolean hasNext(boolean mayWait) {
+  @Override
+  public synchronized boolean hasNext(boolean mayWait) {
     if (closed) {
       return false;
     }
@@ -116,8 +121,9 @@ final class SharedReads {
     return pending != null || delivered.size() + ruledOut < state.groups().size();
   }
 
-  synchronized boolean hasNext() {
-    return hasNext(false);
+  @Override
+  public synchronized boolean exhausted() {
+    return !hasNext(false);
   }
 
   /**
@@ -125,7 +131,8 @@ final class SharedReads {
    * (the narrowing predicate ruled out the rest), or the scan failed. Not done: the caller asks
    * again once it is, as the buffer wakes every waiting scan on each load.
    */
-  synchronized CompletableFuture<?> ready() {
+  @Override
+  public synchronized CompletableFuture<?> ready() {
     // The row group handed out last stays with the engine (its bytes are the engine's now), but
     // not pinned in the buffer. Pinned while its consumer waits, it would count against the budget
     // the wait needs: scans each holding a row group could fill the budget and wait forever for
@@ -138,7 +145,7 @@ final class SharedReads {
       }
       CompletableFuture<Void> change = buffer.change();
       try {
-        if (settle(false) || !hasNext()) {
+        if (settle(false) || exhausted()) {
           buffer.forget(change);
           return CompletableFuture.completedFuture(null);
         }
@@ -158,7 +165,16 @@ final class SharedReads {
    * The next row group the buffer has complete, waiting for one; releases the one held. Null when
    * none is left: the narrowing predicate ruled out the rest as they arrived.
    */
-  synchronized ActiveBufferManager.Delivery next() {
+  @Override
+  public Taken take() {
+    ActiveBufferManager.Delivery d = next();
+    if (d == null) {
+      return null;
+    }
+    return new Taken(-1, d.need().group(), raw ? chunks(d) : null, raw ? null : decode(d));
+  }
+
+  private synchronized ActiveBufferManager.Delivery next() {
     releaseHeld();
     if (!settle(true)) {
       return null;
@@ -184,7 +200,7 @@ final class SharedReads {
     while (delivered.size() + ruledOut < state.groups().size()) {
       ActiveBufferManager.Delivery d;
       try {
-        d = wait ? take() : scan.poll();
+        d = wait ? takeNext() : scan.poll();
       } catch (IllegalStateException e) {
         throw new CancellationException("scan of table " + state.table().name() + " closed");
       } catch (CompletionException e) {
@@ -205,7 +221,7 @@ final class SharedReads {
     return null;
   }
 
-  private ActiveBufferManager.Delivery take() {
+  private ActiveBufferManager.Delivery takeNext() {
     try {
       while (true) {
         ActiveBufferManager.Delivery d = scan.take(1, TimeUnit.SECONDS);
@@ -223,7 +239,7 @@ final class SharedReads {
   }
 
   /** Chunk mode: the row group's chunks as an engine decodes them (whole chunks: no pruning). */
-  RowGroupChunks chunks(ActiveBufferManager.Delivery d) {
+  private RowGroupChunks chunks(ActiveBufferManager.Delivery d) {
     List<RawChunk> out = new ArrayList<>(state.columns().size());
     for (int c = 0; c < state.columns().size(); c++) {
       SharedBuffer.Loaded l = (SharedBuffer.Loaded) d.data().get(c);
@@ -242,7 +258,7 @@ final class SharedReads {
   }
 
   /** Vector mode: the row group's columns decoded on the decoding pool, in parallel. */
-  List<DecodedChunk> decode(ActiveBufferManager.Delivery d) {
+  private List<DecodedChunk> decode(ActiveBufferManager.Delivery d) {
     List<CompletableFuture<DecodedChunk>> futures = new ArrayList<>(state.columns().size());
     for (int c = 0; c < state.columns().size(); c++) {
       SharedBuffer.Loaded l = (SharedBuffer.Loaded) d.data().get(c);
@@ -311,16 +327,26 @@ final class SharedReads {
   }
 
   /** Chunks of the pending and held row groups; the rest of the buffer is shared. */
-  synchronized long heldBytes() {
+  @Override
+  public synchronized long heldBytes() {
     return (held == null ? 0 : held.need().bytes())
         + (pending == null ? 0 : pending.need().bytes());
   }
 
-  synchronized ScanStats stats(int skipped, long start) {
+  /** Vector mode: the vectors go to the retriever's pool (the buffer keeps only raw chunks). */
+  @Override
+  public void release(Taken taken, List<FieldVector> vectors) {
+    for (int c = 0; c < vectors.size(); c++) {
+      state.retriever().vectors().give(state.columns().get(c).name(), vectors.get(c));
+    }
+  }
+
+  @Override
+  public synchronized ScanStats stats(long start) {
     long[] counts = scan.chunkCounts();
     return new ScanStats(
         List.copyOf(delivered),
-        skipped + ruledOut,
+        state.skipped() + ruledOut,
         scan.bytesRead(),
         buffer.abm().stats().peakBytes(),
         buffer.abm().budgetBytes(),
@@ -334,7 +360,12 @@ final class SharedReads {
   }
 
   /** Deregisters: reservations given back, every chunk unpinned; frees the scan's allocator. */
-  void close() {
+  /** Nothing to stop: the shared buffer reads for every scan; {@link #close} deregisters. */
+  @Override
+  public void stop() {}
+
+  @Override
+  public void close() {
     if (closed) {
       return;
     }
