@@ -650,15 +650,7 @@ final class ReadAhead implements RowGroupSource {
           if (pieces == null) {
             // The pages carry no CRC to check a partial read by: the chunk is read whole and
             // checked by its checksum, and the engine still gets only the pages it needs.
-            byte[] whole =
-                ChunkReads.read(
-                    device,
-                    file,
-                    segment,
-                    chunk,
-                    group,
-                    state.table().name(),
-                    state.manifest().version());
+            byte[] whole = readWhole(device, file, segment, chunk, group);
             read = whole.length;
             pieces =
                 ChunkReads.cut(
@@ -671,15 +663,7 @@ final class ReadAhead implements RowGroupSource {
         }
       }
       if (pieces == null) {
-        bytes =
-            ChunkReads.read(
-                device,
-                file,
-                segment,
-                chunk,
-                group,
-                state.table().name(),
-                state.manifest().version());
+        bytes = readWhole(device, file, segment, chunk, group);
         pieces = List.of(new ChunkPiece(chunk.getStartingPos(), bytes));
         read = bytes.length;
       }
@@ -724,6 +708,14 @@ final class ReadAhead implements RowGroupSource {
       fail(slot, device, e, column, group, file);
       finished();
     }
+  }
+
+  /** Column chunk {@code chunk} of row group {@code group}, read whole and checked. */
+  private byte[] readWhole(
+      Device device, Path file, SegmentEntry segment, ColumnChunkMetaData chunk, int group)
+      throws IOException {
+    return ChunkReads.read(
+        device, file, segment, chunk, group, state.table().name(), state.manifest().version());
   }
 
   private void decode(
