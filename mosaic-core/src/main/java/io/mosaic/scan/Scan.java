@@ -1,6 +1,5 @@
 package io.mosaic.scan;
 
-import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.table.CorruptTableException;
@@ -68,48 +67,14 @@ public final class Scan implements AutoCloseable {
       }
       throw e;
     }
-    SharingPolicy policy =
-        state.request().sharing() != null ? state.request().sharing() : state.retriever().sharing();
-    SharedBuffer buffer =
-        state.request().ordered()
-                || state.columns().isEmpty()
-                || state.groups().isEmpty()
-                || policy == SharingPolicy.NORMAL
-                || prunesPages(chunkMode)
-            ? null
-            : state.retriever().shared(policy);
     try {
-      this.source =
-          buffer != null
-              ? new SharedReads(state, buffer, chunkMode)
-              : new ReadAhead(state, chunkMode);
+      this.source = retriever.source(state, chunkMode);
     } catch (RuntimeException e) {
       if (ownsPin) {
         pin.close();
       }
       throw e;
     }
-  }
-
-  /**
-   * Whether page pruning could rule out at least half of the rows of this chunk-mode scan's row
-   * groups ({@link RowGroupFilter#prunableShare}, estimated from the manifest: no I/O): then it
-   * reads on the ordered path, which fetches only the pages kept, where a shared scan reads whole
-   * chunks (docs/cooperative-scans.md).
-   */
-  private boolean prunesPages(boolean chunkMode) {
-    if (!chunkMode || !state.request().pagePruning()) {
-      return false;
-    }
-    RowGroupFilter filter = state.filterNow();
-    if (filter.terms().isEmpty()) {
-      return false;
-    }
-    double prunable = 0;
-    for (int g : state.groups()) {
-      prunable += filter.prunableShare(g);
-    }
-    return prunable >= 0.5 * state.groups().size();
   }
 
   public Manifest manifest() {

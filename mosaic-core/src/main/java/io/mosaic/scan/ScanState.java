@@ -76,6 +76,27 @@ record ScanState(
   }
 
   /**
+   * Whether page pruning could rule out at least half of the rows of this scan's row groups, read
+   * in chunk mode ({@link RowGroupFilter#prunableShare}, estimated from the manifest: no I/O): then
+   * it reads on the ordered path, which fetches only the pages kept, where a shared scan reads
+   * whole chunks (docs/cooperative-scans.md).
+   */
+  boolean prunesPages() {
+    if (!request.pagePruning()) {
+      return false;
+    }
+    RowGroupFilter now = filterNow();
+    if (now.terms().isEmpty()) {
+      return false;
+    }
+    double prunable = 0;
+    for (int g : groups) {
+      prunable += now.prunableShare(g);
+    }
+    return prunable >= 0.5 * groups.size();
+  }
+
+  /**
    * The request's predicate and its narrowing predicate's current value ({@link
    * ScanRequest#predicateNow}) bound, bound again only when the engine's value changes (Trino's
    * dynamic filter as a join's build side completes).
