@@ -21,6 +21,13 @@ public record Predicate(List<ColumnPredicate> terms) implements java.io.Serializ
     return new Predicate(all);
   }
 
+  /** Both conjunctions' terms as one. */
+  public Predicate and(Predicate other) {
+    List<ColumnPredicate> all = new ArrayList<>(terms);
+    all.addAll(other.terms);
+    return new Predicate(all);
+  }
+
   public static ColumnPredicate eq(String column, Object value) {
     return new ColumnPredicate(column, ColumnPredicate.Op.EQ, List.of(value));
   }

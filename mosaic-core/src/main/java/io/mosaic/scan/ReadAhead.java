@@ -3,10 +3,8 @@ package io.mosaic.scan;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.CorruptTableException;
-import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.DecodedChunk;
-import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.IntSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -33,7 +30,7 @@ import org.apache.parquet.internal.column.columnindex.OffsetIndex;
  * device's reader pool; hands the bytes to the decoding pool; and keeps each decoded chunk in a
  * {@link Slot} until the consumer takes it. A failure on a reader thread stops the scan.
  */
-final class ReadAhead {
+final class ReadAhead implements RowGroupSource {
   // Row groups read and decoded ahead of the consumer (the byte budget may stop it sooner). Each
   // decodes into megabytes of vectors; a few ahead keep every device busy, and the decoders can
   // then reuse the vectors of released row groups instead of allocating (and zeroing) new ones.
@@ -43,31 +40,25 @@ final class ReadAhead {
   // of its threads (issue 21, docs/benchmarks.md "Fixed cost per scan").
   static final long INLINE_DECODE_BYTES = 64 << 10;
 
-  private final Retriever retriever;
-  private final MosaicTable table;
-  private final Manifest manifest;
-  private final ScanRequest request;
-  private final List<ColumnSpec> columns;
-  private final List<Integer> groups;
-  // The consumer's next row group (Scan's cursor): reads go at most ROW_GROUPS_AHEAD beyond it.
-  private final IntSupplier cursor;
+  private final ScanState state;
+  // The consumer's next row group: reads go at most ROW_GROUPS_AHEAD beyond it. Out of order (over
+  // a scheduled cold device) it is the first row group not taken yet; taken marks those handed out
+  // beyond it.
+  private volatile int cursor;
+  private final boolean[] taken;
+  // Chunk mode: the row group taken last, whose chunks go back to the budget at the next take.
+  private int lastTaken = -1;
   private final ByteBudget budget;
   private final BufferAllocator allocator;
   private final Slot[][] slots;
   // Per scan row group, once decided: whether the request's narrowing predicate rules it out.
   private final Boolean[] ruledOut;
   private int ruledOutCount;
-  // The narrowing predicate last bound to the manifest, kept while the engine's value is unchanged.
-  private Predicate narrowed;
-  private RowGroupFilter narrowedFilter;
   // Chunk mode with page pruning: per scan row group, once decided before its first read is issued,
   // the rows the page indexes cannot rule out and the pages of each column to read (null: all).
   private final boolean prunePages;
   private final Selection[] selections;
   private final boolean[] selected;
-  // The predicate pages were last tested against (the plan's and the narrowing's), bound.
-  private Predicate pagePredicate;
-  private RowGroupFilter pageFilter;
   private final Map<String, Integer> inflight = new HashMap<>();
   // Per column, vectors of row groups the consumer is done with, for decoding later ones into.
   private final Map<String, ConcurrentLinkedDeque<FieldVector>> spares = new HashMap<>();
@@ -123,43 +114,33 @@ final class ReadAhead {
   }
 
   /** {@code raw}: chunk mode, the consumer decodes ({@link #chunk}, {@link #ready}). */
-  ReadAhead(
-      Retriever retriever,
-      MosaicTable table,
-      Manifest manifest,
-      ScanRequest request,
-      List<ColumnSpec> columns,
-      List<Integer> groups,
-      IntSupplier cursor,
-      boolean raw) {
+  ReadAhead(ScanState state, boolean raw) {
     this.raw = raw;
-    this.retriever = retriever;
-    this.table = table;
-    this.manifest = manifest;
-    this.request = request;
-    this.columns = columns;
-    this.groups = groups;
-    this.cursor = cursor;
-    this.budget = new ByteBudget(request.bufferBytes());
+    this.state = state;
+    this.taken = new boolean[state.groups().size()];
+    this.budget = new ByteBudget(state.request().bufferBytes());
     this.allocator =
-        retriever.allocator().newChildAllocator("scan-" + table.name(), 0, Long.MAX_VALUE);
-    this.slots = new Slot[groups.size()][columns.size()];
-    this.ruledOut = new Boolean[groups.size()];
-    this.prunePages = raw && request.pagePruning();
-    this.selections = new Selection[groups.size()];
-    this.selected = new boolean[groups.size()];
-    for (ColumnSpec c : columns) {
+        state
+            .retriever()
+            .allocator()
+            .newChildAllocator("scan-" + state.table().name(), 0, Long.MAX_VALUE);
+    this.slots = new Slot[state.groups().size()][state.columns().size()];
+    this.ruledOut = new Boolean[state.groups().size()];
+    this.prunePages = raw && state.request().pagePruning();
+    this.selections = new Selection[state.groups().size()];
+    this.selected = new boolean[state.groups().size()];
+    for (ColumnSpec c : state.columns()) {
       spares.put(c.name(), new ConcurrentLinkedDeque<>());
     }
-    this.query = request.queryTag("scan-" + java.util.UUID.randomUUID());
+    this.query = state.request().queryTag("scan-" + java.util.UUID.randomUUID());
     boolean scheduled = false;
-    for (ColumnSpec c : columns) {
-      for (SegmentEntry s : manifest.segmentsOf(c.name())) {
-        scheduled |= retriever.scheduled(table.pool().device(s.device()));
+    for (ColumnSpec c : state.columns()) {
+      for (SegmentEntry s : state.manifest().segmentsOf(c.name())) {
+        scheduled |= state.retriever().scheduled(state.table().pool().device(s.device()));
       }
     }
     this.wholeSplit = raw && scheduled;
-    this.outOfOrder = scheduled && !request.ordered();
+    this.outOfOrder = scheduled && !state.request().ordered();
   }
 
   /**
@@ -167,17 +148,9 @@ final class ReadAhead {
    * row group {@code g}, decided once, by whichever of the scheduler and the consumer gets there
    * first: the scheduler then issues none of its reads and the consumer skips it.
    */
-  synchronized boolean ruledOut(int g) {
-    if (request.narrowing() == null) {
-      return false;
-    }
+  private synchronized boolean ruledOut(int g) {
     if (ruledOut[g] == null) {
-      Predicate p = request.narrowing().get();
-      if (!p.equals(narrowed)) {
-        narrowedFilter = new RowGroupFilter(table.name(), manifest, p);
-        narrowed = p;
-      }
-      ruledOut[g] = !narrowedFilter.mightMatch(groups.get(g));
+      ruledOut[g] = state.ruledOutNow(state.groups().get(g));
       if (ruledOut[g]) {
         ruledOutCount++;
       }
@@ -185,24 +158,106 @@ final class ReadAhead {
     return ruledOut[g];
   }
 
+  @Override
+  public boolean hasNext(boolean mayWait) {
+    while (cursor < taken.length && (taken[cursor] || ruledOut(cursor))) {
+      cursor++;
+    }
+    return cursor < taken.length;
+  }
+
+  @Override
+  public CompletableFuture<?> ready() {
+    // The row group the consumer waits for is admitted past the byte budget (as in take()).
+    awaiting(cursor);
+    schedule();
+    // Completes normally even when a read failed: take() then throws the failure itself.
+    return (outOfOrder ? anyRead(cursor, taken) : readyAt(cursor)).handle((v, e) -> null);
+  }
+
+  /**
+   * The cursor's row group, or out of order (over a scheduled cold device, which serves a disk
+   * group at a time) the first whose chunks are all in (chunk mode) or decoded: results do not
+   * depend on the order of row groups.
+   */
+  @Override
+  public Taken take() throws InterruptedException, ExecutionException {
+    if (lastTaken >= 0) {
+      releaseChunks(lastTaken);
+    }
+    awaiting(cursor);
+    schedule();
+    int g = cursor;
+    RowGroupChunks chunks = null;
+    List<DecodedChunk> decoded = null;
+    int columns = state.columns().size();
+    if (raw) {
+      g = outOfOrder ? firstDone(cursor, taken, slot -> slot.raw) : cursor;
+      List<RawChunk> raws = new ArrayList<>(columns);
+      for (int c = 0; c < columns; c++) {
+        raws.add(chunk(g, c));
+      }
+      int group = state.groups().get(g);
+      chunks =
+          new RowGroupChunks(group, state.manifest().rowGroups().get(group), raws, rowRanges(g));
+      lastTaken = g;
+    } else {
+      List<FieldVector> vectors = new ArrayList<>();
+      try {
+        if (outOfOrder) {
+          try {
+            anyDecoded(cursor, taken).get();
+          } catch (ExecutionException e) {
+            // The scan failed: the read of row group g below throws the failure.
+          }
+          g = firstDone(cursor, taken, slot -> slot.vector);
+        }
+        for (int c = 0; c < columns; c++) {
+          vectors.add(vector(g, c));
+        }
+      } catch (InterruptedException | ExecutionException e) {
+        vectors.forEach(FieldVector::close);
+        throw e;
+      }
+      decoded = new ArrayList<>(columns);
+      for (int c = 0; c < columns; c++) {
+        decoded.add(new DecodedChunk(vectors.get(c), dictionary(g, c)));
+      }
+    }
+    awaiting(-1);
+    taken[g] = true;
+    while (cursor < taken.length && taken[cursor]) {
+      cursor++;
+    }
+    if (cursor < taken.length) {
+      schedule();
+    }
+    return new Taken(g, state.groups().get(g), chunks, decoded);
+  }
+
+  @Override
+  public boolean exhausted() {
+    return cursor == taken.length;
+  }
+
   /** Marks row group {@code g} of the scan as the one the consumer waits for (-1: none). */
-  synchronized void awaiting(int g) {
+  private synchronized void awaiting(int g) {
     awaited = g;
   }
 
   /** The vector of column {@code c} in the scan's row group {@code g}, once read and decoded. */
-  FieldVector vector(int g, int c) throws InterruptedException, ExecutionException {
+  private FieldVector vector(int g, int c) throws InterruptedException, ExecutionException {
     Slot slot = awaitSlot(g, c);
     return (FieldVector) CompletableFuture.anyOf(slot.vector, failed).get();
   }
 
   /** The dictionary of column {@code c} in row group {@code g}, if that chunk came with one. */
-  FieldVector dictionary(int g, int c) {
+  private FieldVector dictionary(int g, int c) {
     return slots[g][c].dictionary;
   }
 
   /** Chunk mode: column {@code c} of the scan's row group {@code g}, once read and checked. */
-  RawChunk chunk(int g, int c) throws InterruptedException, ExecutionException {
+  private RawChunk chunk(int g, int c) throws InterruptedException, ExecutionException {
     Slot slot = awaitSlot(g, c);
     return (RawChunk) CompletableFuture.anyOf(slot.raw, failed).get();
   }
@@ -214,7 +269,7 @@ final class ReadAhead {
    * earlier chunks of {@code g}; the future then is the first of those, and the caller asks again
    * once it is done (each finished read schedules the next ones first).
    */
-  synchronized CompletableFuture<?> ready(int g) {
+  private synchronized CompletableFuture<?> readyAt(int g) {
     if (closed || failed.isDone()) {
       return CompletableFuture.completedFuture(null);
     }
@@ -245,20 +300,11 @@ final class ReadAhead {
   }
 
   /**
-   * Whether the consumer may take row groups out of order: a scan over a scheduled cold device,
-   * whose reads arrive in the device's order (Skipper, VLDB 2016, Section 4.3), unless the request
-   * asks for table order ({@link ScanRequest#ordered}).
-   */
-  boolean outOfOrder() {
-    return outOfOrder;
-  }
-
-  /**
    * Out of order: the first of the scan's row groups from {@code from} on that the consumer has not
    * taken ({@code taken}) and whose chunks are all at {@code stage} (read: {@code s -> s.raw};
    * decoded: {@code s -> s.vector}); {@code from} if there is none.
    */
-  synchronized int firstDone(
+  private synchronized int firstDone(
       int from, boolean[] taken, Function<Slot, CompletableFuture<?>> stage) {
     for (int g = from; g < scheduleGroup; g++) {
       if (!taken[g] && slots[g].length > 0) {
@@ -279,7 +325,7 @@ final class ReadAhead {
    * taken and has every read issued is decoded, or the scan failed; done at once when no such row
    * group is under way (the consumer then waits for {@code from} in order).
    */
-  synchronized CompletableFuture<?> anyDecoded(int from, boolean[] taken) {
+  private synchronized CompletableFuture<?> anyDecoded(int from, boolean[] taken) {
     List<CompletableFuture<?>> any = issued(from, taken, s -> s.vector);
     if (any.isEmpty()) {
       return CompletableFuture.completedFuture(null);
@@ -292,9 +338,9 @@ final class ReadAhead {
    * Out of order, chunk mode: a future done when row group {@code from} or any later one not taken
    * yet has every chunk read, or the scan failed.
    */
-  synchronized CompletableFuture<?> anyRead(int from, boolean[] taken) {
+  private synchronized CompletableFuture<?> anyRead(int from, boolean[] taken) {
     List<CompletableFuture<?>> any = new ArrayList<>();
-    any.add(ready(from));
+    any.add(readyAt(from));
     any.addAll(issued(from + 1, taken, s -> s.raw));
     return CompletableFuture.anyOf(any.toArray(CompletableFuture<?>[]::new));
   }
@@ -322,7 +368,7 @@ final class ReadAhead {
   }
 
   /** Chunk mode: the consumer is done with row group {@code g}; its bytes go back to the budget. */
-  synchronized void releaseChunks(int g) {
+  private synchronized void releaseChunks(int g) {
     for (int c = 0; c < slots[g].length; c++) {
       if (slots[g][c] != null) {
         budget.give(slots[g][c].bytes);
@@ -332,7 +378,8 @@ final class ReadAhead {
   }
 
   /** Bytes of raw chunks read ahead or held by the consumer's current row group. */
-  long heldBytes() {
+  @Override
+  public long heldBytes() {
     return budget.used();
   }
 
@@ -340,14 +387,16 @@ final class ReadAhead {
    * Takes back the vectors of row group {@code g}, which the consumer is done with: kept to decode
    * later row groups into (or given to the pool), and their bytes returned to the budget.
    */
-  void release(int g, List<FieldVector> vectors) {
+  @Override
+  public void release(Taken t, List<FieldVector> vectors) {
+    int g = t.index();
     for (int c = 0; c < vectors.size(); c++) {
-      String name = columns.get(c).name();
+      String name = state.columns().get(c).name();
       ConcurrentLinkedDeque<FieldVector> spare = spares.get(name);
       if (spare.size() < 2) {
         spare.offer(vectors.get(c));
       } else {
-        retriever.vectors().give(name, vectors.get(c));
+        state.retriever().vectors().give(name, vectors.get(c));
       }
     }
     for (Slot s : slots[g]) {
@@ -389,14 +438,14 @@ final class ReadAhead {
         e instanceof CorruptTableException || e instanceof CancellationException
             ? e
             : new CorruptTableException(
-                "scan of table " + table.name() + " failed: " + e.getMessage(), e));
+                "scan of table " + state.table().name() + " failed: " + e.getMessage(), e));
     synchronized (this) {
       notifyAll();
     }
   }
 
   /** Issues reads in row-group order while the budget and the devices' queues allow. */
-  void schedule() {
+  private void schedule() {
     // A footer not cached yet, and a row group's page indexes, are read outside the scan's lock:
     // reader threads finishing a chunk take that lock too, and must not queue behind that I/O.
     Need need = scheduleCached(null, null);
@@ -405,9 +454,12 @@ final class ReadAhead {
         select(need.group());
         need = scheduleCached(null, null);
       } else {
-        Device device = table.pool().device(need.segment().device());
+        Device device = state.table().pool().device(need.segment().device());
         ParquetMetadata footer =
-            retriever.footers().footer(table.name(), manifest, device, need.segment());
+            state
+                .retriever()
+                .footers()
+                .footer(state.table().name(), state.manifest(), device, need.segment());
         need = scheduleCached(need.segment(), footer);
       }
     }
@@ -420,25 +472,17 @@ final class ReadAhead {
    * with the others'; a row group where one lacks it is read whole.
    */
   private void select(int g) {
-    Predicate p = request.predicateNow();
+    RowGroupFilter filter = state.filterNow();
     Selection selection = null;
-    if (!p.terms().isEmpty()) {
-      RowGroupFilter filter;
-      synchronized (this) {
-        if (!p.equals(pagePredicate)) {
-          pageFilter = new RowGroupFilter(table.name(), manifest, p);
-          pagePredicate = p;
-        }
-        filter = pageFilter;
-      }
-      int group = groups.get(g);
-      long rows = manifest.rowGroups().get(group);
+    if (!filter.terms().isEmpty()) {
+      int group = state.groups().get(g);
+      long rows = state.manifest().rowGroups().get(group);
       var ranges = PageFilter.rowRanges(filter, rows, column -> pageIndex(column, group));
       if (ranges != null) {
-        OffsetIndex[] all = new OffsetIndex[columns.size()];
-        OffsetIndex[] pages = new OffsetIndex[columns.size()];
-        for (int c = 0; c < columns.size() && all != null; c++) {
-          all[c] = pageIndex(columns.get(c), group).offsetIndex();
+        OffsetIndex[] all = new OffsetIndex[state.columns().size()];
+        OffsetIndex[] pages = new OffsetIndex[state.columns().size()];
+        for (int c = 0; c < state.columns().size() && all != null; c++) {
+          all[c] = pageIndex(state.columns().get(c), group).offsetIndex();
           if (all[c] == null) {
             all = null;
           } else {
@@ -459,14 +503,18 @@ final class ReadAhead {
   }
 
   private PageIndexCache.PageIndex pageIndex(ColumnSpec column, int group) {
-    SegmentEntry segment = manifest.segmentFor(column.name(), group);
-    Device device = table.pool().device(segment.device());
-    ParquetMetadata footer = retriever.footers().footer(table.name(), manifest, device, segment);
-    return retriever.pageIndexes().get(table.name(), manifest, device, segment, footer, group);
+    SegmentEntry segment = state.manifest().segmentFor(column.name(), group);
+    Device device = state.table().pool().device(segment.device());
+    ParquetMetadata footer =
+        state.retriever().footers().footer(state.table().name(), state.manifest(), device, segment);
+    return state
+        .retriever()
+        .pageIndexes()
+        .get(state.table().name(), state.manifest(), device, segment, footer, group);
   }
 
   /** Chunk mode: the rows of the scan's row group {@code g} to decode; null: all of them. */
-  synchronized org.apache.parquet.internal.filter2.columnindex.RowRanges rowRanges(int g) {
+  private synchronized org.apache.parquet.internal.filter2.columnindex.RowRanges rowRanges(int g) {
     return selections[g] == null ? null : selections[g].rows();
   }
 
@@ -481,8 +529,10 @@ final class ReadAhead {
    */
   private synchronized Need scheduleCached(SegmentEntry known, ParquetMetadata knownFooter) {
     int end =
-        wholeSplit ? groups.size() : Math.min(groups.size(), cursor.getAsInt() + ROW_GROUPS_AHEAD);
-    while (!closed && !columns.isEmpty() && scheduleGroup < end) {
+        wholeSplit
+            ? state.groups().size()
+            : Math.min(state.groups().size(), cursor + ROW_GROUPS_AHEAD);
+    while (!closed && !state.columns().isEmpty() && scheduleGroup < end) {
       if (scheduleColumn == 0 && ruledOut(scheduleGroup)) {
         scheduleGroup++;
         continue;
@@ -491,20 +541,23 @@ final class ReadAhead {
         return new Need(null, scheduleGroup);
       }
       Selection selection = selections[scheduleGroup];
-      int group = groups.get(scheduleGroup);
-      ColumnSpec column = columns.get(scheduleColumn);
-      SegmentEntry segment = manifest.segmentFor(column.name(), group);
-      Device device = table.pool().device(segment.device());
+      int group = state.groups().get(scheduleGroup);
+      ColumnSpec column = state.columns().get(scheduleColumn);
+      SegmentEntry segment = state.manifest().segmentFor(column.name(), group);
+      Device device = state.table().pool().device(segment.device());
       // A few reads queued per device keep it busy without letting one scan crowd out others. A
       // scheduled cold device queues every read: its scheduler, not arrival, decides the order.
-      if (!retriever.scheduled(device)
+      if (!state.retriever().scheduled(device)
           && inflight.getOrDefault(device.id(), 0) >= 2 * device.spec().threads()) {
         return null;
       }
       ParquetMetadata footer =
           segment.equals(known)
               ? knownFooter
-              : retriever.footers().cached(table.name(), manifest, device, segment);
+              : state
+                  .retriever()
+                  .footers()
+                  .cached(state.table().name(), state.manifest(), device, segment);
       if (footer == null) {
         return new Need(segment, scheduleGroup);
       }
@@ -534,17 +587,18 @@ final class ReadAhead {
                 chunk,
                 List.of(),
                 selection.pages()[c],
-                segment.describe(device.resolve(segment.path()), table.name())
+                segment.describe(device.resolve(segment.path()), state.table().name())
                     + ", row group "
                     + group));
       } else {
         inflight.merge(device.id(), 1, Integer::sum);
         running.incrementAndGet();
-        retriever
-            .reader(device, segment.path(), query, table.name() + "." + column.name(), this)
+        state
+            .retriever()
+            .reader(device, segment.path(), query, state.table().name() + "." + column.name(), this)
             .execute(() -> read(slot, device, segment, footer, chunk, column, group, selection, c));
       }
-      if (++scheduleColumn == columns.size()) {
+      if (++scheduleColumn == state.columns().size()) {
         scheduleColumn = 0;
         scheduleGroup++;
       }
@@ -592,13 +646,11 @@ final class ReadAhead {
         if (pageIndex.getPageCount() < all.getPageCount()) {
           pieces =
               ChunkReads.readPages(
-                  device, file, segment, chunk, all, pageIndex, group, table.name());
+                  device, file, segment, chunk, all, pageIndex, group, state.table().name());
           if (pieces == null) {
             // The pages carry no CRC to check a partial read by: the chunk is read whole and
             // checked by its checksum, and the engine still gets only the pages it needs.
-            byte[] whole =
-                ChunkReads.read(
-                    device, file, segment, chunk, group, table.name(), manifest.version());
+            byte[] whole = readWhole(device, file, segment, chunk, group);
             read = whole.length;
             pieces =
                 ChunkReads.cut(
@@ -611,8 +663,7 @@ final class ReadAhead {
         }
       }
       if (pieces == null) {
-        bytes =
-            ChunkReads.read(device, file, segment, chunk, group, table.name(), manifest.version());
+        bytes = readWhole(device, file, segment, chunk, group);
         pieces = List.of(new ChunkPiece(chunk.getStartingPos(), bytes));
         read = bytes.length;
       }
@@ -639,7 +690,7 @@ final class ReadAhead {
               chunk,
               pieces,
               pageIndex,
-              segment.describe(file, table.name()) + ", row group " + group));
+              segment.describe(file, state.table().name()) + ", row group " + group));
       finished(); // wakes a close() waiting for the reads under way
       return;
     }
@@ -649,13 +700,22 @@ final class ReadAhead {
       return;
     }
     try {
-      retriever
+      state
+          .retriever()
           .decoders()
           .execute(() -> decode(slot, device, segment, footer, chunk, whole, column, group, file));
     } catch (RuntimeException e) {
       fail(slot, device, e, column, group, file);
       finished();
     }
+  }
+
+  /** Column chunk {@code chunk} of row group {@code group}, read whole and checked. */
+  private byte[] readWhole(
+      Device device, Path file, SegmentEntry segment, ColumnChunkMetaData chunk, int group)
+      throws IOException {
+    return ChunkReads.read(
+        device, file, segment, chunk, group, state.table().name(), state.manifest().version());
   }
 
   private void decode(
@@ -682,7 +742,7 @@ final class ReadAhead {
               column,
               allocator,
               () -> spare(column.name()),
-              request.form());
+              state.request().form());
       slot.dictionary = decoded.dictionary();
       if (!slot.vector.complete(decoded.vector())) {
         decoded.vector().close();
@@ -700,7 +760,7 @@ final class ReadAhead {
   /** A vector to decode column {@code name} into: this scan's own spare, else the pool's. */
   private FieldVector spare(String name) {
     FieldVector own = spares.get(name).poll();
-    return own != null ? own : retriever.vectors().take(name, allocator);
+    return own != null ? own : state.retriever().vectors().take(name, allocator);
   }
 
   private void fail(
@@ -710,7 +770,7 @@ final class ReadAhead {
             ? e
             : new CorruptTableException(
                 "scan of table "
-                    + table.name()
+                    + state.table().name()
                     + " failed on column '"
                     + column.name()
                     + "', row group "
@@ -726,20 +786,21 @@ final class ReadAhead {
     slot.raw.completeExceptionally(failure);
   }
 
-  synchronized ScanStats stats(int skipped, long start) {
+  @Override
+  public synchronized ScanStats stats(long start) {
     List<Integer> read = new ArrayList<>();
-    int issued = Math.min(groups.size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0));
+    int issued = Math.min(state.groups().size(), scheduleGroup + (scheduleColumn > 0 ? 1 : 0));
     int empty = 0;
     for (int g = 0; g < issued; g++) {
       if (noRows(g)) {
         empty++; // the page indexes ruled out every row: none of its bytes were read
       } else if (!Boolean.TRUE.equals(ruledOut[g])) {
-        read.add(groups.get(g));
+        read.add(state.groups().get(g));
       }
     }
     return new ScanStats(
         read,
-        skipped + ruledOutCount + empty,
+        state.skipped() + ruledOutCount + empty,
         new LinkedHashMap<>(bytesPerDevice),
         budget.peak(),
         budget.limit(),
@@ -758,19 +819,21 @@ final class ReadAhead {
   }
 
   /** Stops issuing reads: reads queued see the flag and stop at once. */
-  void stop() {
+  @Override
+  public void stop() {
     closed = true;
     // Reads queued at a cold device's scheduler would wait for their group's turn to see it.
-    retriever.withdraw(this);
+    state.retriever().withdraw(this);
   }
 
   /**
-   * Waits for the reads under way, then frees every buffer of the row groups from {@code from} on
-   * (the consumer's cursor) that the consumer has not taken ({@code taken}: out of order, row
-   * groups after the cursor may be the consumer's already), and of the spares, and the scan's
-   * allocator.
+   * Waits for the reads under way, then frees every buffer of the row groups from the consumer's
+   * cursor on that the consumer has not taken (out of order, row groups after the cursor may be the
+   * consumer's already), and of the spares, and the scan's allocator.
    */
-  void close(int from, boolean[] taken) {
+  @Override
+  public void close() {
+    int from = cursor;
     // Reads under way finish their chunk; queued ones see the flag and stop at once.
     long deadline = System.nanoTime() + 30_000_000_000L;
     synchronized (running) {
@@ -805,7 +868,7 @@ final class ReadAhead {
     spares.forEach(
         (name, spare) -> {
           for (FieldVector v = spare.poll(); v != null; v = spare.poll()) {
-            retriever.vectors().give(name, v);
+            state.retriever().vectors().give(name, v);
           }
         });
     allocator.close();

@@ -157,6 +157,27 @@ public final class Retriever implements AutoCloseable {
     return new Scan(this, table, pin, false, request, true);
   }
 
+  /**
+   * Where the scan of {@code state} takes its row groups from ({@code raw}: chunk mode): the shared
+   * buffer of its sharing policy (the request's, else this retriever's), unless the policy is
+   * normal, the request asks for table order, there is nothing to read, or a chunk-mode scan's page
+   * pruning would rule out much of what it reads ({@link ScanState#prunesPages}); else its own
+   * reads ({@link ReadAhead}).
+   */
+  RowGroupSource source(ScanState state, boolean raw) {
+    ScanRequest request = state.request();
+    SharingPolicy policy = request.sharing() != null ? request.sharing() : sharing;
+    SharedBuffer buffer =
+        request.ordered()
+                || state.columns().isEmpty()
+                || state.groups().isEmpty()
+                || policy == SharingPolicy.NORMAL
+                || (raw && state.prunesPages())
+            ? null
+            : shared(policy);
+    return buffer != null ? new SharedReads(state, buffer, raw) : new ReadAhead(state, raw);
+  }
+
   /** How scans that do not choose share their reads. */
   public SharingPolicy sharing() {
     return sharing;

@@ -30,8 +30,17 @@ public final class RowGroupFilter {
   private final Manifest manifest;
   private final List<Bound> terms = new ArrayList<>();
 
-  /** Binds {@code predicate} to the version's schema; unknown columns and bad types are errors. */
-  public RowGroupFilter(String table, Manifest manifest, Predicate predicate) {
+  /**
+   * Binds {@code predicate} to the version's schema; unknown columns and bad types are errors. The
+   * one place a predicate is bound: a plan binds its predicate, and a scan's state binds the
+   * request's, and the request's with each new value of its narrowing predicate ({@link
+   * ScanState}).
+   */
+  public static RowGroupFilter bind(String table, Manifest manifest, Predicate predicate) {
+    return new RowGroupFilter(table, manifest, predicate);
+  }
+
+  private RowGroupFilter(String table, Manifest manifest, Predicate predicate) {
     this.manifest = manifest;
     for (ColumnPredicate p : predicate.terms()) {
       ColumnSpec column;

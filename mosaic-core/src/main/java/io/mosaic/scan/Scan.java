@@ -1,19 +1,14 @@
 package io.mosaic.scan;
 
-import io.mosaic.MosaicException;
-import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
-import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
 import io.mosaic.trace.TraceLog;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -30,19 +25,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * when its last row group is read or when it is closed, whichever comes first ({@link #record}).
  */
 public final class Scan implements AutoCloseable {
-  private final Retriever retriever;
-  private final MosaicTable table;
+  private final ScanState state;
   private final TablePin pin;
   private final boolean ownsPin;
-  private final Manifest manifest;
-  private final ScanRequest request;
-  private final List<ColumnSpec> columns;
-  private final List<Integer> groups;
-  private final int skipped;
-  private final ReadAhead reads;
-  // Non-null when the scan shares its reads through the retriever's buffer (issue 23): row groups
-  // then come in the order the buffer completes them, and `reads` is null.
-  private final SharedReads shared;
+  // Where row groups come from: the scan's own reads, or the shared buffer's (RowGroupSource).
+  private final RowGroupSource source;
   // The table row group of the batch last handed out.
   private int currentGroup = -1;
   private final long start = System.nanoTime();
@@ -50,18 +37,13 @@ public final class Scan implements AutoCloseable {
   // Set by whichever of the last next() and close() records the scan first (they may race when an
   // engine cancels a split from another thread).
   private final AtomicBoolean recorded = new AtomicBoolean();
-  private int cursor;
-  // The scan row group of the batch last handed out (-1: none yet).
-  private int currentIndex = -1;
+  // The row group of the batch last handed out (null: none yet).
+  private RowGroupSource.Taken currentTaken;
   private VectorSchemaRoot current;
   private FieldVector[] currentDictionaries;
   private volatile boolean closed;
   // Chunk mode (Retriever#chunks): row groups come as raw, checked chunks (nextChunks).
   private final boolean chunkMode;
-  // Chunk mode over a scheduled cold device: row groups handed out as their chunks arrive, so the
-  // cursor is the first row group not taken yet; taken marks those handed out beyond it.
-  private final boolean[] taken;
-  private int lastTaken = -1;
 
   Scan(Retriever retriever, MosaicTable table, TablePin pin, boolean ownsPin, ScanRequest request) {
     this(retriever, table, pin, ownsPin, request, false);
@@ -75,119 +57,28 @@ public final class Scan implements AutoCloseable {
       ScanRequest request,
       boolean chunkMode) {
     this.chunkMode = chunkMode;
-    this.retriever = retriever;
-    this.table = table;
     this.pin = pin;
     this.ownsPin = ownsPin;
-    this.manifest = pin.manifest();
-    this.request = request;
     try {
-      this.columns = request.columns().stream().map(c -> column(c)).toList();
-      checkDevices();
-      int total = manifest.rowGroups().size();
-      int to = request.toRowGroup() < 0 ? total : Math.min(request.toRowGroup(), total);
-      int from = Math.max(0, request.fromRowGroup());
-      this.groups =
-          new RowGroupFilter(table.name(), manifest, request.predicate()).select(from, to);
-      this.skipped = Math.max(0, to - from) - groups.size();
+      this.state = ScanState.open(retriever, table, pin.manifest(), request);
     } catch (RuntimeException e) {
       if (ownsPin) {
         pin.close();
       }
       throw e;
     }
-    SharingPolicy policy = request.sharing() != null ? request.sharing() : retriever.sharing();
-    SharedBuffer buffer =
-        request.ordered()
-                || columns.isEmpty()
-                || groups.isEmpty()
-                || policy == SharingPolicy.NORMAL
-                || prunesPages(chunkMode)
-            ? null
-            : retriever.shared(policy);
-    if (buffer != null) {
-      try {
-        this.shared = new SharedReads(retriever, buffer, table, manifest, request, columns, groups);
-      } catch (RuntimeException e) {
-        if (ownsPin) {
-          pin.close();
-        }
-        throw e;
-      }
-      this.reads = null;
-    } else {
-      this.shared = null;
-      this.reads =
-          new ReadAhead(
-              retriever, table, manifest, request, columns, groups, () -> cursor, chunkMode);
-    }
-    this.taken = new boolean[groups.size()];
-  }
-
-  /**
-   * Whether page pruning could rule out at least half of the rows of this chunk-mode scan's row
-   * groups ({@link RowGroupFilter#prunableShare}, estimated from the manifest: no I/O): then it
-   * reads on the ordered path, which fetches only the pages kept, where a shared scan reads whole
-   * chunks (docs/cooperative-scans.md).
-   */
-  private boolean prunesPages(boolean chunkMode) {
-    if (!chunkMode || !request.pagePruning()) {
-      return false;
-    }
-    Predicate p = request.predicateNow();
-    if (p.terms().isEmpty()) {
-      return false;
-    }
-    RowGroupFilter filter = new RowGroupFilter(table.name(), manifest, p);
-    double prunable = 0;
-    for (int g : groups) {
-      prunable += filter.prunableShare(g);
-    }
-    return prunable >= 0.5 * groups.size();
-  }
-
-  /**
-   * Every segment to read must be on a device of the pool: a manifest naming another (a device
-   * renamed in devices.toml, a damaged manifest) is refused here, naming both files.
-   */
-  private void checkDevices() {
-    Set<String> known = new HashSet<>();
-    table.pool().devices().forEach(d -> known.add(d.id()));
-    for (ColumnSpec c : columns) {
-      for (SegmentEntry s : manifest.segmentsOf(c.name())) {
-        if (!known.contains(s.device())) {
-          throw new CorruptTableException(
-              "manifest v"
-                  + manifest.version()
-                  + " of table "
-                  + table.name()
-                  + " places segment "
-                  + s.path()
-                  + " of column '"
-                  + c.name()
-                  + "' on device '"
-                  + s.device()
-                  + "', which "
-                  + table.pool().configFile()
-                  + " does not define (devices: "
-                  + String.join(", ", known)
-                  + "); was a device renamed?");
-        }
-      }
-    }
-  }
-
-  private ColumnSpec column(String name) {
     try {
-      return manifest.schema().column(name);
-    } catch (MosaicException e) {
-      throw new MosaicException(
-          e.kind(), "scan of table " + table.name() + ": " + e.getMessage(), e);
+      this.source = retriever.source(state, chunkMode);
+    } catch (RuntimeException e) {
+      if (ownsPin) {
+        pin.close();
+      }
+      throw e;
     }
   }
 
   public Manifest manifest() {
-    return manifest;
+    return state.manifest();
   }
 
   /**
@@ -195,27 +86,18 @@ public final class Scan implements AutoCloseable {
    * ({@link ScanRequest#narrowing}) may still skip some of them ({@link #stats}).
    */
   public List<Integer> rowGroups() {
-    return groups;
+    return state.groups();
   }
 
   public boolean hasNext() {
     if (closed) {
       return false;
     }
-    if (shared != null) {
-      boolean more = shared.hasNext(!chunkMode);
-      if (!more) {
-        record();
-      }
-      return more;
+    boolean more = source.hasNext(!chunkMode);
+    if (!more) {
+      record();
     }
-    while (cursor < groups.size() && (taken[cursor] || reads.ruledOut(cursor))) {
-      cursor++;
-      if (cursor == groups.size()) {
-        record();
-      }
-    }
-    return cursor < groups.size();
+    return more;
   }
 
   /** The table row group of the batch last returned by {@link #next()}. */
@@ -226,84 +108,54 @@ public final class Scan implements AutoCloseable {
   /** The next row group's batch; valid until the next call or close. */
   public VectorSchemaRoot next() {
     if (!hasNext()) {
-      throw new IllegalStateException("scan of table " + table.name() + " has no more row groups");
+      throw new IllegalStateException(
+          "scan of table " + state.table().name() + " has no more row groups");
     }
     if (chunkMode) {
       throw new IllegalStateException("a scan in chunk mode hands out chunks: use nextChunks()");
     }
     releaseCurrent();
-    if (shared != null) {
-      return nextShared();
+    RowGroupSource.Taken taken = take();
+    if (taken == null) {
+      throw new IllegalStateException(
+          "scan of table " + state.table().name() + " has no more row groups");
     }
-    reads.awaiting(cursor);
-    reads.schedule();
     List<FieldVector> vectors = new ArrayList<>();
-    int g = cursor;
+    currentDictionaries = new FieldVector[state.columns().size()];
+    for (int c = 0; c < taken.decoded().size(); c++) {
+      vectors.add(taken.decoded().get(c).vector());
+      currentDictionaries[c] = taken.decoded().get(c).dictionary();
+    }
+    current = new VectorSchemaRoot(vectors);
+    // A scan of no columns (count(*)) still delivers each row group's row count.
+    current.setRowCount(Math.toIntExact(state.manifest().rowGroups().get(taken.group())));
+    currentTaken = taken;
+    return current;
+  }
+
+  /**
+   * The source's next row group, the one path of both forms: a failure of its reads surfaces as the
+   * scan's, an interrupt as a cancellation, and the scan is recorded once none is left.
+   */
+  private RowGroupSource.Taken take() {
+    RowGroupSource.Taken taken;
     try {
-      if (reads.outOfOrder()) {
-        // Over a scheduled cold device, the first row group whose vectors are all decoded: the
-        // device serves a disk group at a time, and a task decodes what is in meanwhile instead
-        // of parking on the cursor's row group (results do not depend on the order of row groups).
-        try {
-          reads.anyDecoded(cursor, taken).get();
-        } catch (ExecutionException e) {
-          // The scan failed: the read of row group g below throws the failure.
-        }
-        g = reads.firstDone(cursor, taken, slot -> slot.vector);
-      }
-      for (int c = 0; c < columns.size(); c++) {
-        vectors.add(reads.vector(g, c));
-      }
+      taken = source.take();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      vectors.forEach(FieldVector::close);
-      throw new CancellationException("scan of table " + table.name() + " interrupted");
+      throw new CancellationException("scan of table " + state.table().name() + " interrupted");
     } catch (ExecutionException e) {
-      vectors.forEach(FieldVector::close);
       throw e.getCause() instanceof RuntimeException r
           ? r
           : new CorruptTableException(e.getCause().getMessage(), e.getCause());
     }
-    reads.awaiting(-1);
-    current = new VectorSchemaRoot(vectors);
-    currentDictionaries = new FieldVector[columns.size()];
-    for (int c = 0; c < columns.size(); c++) {
-      currentDictionaries[c] = reads.dictionary(g, c);
+    if (taken != null) {
+      currentGroup = taken.group();
     }
-    // A scan of no columns (count(*)) still delivers each row group's row count.
-    current.setRowCount(Math.toIntExact(manifest.rowGroups().get(groups.get(g))));
-    currentIndex = g;
-    currentGroup = groups.get(g);
-    taken[g] = true;
-    while (cursor < groups.size() && taken[cursor]) {
-      cursor++;
-    }
-    if (cursor == groups.size()) {
-      record();
-    } else {
-      reads.schedule();
-    }
-    return current;
-  }
-
-  private VectorSchemaRoot nextShared() {
-    // Not null: hasNext() waited for a usable row group (SharedReads#hasNext).
-    var delivery = shared.next();
-    List<io.mosaic.segment.DecodedChunk> decoded = shared.decode(delivery);
-    List<FieldVector> vectors = new ArrayList<>();
-    currentDictionaries = new FieldVector[columns.size()];
-    for (int c = 0; c < decoded.size(); c++) {
-      vectors.add(decoded.get(c).vector());
-      currentDictionaries[c] = decoded.get(c).dictionary();
-    }
-    current = new VectorSchemaRoot(vectors);
-    currentGroup = delivery.need().group();
-    current.setRowCount(Math.toIntExact(manifest.rowGroups().get(currentGroup)));
-    cursor++;
-    if (!shared.hasNext()) {
+    if (taken == null || source.exhausted()) {
       record();
     }
-    return current;
+    return taken;
   }
 
   // ---- Chunk mode (Retriever#chunks): the engine decodes, on its own threads.
@@ -320,15 +172,7 @@ public final class Scan implements AutoCloseable {
     if (!hasNext()) {
       return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
-    if (shared != null) {
-      return shared.ready();
-    }
-    // The row group the consumer waits for is admitted past the byte budget (as in next()).
-    reads.awaiting(cursor);
-    reads.schedule();
-    // Completes normally even when a read failed: nextChunks() then throws the failure itself.
-    return (reads.outOfOrder() ? reads.anyRead(cursor, taken) : reads.ready(cursor))
-        .handle((v, e) -> null);
+    return source.ready();
   }
 
   /**
@@ -336,68 +180,20 @@ public final class Scan implements AutoCloseable {
    * {@link #ready()} is not done. Row groups come in order, except in a scan with a column on a
    * cold device with a group scheduler: there the first row group whose chunks are all read comes
    * first ({@link RowGroupChunks#rowGroup()} says which), since the device serves a disk group at a
-   * time. The chunks of the row group returned before are released to the byte budget: the caller
-   * must be done with their bytes or own them (they are not reused). Throws {@link
-   * CorruptTableException} naming the file when a chunk fails its checksum. Null when no row group
-   * is left: a narrowing predicate ({@link ScanRequest#narrowing}) may rule out the remaining ones
-   * as they arrive, after {@link #hasNext()} said one was left (a shared scan learns it only then).
+   * time; and in a shared scan, in the order the shared buffer loads them. The chunks of the row
+   * group returned before are released to the byte budget: the caller must be done with their bytes
+   * or own them (they are not reused). Throws {@link CorruptTableException} naming the file when a
+   * chunk fails its checksum. Null when no row group is left: a narrowing predicate ({@link
+   * ScanRequest#narrowing}) may rule out the remaining ones as they arrive, after {@link
+   * #hasNext()} said one was left (a shared scan learns it only then).
    */
   public RowGroupChunks nextChunks() {
     requireChunkMode();
     if (!hasNext()) {
       return null;
     }
-    if (shared != null) {
-      var delivery = shared.next();
-      if (delivery == null) {
-        record();
-        return null;
-      }
-      RowGroupChunks result = shared.chunks(delivery);
-      currentGroup = result.rowGroup();
-      cursor++;
-      if (!shared.hasNext()) {
-        record();
-      }
-      return result;
-    }
-    if (lastTaken >= 0) {
-      reads.releaseChunks(lastTaken);
-    }
-    reads.awaiting(cursor);
-    reads.schedule();
-    // Over a scheduled cold device, the first row group whose chunks are all in: the device serves
-    // a group at a time, not in row-group order (results do not depend on the order of row groups).
-    int g = reads.outOfOrder() ? reads.firstDone(cursor, taken, slot -> slot.raw) : cursor;
-    List<RawChunk> chunks = new ArrayList<>(columns.size());
-    try {
-      for (int c = 0; c < columns.size(); c++) {
-        chunks.add(reads.chunk(g, c));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CancellationException("scan of table " + table.name() + " interrupted");
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r
-          ? r
-          : new CorruptTableException(e.getCause().getMessage(), e.getCause());
-    }
-    reads.awaiting(-1);
-    int group = groups.get(g);
-    currentGroup = group;
-    RowGroupChunks result =
-        new RowGroupChunks(group, manifest.rowGroups().get(group), chunks, reads.rowRanges(g));
-    taken[g] = true;
-    lastTaken = g;
-    while (cursor < groups.size() && taken[cursor]) {
-      cursor++;
-    }
-    if (cursor == groups.size()) {
-      record();
-    } else {
-      reads.schedule();
-    }
-    return result;
+    RowGroupSource.Taken taken = take();
+    return taken == null ? null : taken.chunks();
   }
 
   /**
@@ -405,14 +201,14 @@ public final class Scan implements AutoCloseable {
    * {@link #nextChunks()} until the next call (an engine's {@code getMemoryUsage}).
    */
   public long heldBytes() {
-    return shared != null ? shared.heldBytes() : reads.heldBytes();
+    return source.heldBytes();
   }
 
   private void requireChunkMode() {
     if (!chunkMode) {
       throw new IllegalStateException(
           "scan of table "
-              + table.name()
+              + state.table().name()
               + " decodes into vectors: use next(), or open it with"
               + " Retriever#chunks");
     }
@@ -441,14 +237,7 @@ public final class Scan implements AutoCloseable {
   private void releaseCurrent() {
     closeDictionaries();
     if (current != null) {
-      if (shared != null) {
-        List<FieldVector> vectors = current.getFieldVectors();
-        for (int c = 0; c < vectors.size(); c++) {
-          retriever.vectors().give(columns.get(c).name(), vectors.get(c));
-        }
-      } else {
-        reads.release(currentIndex, current.getFieldVectors());
-      }
+      source.release(currentTaken, current.getFieldVectors());
       current = null;
     }
   }
@@ -460,18 +249,22 @@ public final class Scan implements AutoCloseable {
    * one record; a scan of no columns (count(*)) reads nothing and records nothing.
    */
   private void record() {
-    if (!request.record() || columns.isEmpty() || !recorded.compareAndSet(false, true)) {
+    if (!state.request().record()
+        || state.columns().isEmpty()
+        || !recorded.compareAndSet(false, true)) {
       return;
     }
     ScanStats stats = stats();
-    new TraceLog(table.root())
+    new TraceLog(state.table().root())
         .appendScan(
-            request.scanId(),
-            request.fromRowGroup(),
-            request.toRowGroup(),
-            request.queryId() != null ? request.queryId() : "mosaic-" + UUID.randomUUID(),
-            table.name(),
-            columns.stream().map(ColumnSpec::name).toList(),
+            state.request().scanId(),
+            state.request().fromRowGroup(),
+            state.request().toRowGroup(),
+            state.request().queryId() != null
+                ? state.request().queryId()
+                : "mosaic-" + UUID.randomUUID(),
+            state.table().name(),
+            state.columns().stream().map(ColumnSpec::name).toList(),
             stats.rowGroupsRead(),
             stats.bytesPerDevice(),
             startedAt,
@@ -479,7 +272,7 @@ public final class Scan implements AutoCloseable {
   }
 
   public ScanStats stats() {
-    return shared != null ? shared.stats(skipped, start) : reads.stats(skipped, start);
+    return source.stats(start);
   }
 
   /** Stops reading, frees every buffer, and records the scan in the table's trace if not yet. */
@@ -489,23 +282,17 @@ public final class Scan implements AutoCloseable {
       return;
     }
     closed = true;
-    if (reads != null) {
-      reads.stop();
-    }
+    source.stop();
     closeDictionaries();
     if (current != null) {
       // The consumer is done with the last batch too: its vectors go to the pool.
       List<FieldVector> vectors = current.getFieldVectors();
       for (int c = 0; c < vectors.size(); c++) {
-        retriever.vectors().give(columns.get(c).name(), vectors.get(c));
+        state.retriever().vectors().give(state.columns().get(c).name(), vectors.get(c));
       }
       current = null;
     }
-    if (shared != null) {
-      shared.close();
-    } else {
-      reads.close(cursor, taken);
-    }
+    source.close();
     record();
     if (ownsPin) {
       pin.close();

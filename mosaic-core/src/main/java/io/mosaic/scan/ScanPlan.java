@@ -76,7 +76,7 @@ public record ScanPlan(
       SplitTarget target) {
     columns.forEach(c -> manifest.schema().column(c));
     List<Integer> groups =
-        new RowGroupFilter(table.name(), manifest, predicate)
+        RowGroupFilter.bind(table.name(), manifest, predicate)
             .select(0, manifest.rowGroups().size());
     List<Map<String, Long>> perGroup = new ArrayList<>();
     long total = 0;

@@ -5,9 +5,9 @@ import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.segment.ChunkForm;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -61,38 +61,81 @@ public record ScanRequest(
         false);
   }
 
+  /** The fields of a request, to change some of them in a copy ({@link #with}). */
+  private static final class Copy {
+    List<String> columns;
+    Predicate predicate;
+    int fromRowGroup;
+    int toRowGroup;
+    String queryId;
+    String scanId;
+    long bufferBytes;
+    boolean record;
+    ChunkForm form;
+    Supplier<Predicate> narrowing;
+    boolean pagePruning;
+    SharingPolicy sharing;
+    boolean ordered;
+
+    Copy(ScanRequest r) {
+      columns = r.columns;
+      predicate = r.predicate;
+      fromRowGroup = r.fromRowGroup;
+      toRowGroup = r.toRowGroup;
+      queryId = r.queryId;
+      scanId = r.scanId;
+      bufferBytes = r.bufferBytes;
+      record = r.record;
+      form = r.form;
+      narrowing = r.narrowing;
+      pagePruning = r.pagePruning;
+      sharing = r.sharing;
+      ordered = r.ordered;
+    }
+
+    ScanRequest build() {
+      return new ScanRequest(
+          columns,
+          predicate,
+          fromRowGroup,
+          toRowGroup,
+          queryId,
+          scanId,
+          bufferBytes,
+          record,
+          form,
+          narrowing,
+          pagePruning,
+          sharing,
+          ordered);
+    }
+  }
+
+  /** This request with the fields {@code change} sets: the one place a request is copied. */
+  private ScanRequest with(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.build();
+  }
+
+  /**
+   * The same request over {@code columns}: an engine that decodes chunks by position puts a planned
+   * request's columns in its own channel order.
+   */
+  public ScanRequest project(List<String> columns) {
+    return with(c -> c.columns = List.copyOf(columns));
+  }
+
   public ScanRequest where(Predicate p) {
-    return new ScanRequest(
-        columns,
-        p,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        form,
-        narrowing,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(c -> c.predicate = p);
   }
 
   public ScanRequest rowGroups(int from, int to) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        from,
-        to,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        form,
-        narrowing,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(
+        c -> {
+          c.fromRowGroup = from;
+          c.toRowGroup = to;
+        });
   }
 
   /**
@@ -104,20 +147,7 @@ public record ScanRequest(
   }
 
   public ScanRequest queryId(String id) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        id,
-        scanId,
-        bufferBytes,
-        record,
-        form,
-        narrowing,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(c -> c.queryId = id);
   }
 
   /**
@@ -126,20 +156,7 @@ public record ScanRequest(
    * into the scan's one record.
    */
   public ScanRequest partOf(String scanId) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        form,
-        narrowing,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(c -> c.scanId = scanId);
   }
 
   /**
@@ -147,20 +164,7 @@ public record ScanRequest(
    * scan for their own purposes turn it off, so their reads do not count as workload.
    */
   public ScanRequest recorded(boolean on) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        on,
-        form,
-        narrowing,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(c -> c.record = on);
   }
 
   /**
@@ -168,20 +172,7 @@ public record ScanRequest(
    * read whole even when it alone is larger.
    */
   public ScanRequest buffer(long bytes) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bytes,
-        record,
-        form,
-        narrowing,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(c -> c.bufferBytes = bytes);
   }
 
   /**
@@ -191,20 +182,7 @@ public record ScanRequest(
    * lazily then decodes and copies no value it filters away, as Spark's Parquet reader does.
    */
   public ScanRequest dictionaries(boolean on) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        new ChunkForm(on, form.unscaledDecimals()),
-        narrowing,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(c -> c.form = new ChunkForm(on, form.unscaledDecimals()));
   }
 
   /**
@@ -213,20 +191,7 @@ public record ScanRequest(
    * schema says their precision and scale.
    */
   public ScanRequest unscaledDecimals(boolean on) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        new ChunkForm(form.dictionaryIds(), on),
-        narrowing,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(c -> c.form = new ChunkForm(form.dictionaryIds(), on));
   }
 
   /**
@@ -236,20 +201,7 @@ public record ScanRequest(
    * read nor decoded. Null: none. It is not shipped between JVMs: set it where the scan runs.
    */
   public ScanRequest narrowing(Supplier<Predicate> current) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        form,
-        current,
-        pagePruning,
-        sharing,
-        ordered);
+    return with(c -> c.narrowing = current);
   }
 
   /**
@@ -257,12 +209,7 @@ public record ScanRequest(
    * statistics are tested against.
    */
   public Predicate predicateNow() {
-    if (narrowing == null) {
-      return predicate;
-    }
-    List<ColumnPredicate> terms = new ArrayList<>(predicate.terms());
-    terms.addAll(narrowing.get().terms());
-    return new Predicate(terms);
+    return narrowing == null ? predicate : predicate.and(narrowing.get());
   }
 
   /**
@@ -272,20 +219,7 @@ public record ScanRequest(
    * page_pruning_enabled} turns it off.
    */
   public ScanRequest pagePruning(boolean on) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        form,
-        narrowing,
-        on,
-        sharing,
-        ordered);
+    return with(c -> c.pagePruning = on);
   }
 
   /**
@@ -294,20 +228,7 @@ public record ScanRequest(
    * default) the scan reads its own chunks in row-group order.
    */
   public ScanRequest sharing(SharingPolicy policy) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        form,
-        narrowing,
-        pagePruning,
-        policy,
-        ordered);
+    return with(c -> c.sharing = policy);
   }
 
   /**
@@ -315,19 +236,6 @@ public record ScanRequest(
    * consumer that relies on file order. Mosaic declares no sort order, so engines do not need it.
    */
   public ScanRequest ordered(boolean on) {
-    return new ScanRequest(
-        columns,
-        predicate,
-        fromRowGroup,
-        toRowGroup,
-        queryId,
-        scanId,
-        bufferBytes,
-        record,
-        form,
-        narrowing,
-        pagePruning,
-        sharing,
-        on);
+    return with(c -> c.ordered = on);
   }
 }

@@ -6,10 +6,8 @@ import io.mosaic.cooperative.GroupNeed;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.CorruptTableException;
-import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.DecodedChunk;
-import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -21,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
@@ -31,14 +30,11 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * results do not change). Closing it deregisters the scan: its reservations are given back and its
  * chunks unpinned, whether it finished, failed or was cancelled.
  */
-final class SharedReads {
-  private final Retriever retriever;
+final class SharedReads implements RowGroupSource {
+  private final ScanState state;
   private final SharedBuffer buffer;
-  private final MosaicTable table;
-  private final Manifest manifest;
-  private final ScanRequest request;
-  private final List<ColumnSpec> columns;
-  private final List<Integer> groups;
+  // Chunk mode (Retriever#chunks): row groups are handed out as their chunks, not decoded here.
+  private final boolean raw;
   private final List<ChunkRef> named = new ArrayList<>();
   private final ActiveBufferManager.Scan scan;
   private final BufferAllocator allocator;
@@ -49,32 +45,24 @@ final class SharedReads {
   private ActiveBufferManager.Delivery held;
   private volatile boolean closed;
 
-  SharedReads(
-      Retriever retriever,
-      SharedBuffer buffer,
-      MosaicTable table,
-      Manifest manifest,
-      ScanRequest request,
-      List<ColumnSpec> columns,
-      List<Integer> groups) {
-    this.retriever = retriever;
+  SharedReads(ScanState state, SharedBuffer buffer, boolean raw) {
+    this.state = state;
     this.buffer = buffer;
-    this.table = table;
-    this.manifest = manifest;
-    this.request = request;
-    this.columns = columns;
-    this.groups = groups;
+    this.raw = raw;
     // Row groups of one table are numbered alike in every version; its root names it uniquely.
-    String key = table.root().toAbsolutePath().normalize().toString();
+    String key = state.table().root().toAbsolutePath().normalize().toString();
     List<GroupNeed> needs = new ArrayList<>();
     try {
-      for (int group : groups) {
+      for (int group : state.groups()) {
         List<ChunkRef> chunks = new ArrayList<>();
-        for (ColumnSpec c : columns) {
-          SegmentEntry segment = manifest.segmentFor(c.name(), group);
-          Device device = table.pool().device(segment.device());
+        for (ColumnSpec c : state.columns()) {
+          SegmentEntry segment = state.manifest().segmentFor(c.name(), group);
+          Device device = state.table().pool().device(segment.device());
           ParquetMetadata footer =
-              retriever.footers().footer(table.name(), manifest, device, segment);
+              state
+                  .retriever()
+                  .footers()
+                  .footer(state.table().name(), state.manifest(), device, segment);
           ColumnChunkMetaData chunk =
               footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
           Path file = device.resolve(segment.path());
@@ -88,7 +76,14 @@ final class SharedReads {
           buffer.addSource(
               ref,
               new SharedBuffer.Source(
-                  device, file, segment, footer, chunk, group, table.name(), manifest.version()));
+                  device,
+                  file,
+                  segment,
+                  footer,
+                  chunk,
+                  group,
+                  state.table().name(),
+                  state.manifest().version()));
           named.add(ref);
           chunks.add(ref);
         }
@@ -99,10 +94,13 @@ final class SharedReads {
       throw e;
     }
     String id = "scan-" + UUID.randomUUID();
-    buffer.registered(id, request.queryTag(id));
+    buffer.registered(id, state.request().queryTag(id));
     this.scan = buffer.abm().register(id, needs);
     this.allocator =
-        retriever.allocator().newChildAllocator("shared-scan-" + table.name(), 0, Long.MAX_VALUE);
+        state
+            .retriever()
+            .allocator()
+            .newChildAllocator("shared-scan-" + state.table().name(), 0, Long.MAX_VALUE);
   }
 
   /**
@@ -111,19 +109,21 @@ final class SharedReads {
    * mode must not wait, and may answer true once more before {@link #ready} or {@link #next}
    * settles it.
    */
-  synchronized boolean hasNext(boolean mayWait) {
+  @Override
+  public synchronized boolean hasNext(boolean mayWait) {
     if (closed) {
       return false;
     }
-    if (mayWait && pending == null && request.narrowing() != null) {
+    if (mayWait && pending == null && state.request().narrowing() != null) {
       releaseHeld(); // decoded already; not pinned while waiting (ready())
       return settle(true);
     }
-    return pending != null || delivered.size() + ruledOut < groups.size();
+    return pending != null || delivered.size() + ruledOut < state.groups().size();
   }
 
-  synchronized boolean hasNext() {
-    return hasNext(false);
+  @Override
+  public synchronized boolean exhausted() {
+    return !hasNext(false);
   }
 
   /**
@@ -131,7 +131,8 @@ final class SharedReads {
    * (the narrowing predicate ruled out the rest), or the scan failed. Not done: the caller asks
    * again once it is, as the buffer wakes every waiting scan on each load.
    */
-  synchronized CompletableFuture<?> ready() {
+  @Override
+  public synchronized CompletableFuture<?> ready() {
     // The row group handed out last stays with the engine (its bytes are the engine's now), but
     // not pinned in the buffer. Pinned while its consumer waits, it would count against the budget
     // the wait needs: scans each holding a row group could fill the budget and wait forever for
@@ -144,7 +145,7 @@ final class SharedReads {
       }
       CompletableFuture<Void> change = buffer.change();
       try {
-        if (settle(false) || !hasNext()) {
+        if (settle(false) || exhausted()) {
           buffer.forget(change);
           return CompletableFuture.completedFuture(null);
         }
@@ -164,7 +165,16 @@ final class SharedReads {
    * The next row group the buffer has complete, waiting for one; releases the one held. Null when
    * none is left: the narrowing predicate ruled out the rest as they arrived.
    */
-  synchronized ActiveBufferManager.Delivery next() {
+  @Override
+  public Taken take() {
+    ActiveBufferManager.Delivery d = next();
+    if (d == null) {
+      return null;
+    }
+    return new Taken(-1, d.need().group(), raw ? chunks(d) : null, raw ? null : decode(d));
+  }
+
+  private synchronized ActiveBufferManager.Delivery next() {
     releaseHeld();
     if (!settle(true)) {
       return null;
@@ -187,12 +197,12 @@ final class SharedReads {
   // A row group not ruled out by the narrowing predicate (ScanRequest#narrowing, tested as it
   // stands when the row group arrives); null when none is left, or none is complete and !wait.
   private ActiveBufferManager.Delivery takeUsable(boolean wait) {
-    while (delivered.size() + ruledOut < groups.size()) {
+    while (delivered.size() + ruledOut < state.groups().size()) {
       ActiveBufferManager.Delivery d;
       try {
-        d = wait ? take() : scan.poll();
+        d = wait ? takeNext() : scan.poll();
       } catch (IllegalStateException e) {
-        throw new CancellationException("scan of table " + table.name() + " closed");
+        throw new CancellationException("scan of table " + state.table().name() + " closed");
       } catch (CompletionException e) {
         throw e.getCause() instanceof RuntimeException r
             ? r
@@ -201,9 +211,7 @@ final class SharedReads {
       if (d == null) {
         return null;
       }
-      if (request.narrowing() != null
-          && !new RowGroupFilter(table.name(), manifest, request.narrowing().get())
-              .mightMatch(d.need().group())) {
+      if (state.ruledOutNow(d.need().group())) {
         ruledOut++;
         scan.release(d);
         continue;
@@ -213,7 +221,7 @@ final class SharedReads {
     return null;
   }
 
-  private ActiveBufferManager.Delivery take() {
+  private ActiveBufferManager.Delivery takeNext() {
     try {
       while (true) {
         ActiveBufferManager.Delivery d = scan.take(1, TimeUnit.SECONDS);
@@ -221,40 +229,40 @@ final class SharedReads {
           return d;
         }
         if (closed) {
-          throw new CancellationException("scan of table " + table.name() + " closed");
+          throw new CancellationException("scan of table " + state.table().name() + " closed");
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CancellationException("scan of table " + table.name() + " interrupted");
+      throw new CancellationException("scan of table " + state.table().name() + " interrupted");
     }
   }
 
   /** Chunk mode: the row group's chunks as an engine decodes them (whole chunks: no pruning). */
-  RowGroupChunks chunks(ActiveBufferManager.Delivery d) {
-    List<RawChunk> out = new ArrayList<>(columns.size());
-    for (int c = 0; c < columns.size(); c++) {
+  private RowGroupChunks chunks(ActiveBufferManager.Delivery d) {
+    List<RawChunk> out = new ArrayList<>(state.columns().size());
+    for (int c = 0; c < state.columns().size(); c++) {
       SharedBuffer.Loaded l = (SharedBuffer.Loaded) d.data().get(c);
       SharedBuffer.Source s = l.source();
       out.add(
           new RawChunk(
-              columns.get(c),
+              state.columns().get(c),
               s.footer().getFileMetaData().getSchema().getColumns().get(0),
               s.chunk(),
               List.of(new ChunkPiece(s.chunk().getStartingPos(), l.bytes())),
               null,
-              s.segment().describe(s.file(), table.name()) + ", row group " + s.group()));
+              s.segment().describe(s.file(), state.table().name()) + ", row group " + s.group()));
     }
     int group = d.need().group();
-    return new RowGroupChunks(group, manifest.rowGroups().get(group), out, null);
+    return new RowGroupChunks(group, state.manifest().rowGroups().get(group), out, null);
   }
 
   /** Vector mode: the row group's columns decoded on the decoding pool, in parallel. */
-  List<DecodedChunk> decode(ActiveBufferManager.Delivery d) {
-    List<CompletableFuture<DecodedChunk>> futures = new ArrayList<>(columns.size());
-    for (int c = 0; c < columns.size(); c++) {
+  private List<DecodedChunk> decode(ActiveBufferManager.Delivery d) {
+    List<CompletableFuture<DecodedChunk>> futures = new ArrayList<>(state.columns().size());
+    for (int c = 0; c < state.columns().size(); c++) {
       SharedBuffer.Loaded l = (SharedBuffer.Loaded) d.data().get(c);
-      ColumnSpec column = columns.get(c);
+      ColumnSpec column = state.columns().get(c);
       SharedBuffer.Source s = l.source();
       futures.add(
           CompletableFuture.supplyAsync(
@@ -268,15 +276,15 @@ final class SharedReads {
                       s.group(),
                       column,
                       allocator,
-                      () -> retriever.vectors().take(column.name(), allocator),
-                      request.form());
+                      () -> state.retriever().vectors().take(column.name(), allocator),
+                      state.request().form());
                 } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }
               },
-              retriever.decoders()));
+              state.retriever().decoders()));
     }
-    List<DecodedChunk> out = new ArrayList<>(columns.size());
+    List<DecodedChunk> out = new ArrayList<>(state.columns().size());
     RuntimeException failure = null;
     for (CompletableFuture<DecodedChunk> f : futures) {
       try {
@@ -291,7 +299,7 @@ final class SharedReads {
                     ? r
                     : new CorruptTableException(
                         "scan of table "
-                            + table.name()
+                            + state.table().name()
                             + " failed decoding row group "
                             + d.need().group()
                             + ": "
@@ -319,16 +327,26 @@ final class SharedReads {
   }
 
   /** Chunks of the pending and held row groups; the rest of the buffer is shared. */
-  synchronized long heldBytes() {
+  @Override
+  public synchronized long heldBytes() {
     return (held == null ? 0 : held.need().bytes())
         + (pending == null ? 0 : pending.need().bytes());
   }
 
-  synchronized ScanStats stats(int skipped, long start) {
+  /** Vector mode: the vectors go to the retriever's pool (the buffer keeps only raw chunks). */
+  @Override
+  public void release(Taken taken, List<FieldVector> vectors) {
+    for (int c = 0; c < vectors.size(); c++) {
+      state.retriever().vectors().give(state.columns().get(c).name(), vectors.get(c));
+    }
+  }
+
+  @Override
+  public synchronized ScanStats stats(long start) {
     long[] counts = scan.chunkCounts();
     return new ScanStats(
         List.copyOf(delivered),
-        skipped + ruledOut,
+        state.skipped() + ruledOut,
         scan.bytesRead(),
         buffer.abm().stats().peakBytes(),
         buffer.abm().budgetBytes(),
@@ -342,7 +360,12 @@ final class SharedReads {
   }
 
   /** Deregisters: reservations given back, every chunk unpinned; frees the scan's allocator. */
-  void close() {
+  /** Nothing to stop: the shared buffer reads for every scan; {@link #close} deregisters. */
+  @Override
+  public void stop() {}
+
+  @Override
+  public void close() {
     if (closed) {
       return;
     }

@@ -103,7 +103,7 @@ class TransformationTest {
         Predicate.of(
             Predicate.between(
                 "l_shipdate", dates.get(dates.size() / 2), dates.get(dates.size() / 2 + 30)));
-    int readBefore = new RowGroupFilter("lineitem", before, month).select(0, groups).size();
+    int readBefore = RowGroupFilter.bind("lineitem", before, month).select(0, groups).size();
 
     Manifest sorted = new TableSorter(table).sort("l_shipdate", new TableSorter.Listener() {});
 
@@ -119,7 +119,7 @@ class TransformationTest {
     List<List<Object>> expected = new ArrayList<>(rows);
     expected.sort(Comparator.comparing(r -> (Integer) r.get(shipdate)));
     assertThat(TableRoundTripTest.rows(table, sorted, alloc)).isEqualTo(expected);
-    int readAfter = new RowGroupFilter("lineitem", sorted, month).select(0, groups).size();
+    int readAfter = RowGroupFilter.bind("lineitem", sorted, month).select(0, groups).size();
     assertThat(readAfter).isLessThan(readBefore).isLessThanOrEqualTo(2);
     // The old segments were retired: one file per segment of the new version is left.
     try (var files = Files.walk(dir.resolve("devices"))) {

@@ -278,7 +278,7 @@ class PagePruningTest {
       // A range of l_shipdate, which is not sorted: its pages span the row group's dates, so the
       // scan shares (judged from the manifest alone, no page index read).
       RowGroupFilter dates =
-          new RowGroupFilter(
+          RowGroupFilter.bind(
               "lineitem",
               lineitem.latest(),
               Predicate.of(
@@ -294,7 +294,7 @@ class PagePruningTest {
       Object lo = keyStats(m, 1).min();
       Object hi = keyStats(m, last).max();
       RowGroupFilter whole =
-          new RowGroupFilter("lineitem", m, Predicate.of(Predicate.between("l_orderkey", lo, hi)));
+          RowGroupFilter.bind("lineitem", m, Predicate.of(Predicate.between("l_orderkey", lo, hi)));
       List<Integer> read = whole.select(0, last + 1);
       assertThat(read.stream().mapToDouble(whole::prunableShare).sum())
           .isLessThan(0.5 * read.size());

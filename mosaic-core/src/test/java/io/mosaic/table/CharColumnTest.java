@@ -128,6 +128,6 @@ class CharColumnTest {
   }
 
   private static List<Integer> select(MosaicTable table, Manifest m, ColumnPredicate term) {
-    return new RowGroupFilter(table.name(), m, Predicate.of(term)).select(0, m.rowGroups().size());
+    return RowGroupFilter.bind(table.name(), m, Predicate.of(term)).select(0, m.rowGroups().size());
   }
 }

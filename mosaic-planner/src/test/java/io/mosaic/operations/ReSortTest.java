@@ -73,7 +73,7 @@ class ReSortTest {
             Map.of(TableProperties.DEFAULT_DEVICE, "nvme", TableProperties.ROW_GROUP_ROWS, "1000"));
     Manifest before = table.latest();
     assertThat(before.rowGroups()).hasSize(6);
-    int readBefore = new RowGroupFilter("t", before, NARROW).select(0, 6).size();
+    int readBefore = RowGroupFilter.bind("t", before, NARROW).select(0, 6).size();
     assertThat(readBefore).isEqualTo(2);
 
     // Full scans only: no evidence of a filter, so no re-sort, and the reason says why.
@@ -130,7 +130,7 @@ class ReSortTest {
     assertThat(sorted.version()).isEqualTo(before.version() + 1);
     assertThat(sorted.properties()).containsEntry(TableProperties.CLUSTERING, "g");
     assertThat(TableSorter.sortedBy(sorted, "g")).isTrue();
-    assertThat(new RowGroupFilter("t", sorted, NARROW).select(0, 6)).hasSize(1);
+    assertThat(RowGroupFilter.bind("t", sorted, NARROW).select(0, 6)).hasSize(1);
     List<List<Object>> expected = new ArrayList<>(rows);
     expected.sort(Comparator.comparing(r -> (Long) r.get(1)));
     try (BufferAllocator alloc = new RootAllocator()) {

@@ -66,7 +66,7 @@ final class MosaicScanBuilder
       }
       try {
         // A predicate the table cannot evaluate (e.g. on a binary column) is simply not pushed.
-        new RowGroupFilter(table.name(), manifest, new Predicate(converted));
+        RowGroupFilter.bind(table.name(), manifest, new Predicate(converted));
         terms.addAll(converted);
         used.add(f);
       } catch (IllegalArgumentException | MosaicException e) {

@@ -296,7 +296,7 @@ class MosaicScanTest {
     assertThat(r.queryId()).startsWith("spark-execution-");
     assertThat(r.columns()).containsExactlyInAnyOrder("o_orderkey", "o_comment", "o_orderdate");
     List<Integer> mightMatch =
-        new RowGroupFilter(
+        RowGroupFilter.bind(
                 "orders",
                 manifest,
                 Predicate.of(

@@ -360,7 +360,7 @@ final class MosaicMetadata implements ConnectorMetadata {
 
   /** All page sinks' results in one new version: readers see the whole statement or nothing. */
   private void commit(MosaicWriteHandle handle, Collection<Slice> fragments) {
-    List<WriteResult> results = fragments.stream().map(WriteFragments::decode).toList();
+    List<WriteResult> results = fragments.stream().map(CoreObjects::decode).toList();
     MosaicTable table = storage.open(handle.name());
     call(() -> table.append(results));
   }

@@ -73,7 +73,7 @@ final class MosaicPageSink implements ConnectorPageSink {
   @Override
   public CompletableFuture<Collection<Slice>> finish() {
     try (TableWriter finished = writer) {
-      return CompletableFuture.completedFuture(List.of(WriteFragments.encode(finished.finish())));
+      return CompletableFuture.completedFuture(List.of(CoreObjects.encode(finished.finish())));
     } catch (IOException e) {
       throw new TrinoException(MOSAIC_IO_ERROR, "cannot finish segments: " + e.getMessage(), e);
     } catch (MosaicException e) {

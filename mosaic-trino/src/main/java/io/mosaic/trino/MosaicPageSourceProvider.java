@@ -40,14 +40,13 @@ final class MosaicPageSourceProvider implements ConnectorPageSourceProvider {
     TablePin pin = call(() -> table.pin(handle.version()));
     try {
       List<MosaicColumnHandle> cols = columns.stream().map(MosaicColumnHandle.class::cast).toList();
-      // The split's part of the plan: the query's columns and constraint, its row groups, and the
-      // plan's scan id, so core records this split as a fragment of the query's one trace record.
+      // The plan's request for the split (ScanPlan#request, made by the coordinator: the query's
+      // constraint, the split's row groups, and the plan's scan id, so core records this split as
+      // a fragment of the query's one trace record), with the columns in the page's channel order
+      // and this session's reading choices.
       ScanRequest planned =
-          ScanRequest.of(cols.stream().map(MosaicColumnHandle::name).toList())
-              .where(RowGroupPredicates.of(handle.constraint()))
-              .rowGroups(s.fromRowGroup(), s.toRowGroup())
-              .queryId(session.getQueryId())
-              .partOf(s.scanId())
+          s.request()
+              .project(cols.stream().map(MosaicColumnHandle::name).toList())
               .buffer(storage.config().getScanBufferMemory().toBytes())
               .pagePruning(MosaicSessionProperties.pagePruningEnabled(session))
               .sharing(MosaicSessionProperties.sharingPolicy(session));

@@ -78,11 +78,9 @@ final class MosaicSplitManager implements ConnectorSplitManager {
     return plan.splits().stream()
         .<ConnectorSplit>map(
             s ->
-                new MosaicSplit(
-                    s.fromRowGroup(),
-                    s.toRowGroup(),
+                MosaicSplit.of(
+                    plan.request(s),
                     s.bytes(),
-                    plan.scanId(),
                     // As Hive weighs its splits: bytes over the target, clamped to [min, 1].
                     SplitWeight.fromProportion(
                         Math.min(1.0, Math.max(minWeight, (double) s.bytes() / target)))))

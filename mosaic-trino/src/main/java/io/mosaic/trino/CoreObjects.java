@@ -10,31 +10,42 @@ import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 
 /**
- * A page sink's {@link WriteResult} as the fragment Trino carries from worker to coordinator.
- * Core's results are Serializable; classes resolve in the plugin's class loader, not the server's.
+ * Core's Serializable values as the bytes Trino carries between coordinator and workers: a page
+ * sink's {@link WriteResult} as its fragment, a split's {@link io.mosaic.scan.ScanRequest} (as
+ * Spark ships it in its input partition). Classes resolve in the plugin's class loader, not the
+ * server's.
  */
-final class WriteFragments {
-  private WriteFragments() {}
+final class CoreObjects {
+  private CoreObjects() {}
 
   static Slice encode(WriteResult result) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(result);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return Slices.wrappedBuffer(bytes.toByteArray());
+    return Slices.wrappedBuffer(bytes(result));
   }
 
   static WriteResult decode(Slice fragment) {
-    try (ObjectInputStream in =
-        new PluginObjectInputStream(new ByteArrayInputStream(fragment.getBytes()))) {
-      return (WriteResult) in.readObject();
+    return read(fragment.getBytes(), WriteResult.class, "write fragment");
+  }
+
+  static byte[] bytes(Serializable value) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** The {@code type} in {@code bytes}; {@code what} names it in the error. */
+  static <T> T read(byte[] bytes, Class<T> type, String what) {
+    try (ObjectInputStream in = new PluginObjectInputStream(new ByteArrayInputStream(bytes))) {
+      return type.cast(in.readObject());
     } catch (IOException | ClassNotFoundException e) {
-      throw new IllegalStateException("cannot read a Mosaic write fragment: " + e, e);
+      throw new IllegalStateException("cannot read a Mosaic " + what + ": " + e, e);
     }
   }
 
@@ -47,7 +58,7 @@ final class WriteFragments {
     protected Class<?> resolveClass(ObjectStreamClass desc)
         throws IOException, ClassNotFoundException {
       try {
-        return Class.forName(desc.getName(), false, WriteFragments.class.getClassLoader());
+        return Class.forName(desc.getName(), false, CoreObjects.class.getClassLoader());
       } catch (ClassNotFoundException e) {
         return super.resolveClass(desc);
       }
