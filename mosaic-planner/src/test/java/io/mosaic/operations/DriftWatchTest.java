@@ -16,7 +16,6 @@ import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableRoundTripTest;
 import io.mosaic.table.TestPool;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -229,30 +228,7 @@ class DriftWatchTest {
 
   /** An NVMe-like and an HDD-like device, with the model `mosaic calibrate` would write. */
   private DevicePool nvmeAndHdd() throws IOException {
-    Path devices = dir.resolve("devices.toml");
-    Files.writeString(
-        devices,
-        """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "1 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
-        emulate = { read = "2 GB/s" }
-
-        [[device]]
-        id = "hdd"
-        path = "pool/hdd"
-        capacity = "1 GB"
-        threads = 1
-        codec = "lz4"
-        cost_per_gb = "30 ct"
-        emulate = { read = "1 GB/s", seek = "1 ms" }
-        """);
-    DevicePool pool = DevicePool.load(devices);
+    DevicePool pool = DevicePool.load(CalibratedModels.writeNvmeAndHdd(dir));
     CalibratedModels.nvme40xHdd(pool);
     return pool;
   }
