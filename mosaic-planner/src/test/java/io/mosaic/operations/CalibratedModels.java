@@ -45,6 +45,16 @@ public final class CalibratedModels {
         """);
   }
 
+  /**
+   * The pool of {@link #writeNvmeAndHdd} in {@code dir}, with the model {@link #nvme40xHdd} writes
+   * as `mosaic calibrate` would.
+   */
+  public static DevicePool nvmeAndHddPool(Path dir) throws IOException {
+    DevicePool pool = DevicePool.load(writeNvmeAndHdd(dir));
+    nvme40xHdd(pool);
+    return pool;
+  }
+
   /** A pool of an "nvme" (zstd) and an "hdd" (lz4) device: the nvme reads 40x faster. */
   public static void nvme40xHdd(DevicePool pool) throws IOException {
     DeviceModelFile.write(

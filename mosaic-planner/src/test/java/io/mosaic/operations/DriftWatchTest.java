@@ -15,7 +15,6 @@ import io.mosaic.table.CrashWorkload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableRoundTripTest;
 import io.mosaic.table.TestPool;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +37,7 @@ class DriftWatchTest {
 
   @Test
   void aDriftedWorkloadStartsATransformationAndAnUndriftedOneDoesNot() throws Exception {
-    DevicePool pool = nvmeAndHdd();
+    DevicePool pool = CalibratedModels.nvmeAndHddPool(dir);
     MosaicTable table =
         MosaicTable.create(
             dir.resolve("t"),
@@ -224,12 +223,5 @@ class DriftWatchTest {
         }
       }
     }
-  }
-
-  /** An NVMe-like and an HDD-like device, with the model `mosaic calibrate` would write. */
-  private DevicePool nvmeAndHdd() throws IOException {
-    DevicePool pool = DevicePool.load(CalibratedModels.writeNvmeAndHdd(dir));
-    CalibratedModels.nvme40xHdd(pool);
-    return pool;
   }
 }
