@@ -58,6 +58,15 @@ class DeviceConfigParserTest {
             "emulate = { read = \"100 MB/s\" }\n", value == null ? "" : "cold = " + value + "\n");
   }
 
+  /** A warm device holding the metadata, then cold devices a, b, ... with these cold tables. */
+  private static String warmThenCold(String... colds) {
+    StringBuilder toml = new StringBuilder(device("warm", "metadata = true"));
+    for (int i = 0; i < colds.length; i++) {
+      toml.append(coldDevice(String.valueOf((char) ('a' + i)), colds[i]));
+    }
+    return toml.toString();
+  }
+
   @Test
   void readsAColdDeviceAndCreatesItsDirectory() throws IOException {
     Path file =
@@ -89,12 +98,12 @@ class DeviceConfigParserTest {
   void badColdTablesNameTheKeyTheProblemAndTheFix() throws IOException {
     assertThat(
             problems(
-                device("warm", "metadata = true")
-                    + coldDevice("a", "{ groups = 1, switch = \"-2 s\", read = \"100 MB\" }")
-                    + coldDevice("b", "{ groups = 2000, switch = \"0 s\", read = \"1 GB/s\" }")
-                    + coldDevice("c", "{ groups = \"4\", switch = \"900 s\", read = \"1 GB/s\" }")
-                    + coldDevice("d", "{ groups = 4, swich = \"10 s\" }")
-                    + coldDevice("e", "\"10 s\"")))
+                warmThenCold(
+                    "{ groups = 1, switch = \"-2 s\", read = \"100 MB\" }",
+                    "{ groups = 2000, switch = \"0 s\", read = \"1 GB/s\" }",
+                    "{ groups = \"4\", switch = \"900 s\", read = \"1 GB/s\" }",
+                    "{ groups = 4, swich = \"10 s\" }",
+                    "\"10 s\"")))
         .containsExactly(
             "F:13: device 'a' field 'cold.groups': bad value 1: a cold device needs at least 2 disk"
                 + " groups (with one it never switches): give its number of groups, or drop cold"
@@ -128,19 +137,15 @@ class DeviceConfigParserTest {
     List<DeviceSpec> specs =
         DeviceConfigParser.parsePool(
             write(
-                device("warm", "metadata = true")
-                    + coldDevice("a", base + " }")
-                    + coldDevice("b", base + ", policy = \"Max-Queries\" }")
-                    + coldDevice("c", base + ", policy = \"none\" }")));
+                warmThenCold(
+                    base + " }",
+                    base + ", policy = \"Max-Queries\" }",
+                    base + ", policy = \"none\" }")));
     assertThat(specs.get(1).cold().orElseThrow().scheduler()).contains(GroupPolicy.RANK);
     assertThat(specs.get(2).cold().orElseThrow().scheduler()).contains(GroupPolicy.MAX_QUERIES);
     assertThat(specs.get(3).cold().orElseThrow().scheduler()).isEmpty();
     assertThat(specs.get(3).cold().orElseThrow().policyName()).isEqualTo("none");
-    assertThat(
-            problems(
-                device("warm", "metadata = true")
-                    + coldDevice("a", base + ", policy = \"sjf\" }")
-                    + coldDevice("b", base + ", policy = 1 }")))
+    assertThat(problems(warmThenCold(base + ", policy = \"sjf\" }", base + ", policy = 1 }")))
         .containsExactly(
             "F:13: device 'a' field 'cold.policy': bad value \"sjf\": group scheduling policy"
                 + " 'sjf' is unknown; use one of rank (the default, Skipper's Eq. 1), max-queries,"
@@ -154,10 +159,7 @@ class DeviceConfigParserTest {
     String base = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\"";
     List<DeviceSpec> specs =
         DeviceConfigParser.parsePool(
-            write(
-                device("warm", "metadata = true")
-                    + coldDevice("a", base + " }")
-                    + coldDevice("b", base + ", layout = \"Table\" }")));
+            write(warmThenCold(base + " }", base + ", layout = \"Table\" }")));
     ColdSpec spread = specs.get(1).cold().orElseThrow();
     ColdSpec tables = specs.get(2).cold().orElseThrow();
     assertThat(spread.layout()).isEqualTo(ColdSpec.Layout.SEGMENT);
@@ -175,11 +177,7 @@ class DeviceConfigParserTest {
     }
     assertThat(spreadGroups).hasSizeGreaterThan(1);
     assertThat(tableGroups).containsExactly(tables.groupOf(table));
-    assertThat(
-            problems(
-                device("warm", "metadata = true")
-                    + coldDevice("a", base + ", layout = \"column\" }")
-                    + coldDevice("b", base + ", layout = 2 }")))
+    assertThat(problems(warmThenCold(base + ", layout = \"column\" }", base + ", layout = 2 }")))
         .containsExactly(
             "F:13: device 'a' field 'cold.layout': bad value \"column\": cold device layout"
                 + " 'column' is unknown; use segment (the default: each segment file in a group of"

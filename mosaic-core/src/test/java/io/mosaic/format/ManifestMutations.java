@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
+import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TestPool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -83,6 +84,24 @@ public final class ManifestMutations {
             + ManifestFile.crc(bytes, 0, bytes.length)
             + MIDDLE;
     return (head + body + "}\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Publishes {@code table}'s latest version changed by {@code change} as the next one, checksum
+   * valid, and returns it as the table reads it.
+   */
+  public static Manifest publishNext(MosaicTable table, Consumer<ObjectNode> change)
+      throws IOException {
+    Manifest latest = table.latest();
+    byte[] file =
+        ManifestMutations.edit(
+            Files.readAllBytes(table.manifestFile(latest.version())),
+            m -> {
+              m.put("version", latest.version() + 1);
+              change.accept(m);
+            });
+    Files.write(table.manifestFile(latest.version() + 1), file);
+    return table.latest();
   }
 
   /** The manifest file with its body's JSON changed by {@code change}, checksum recomputed. */

@@ -31,7 +31,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
@@ -542,21 +541,6 @@ class GcIdentityTest {
     return String.format(Locale.ROOT, "crc32c:%08x", crc.getValue());
   }
 
-  /** Publishes the latest version with {@code change} to its JSON as the next, checksum valid. */
-  private static Manifest craftJson(MosaicTable table, Consumer<ObjectNode> change)
-      throws IOException {
-    Manifest latest = table.latest();
-    byte[] file =
-        ManifestMutations.edit(
-            Files.readAllBytes(table.manifestFile(latest.version())),
-            m -> {
-              m.put("version", latest.version() + 1);
-              change.accept(m);
-            });
-    Files.write(table.manifestFile(latest.version() + 1), file);
-    return table.latest();
-  }
-
   @Test
   void aKeptVersionNamingASegmentOnTheWrongDeviceStopsGcBeforeItDeletesTheRealFile()
       throws IOException {
@@ -568,7 +552,8 @@ class GcIdentityTest {
         List.of(TestPool.IDS).stream().filter(d -> !d.equals(s.device())).findFirst().get();
     Path real = pool.device(s.device()).resolve(s.path());
     Manifest bad =
-        craftJson(table, m -> ((ObjectNode) m.get("segments").get(0)).put("device", wrong));
+        ManifestMutations.publishNext(
+            table, m -> ((ObjectNode) m.get("segments").get(0)).put("device", wrong));
 
     Throwable refused = catchThrowable(() -> new GarbageCollector(table).collect(Duration.ZERO));
     assertThat(real).exists();
@@ -608,7 +593,7 @@ class GcIdentityTest {
     List<SegmentEntry> v = good.segmentsOf("v");
     // The two segments of v exchange their row groups; each keeps its own file's statistics.
     Manifest bad =
-        craftJson(
+        ManifestMutations.publishNext(
             table,
             m -> {
               for (var node : m.get("segments")) {
@@ -635,7 +620,7 @@ class GcIdentityTest {
     // A size the file does not have is refused too.
     table.rollback(good.version());
     Manifest sized =
-        craftJson(
+        ManifestMutations.publishNext(
             table,
             m ->
                 ((ObjectNode) m.get("segments").get(1))

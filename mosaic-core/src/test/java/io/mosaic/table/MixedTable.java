@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -42,26 +43,17 @@ public final class MixedTable {
   static final int ROWS_PER_APPEND = 2_500;
   static final int ROW_GROUP_ROWS = 1_000;
 
+  /** A not-null key, {@link CommitTest#ALL_TYPES}, and a second int64 and string column. */
   public static final TableSchema SCHEMA =
       new TableSchema(
-          List.of(
-              new ColumnSpec("id", ColumnType.parse("int64"), false),
-              new ColumnSpec("b", ColumnType.parse("boolean"), true),
-              new ColumnSpec("i8", ColumnType.parse("int8"), true),
-              new ColumnSpec("i16", ColumnType.parse("int16"), true),
-              new ColumnSpec("i32", ColumnType.parse("int32"), true),
-              new ColumnSpec("i64", ColumnType.parse("int64"), true),
-              new ColumnSpec("f", ColumnType.parse("float"), true),
-              new ColumnSpec("d", ColumnType.parse("double"), true),
-              new ColumnSpec("dec9", ColumnType.parse("decimal(9,3)"), true),
-              new ColumnSpec("dec18", ColumnType.parse("decimal(18,4)"), true),
-              new ColumnSpec("dec38", ColumnType.parse("decimal(38,10)"), true),
-              new ColumnSpec("day", ColumnType.parse("date"), true),
-              new ColumnSpec("ts", ColumnType.parse("timestamp"), true),
-              new ColumnSpec("s", ColumnType.parse("string"), true),
-              new ColumnSpec("bin", ColumnType.parse("binary"), true),
-              new ColumnSpec("i64b", ColumnType.parse("int64"), true),
-              new ColumnSpec("s2", ColumnType.parse("string"), true)));
+          Stream.of(
+                  List.of(new ColumnSpec("id", ColumnType.parse("int64"), false)),
+                  CommitTest.ALL_TYPES.columns(),
+                  List.of(
+                      new ColumnSpec("i64b", ColumnType.parse("int64"), true),
+                      new ColumnSpec("s2", ColumnType.parse("string"), true)))
+              .flatMap(List::stream)
+              .toList());
 
   public final MosaicTable table;
   public final DevicePool pool;

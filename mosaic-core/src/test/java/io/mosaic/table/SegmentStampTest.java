@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -53,20 +52,6 @@ class SegmentStampTest {
       c.close();
     }
     alloc.close();
-  }
-
-  /** Publishes the latest version changed by {@code change} as the next one, checksum valid. */
-  static Manifest craft(MosaicTable table, Consumer<ObjectNode> change) throws IOException {
-    Manifest latest = table.latest();
-    byte[] file =
-        ManifestMutations.edit(
-            Files.readAllBytes(table.manifestFile(latest.version())),
-            m -> {
-              m.put("version", latest.version() + 1);
-              change.accept(m);
-            });
-    Files.write(table.manifestFile(latest.version() + 1), file);
-    return table.latest();
   }
 
   private static ObjectNode segment(ObjectNode m, SegmentEntry s) {
@@ -106,7 +91,7 @@ class SegmentStampTest {
     List<SegmentEntry> v = good.segmentsOf("v");
     assertThat(v).hasSize(2);
     assertThat(v.get(0).rowGroupCount()).isEqualTo(v.get(1).rowGroupCount());
-    Manifest bad = craft(table, m -> exchangeV(m, good));
+    Manifest bad = ManifestMutations.publishNext(table, m -> exchangeV(m, good));
     String problem =
         "does not match manifest v"
             + bad.version()
@@ -246,7 +231,7 @@ class SegmentStampTest {
     crc.update(bytes);
     String checksum = String.format(Locale.ROOT, "crc32c:%08x", crc.getValue());
     assertThat(stamp(pool, s)).doesNotContainKey(SegmentStamp.FIRST_ROW_GROUP);
-    Manifest m = craft(table, n -> segment(n, s).put("checksum", checksum));
+    Manifest m = ManifestMutations.publishNext(table, n -> segment(n, s).put("checksum", checksum));
     assertThat(TableRoundTripTest.rows(table, m, alloc)).isEqualTo(CrashWorkload.rows(0, 1));
     try (Scan scan = retriever(pool).scan(table, ScanRequest.of(List.of("v")).recorded(false))) {
       int rows = 0;

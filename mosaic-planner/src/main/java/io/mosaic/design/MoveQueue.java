@@ -269,41 +269,22 @@ public record MoveQueue(
   }
 
   public MoveQueue withState(State next, String why) {
-    return new MoveQueue(
-        table,
-        next,
-        shape,
-        rate,
-        fullRate,
-        workingSetBytes,
-        deviceRates,
-        steps,
-        reason,
-        why,
-        secondsNow,
-        progress);
+    return with(next, steps, why, progress);
   }
 
   MoveQueue withStepDone(int index, long version) {
     List<Step> next = new ArrayList<>(steps);
     next.set(index, steps.get(index).done(version));
-    return new MoveQueue(
-        table,
-        state,
-        shape,
-        rate,
-        fullRate,
-        workingSetBytes,
-        deviceRates,
-        next,
-        reason,
-        error,
-        secondsNow,
-        progress);
+    return with(state, next, error, progress);
   }
 
   /** This queue with {@code next} as its progress. */
   public MoveQueue withProgress(Progress next) {
+    return with(state, steps, error, next);
+  }
+
+  /** This queue, same table, schedule and proposal, with what a run changes. */
+  private MoveQueue with(State state, List<Step> steps, String error, Progress progress) {
     return new MoveQueue(
         table,
         state,
@@ -316,7 +297,7 @@ public record MoveQueue(
         reason,
         error,
         secondsNow,
-        next);
+        progress);
   }
 
   /** Bytes of the steps done. */

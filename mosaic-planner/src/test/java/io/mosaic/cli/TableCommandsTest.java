@@ -51,29 +51,7 @@ class TableCommandsTest {
 
   @BeforeEach
   void poolAndParquet() throws IOException {
-    devices = dir.resolve("devices.toml");
-    Files.writeString(
-        devices,
-        """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "1 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
-        emulate = { read = "2 GB/s" }
-
-        [[device]]
-        id = "hdd"
-        path = "pool/hdd"
-        capacity = "1 GB"
-        threads = 1
-        codec = "lz4"
-        cost_per_gb = "30 ct"
-        emulate = { read = "1 GB/s", seek = "1 ms" }
-        """);
+    devices = CalibratedModels.writeNvmeAndHdd(dir);
     table = dir.resolve("pool/nvme/orders");
     MessageType schema =
         MessageTypeParser.parseMessageType(
@@ -99,15 +77,7 @@ class TableCommandsTest {
 
   @Test
   void importShowMigrateAndCollect() {
-    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
-    assertThat(
-            run(
-                concat(
-                    new String[] {"import", "--create"},
-                    pool,
-                    dir.resolve("orders.parquet").toString())))
-        .as(err.toString())
-        .isZero();
+    String[] pool = importOrders();
     assertThat(out.toString())
         .contains(
             "imported 15,000 rows from 1 files into orders v2: 4 column chunks copied, 0 re-encoded");
@@ -175,14 +145,7 @@ class TableCommandsTest {
 
   @Test
   void placeFromTheTraceThenMigrateThePlan() throws IOException {
-    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
-    assertThat(
-            run(
-                concat(
-                    new String[] {"import", "--create"},
-                    pool,
-                    dir.resolve("orders.parquet").toString())))
-        .isZero();
+    String[] pool = importOrders();
     DevicePool devicePool = DevicePool.load(devices);
     MosaicTable t = MosaicTable.open(table, devicePool);
     try (Retriever retriever = new Retriever(devicePool)) {
@@ -317,15 +280,7 @@ class TableCommandsTest {
 
   @Test
   void maintainRunsTheStepsByItsScheduleAndCanBePausedAndResumed() throws Exception {
-    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
-    assertThat(
-            run(
-                concat(
-                    new String[] {"import", "--create", "--device", "hdd"},
-                    pool,
-                    dir.resolve("orders.parquet").toString())))
-        .as(err.toString())
-        .isZero();
+    String[] pool = importOrders("--device", "hdd");
     DevicePool devicePool = DevicePool.load(devices);
     MosaicTable t = MosaicTable.open(table, devicePool);
     List<String> read = List.of("o_orderkey", "o_orderdate", "o_custkey");
@@ -457,15 +412,7 @@ class TableCommandsTest {
    */
   @Test
   void aPauseWhileIdentifyingStartsItPausedAndStatusTellsARunnerGone() throws Exception {
-    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
-    assertThat(
-            run(
-                concat(
-                    new String[] {"import", "--create", "--device", "hdd"},
-                    pool,
-                    dir.resolve("orders.parquet").toString())))
-        .as(err.toString())
-        .isZero();
+    String[] pool = importOrders("--device", "hdd");
     DevicePool devicePool = DevicePool.load(devices);
     MosaicTable t = MosaicTable.open(table, devicePool);
     assertThat(run(concat(new String[] {"maintain", "--pause"}, pool))).isEqualTo(3);
@@ -525,15 +472,7 @@ class TableCommandsTest {
 
   @Test
   void maintainStartsOnDriftOnlyAndWatchesTheTable() throws Exception {
-    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
-    assertThat(
-            run(
-                concat(
-                    new String[] {"import", "--create", "--device", "hdd"},
-                    pool,
-                    dir.resolve("orders.parquet").toString())))
-        .as(err.toString())
-        .isZero();
+    String[] pool = importOrders("--device", "hdd");
     DevicePool devicePool = DevicePool.load(devices);
     MosaicTable t = MosaicTable.open(table, devicePool);
     try (Retriever retriever = new Retriever(devicePool)) {
@@ -626,14 +565,7 @@ class TableCommandsTest {
    * devices can come out alike on a busy machine).
    */
   private String[] tracedAndCalibrated() throws IOException {
-    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
-    assertThat(
-            run(
-                concat(
-                    new String[] {"import", "--create"},
-                    pool,
-                    dir.resolve("orders.parquet").toString())))
-        .isZero();
+    String[] pool = importOrders();
     DevicePool devicePool = DevicePool.load(devices);
     MosaicTable t = MosaicTable.open(table, devicePool);
     try (Retriever retriever = new Retriever(devicePool)) {
@@ -699,14 +631,7 @@ class TableCommandsTest {
 
   @Test
   void theLibrarysMoveStartsANewTraceEpochOnlyWhenItApplies() throws IOException {
-    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
-    assertThat(
-            run(
-                concat(
-                    new String[] {"import", "--create"},
-                    pool,
-                    dir.resolve("orders.parquet").toString())))
-        .isZero();
+    String[] pool = importOrders();
     DevicePool devicePool = DevicePool.load(devices);
     MaintenanceExecutor executor =
         new MaintenanceExecutor(devicePool, name -> MosaicTable.open(Path.of(name), devicePool));
@@ -893,6 +818,23 @@ class TableCommandsTest {
         .isEqualTo(3);
     assertThat(err.toString())
         .contains("no such Parquet file or directory: " + dir.resolve("missing.parquet"));
+  }
+
+  /**
+   * Imports orders.parquet into a new table with the {@code import} command and {@code options},
+   * and returns the options that name the pool and that table.
+   */
+  private String[] importOrders(String... options) {
+    String[] pool = {"--devices", devices.toString(), "--table", table.toString()};
+    assertThat(
+            run(
+                concat(
+                    concat(new String[] {"import", "--create"}, options),
+                    pool,
+                    dir.resolve("orders.parquet").toString())))
+        .as(err.toString())
+        .isZero();
+    return pool;
   }
 
   private static String[] concat(String[] a, String[] b, String... c) {

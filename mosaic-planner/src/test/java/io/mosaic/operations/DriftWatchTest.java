@@ -15,8 +15,6 @@ import io.mosaic.table.CrashWorkload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableRoundTripTest;
 import io.mosaic.table.TestPool;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +37,7 @@ class DriftWatchTest {
 
   @Test
   void aDriftedWorkloadStartsATransformationAndAnUndriftedOneDoesNot() throws Exception {
-    DevicePool pool = nvmeAndHdd();
+    DevicePool pool = CalibratedModels.nvmeAndHddPool(dir);
     MosaicTable table =
         MosaicTable.create(
             dir.resolve("t"),
@@ -225,35 +223,5 @@ class DriftWatchTest {
         }
       }
     }
-  }
-
-  /** An NVMe-like and an HDD-like device, with the model `mosaic calibrate` would write. */
-  private DevicePool nvmeAndHdd() throws IOException {
-    Path devices = dir.resolve("devices.toml");
-    Files.writeString(
-        devices,
-        """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "1 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
-        emulate = { read = "2 GB/s" }
-
-        [[device]]
-        id = "hdd"
-        path = "pool/hdd"
-        capacity = "1 GB"
-        threads = 1
-        codec = "lz4"
-        cost_per_gb = "30 ct"
-        emulate = { read = "1 GB/s", seek = "1 ms" }
-        """);
-    DevicePool pool = DevicePool.load(devices);
-    CalibratedModels.nvme40xHdd(pool);
-    return pool;
   }
 }

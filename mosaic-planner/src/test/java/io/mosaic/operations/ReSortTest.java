@@ -25,7 +25,6 @@ import io.mosaic.table.TableFixtures;
 import io.mosaic.table.TableRoundTripTest;
 import io.mosaic.table.TpchBatches;
 import io.mosaic.trace.TraceLog;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,7 +61,7 @@ class ReSortTest {
 
   @Test
   void theFilteredColumnIsFoundFromTheTraceAndTheReSortPrunesMore() throws Exception {
-    DevicePool pool = pool();
+    DevicePool pool = CalibratedModels.nvmeAndHddPool(dir);
     List<List<Object>> rows = rows();
     MosaicTable table =
         TableFixtures.write(
@@ -252,35 +251,5 @@ class ReSortTest {
         }
       }
     }
-  }
-
-  /** An NVMe-like and an HDD-like device with a calibrated model, as in DriftWatchTest. */
-  private DevicePool pool() throws IOException {
-    Path devices = dir.resolve("devices.toml");
-    Files.createDirectories(dir.resolve("pool/nvme"));
-    Files.createDirectories(dir.resolve("pool/hdd"));
-    Files.writeString(
-        devices,
-        """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "1 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
-
-        [[device]]
-        id = "hdd"
-        path = "pool/hdd"
-        capacity = "1 GB"
-        threads = 1
-        codec = "lz4"
-        cost_per_gb = "30 ct"
-        """);
-    DevicePool pool = DevicePool.load(devices);
-    CalibratedModels.nvme40xHdd(pool);
-    return pool;
   }
 }

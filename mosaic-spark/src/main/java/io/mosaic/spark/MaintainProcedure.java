@@ -6,9 +6,7 @@ import io.mosaic.operations.MaintainResult;
 import java.io.IOException;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL mosaic.system.maintain(table => 'ns.t' [, action => 'start'] [, shape, rate,
@@ -21,42 +19,22 @@ import org.apache.spark.sql.types.StructType;
 final class MaintainProcedure extends MosaicProcedure {
   static final String NAME = "maintain";
 
-  private static final StructType OUTPUT = schema(MaintainResult.COLUMNS);
-
   MaintainProcedure(MosaicCatalog catalog) {
-    super(catalog);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Identify a Mosaic table's transformation and run it in the background, or steer it";
-  }
-
-  @Override
-  public ProcedureParameter[] parameters() {
-    return new ProcedureParameter[] {
-      ProcedureParameter.in("table", DataTypes.StringType).build(),
-      ProcedureParameter.in("action", DataTypes.StringType).defaultValue("NULL").build(),
-      ProcedureParameter.in("shape", DataTypes.StringType).defaultValue("NULL").build(),
-      ProcedureParameter.in("rate", DataTypes.StringType).defaultValue("NULL").build(),
-      ProcedureParameter.in("full_rate", DataTypes.StringType).defaultValue("NULL").build(),
-      ProcedureParameter.in("horizon", DataTypes.DoubleType).defaultValue("NULL").build(),
-      ProcedureParameter.in("payoff", DataTypes.DoubleType).defaultValue("NULL").build(),
-      ProcedureParameter.in("force", DataTypes.BooleanType).defaultValue("NULL").build(),
-      ProcedureParameter.in("dry_run", DataTypes.BooleanType).defaultValue("NULL").build(),
-      ProcedureParameter.in("device_rates", DataTypes.StringType).defaultValue("NULL").build(),
-      ProcedureParameter.in("drift", DataTypes.DoubleType).defaultValue("NULL").build()
-    };
-  }
-
-  @Override
-  StructType outputType() {
-    return OUTPUT;
+    super(
+        catalog,
+        NAME,
+        "Identify a Mosaic table's transformation and run it in the background, or steer it",
+        MaintainResult.COLUMNS,
+        optional("action", DataTypes.StringType),
+        optional("shape", DataTypes.StringType),
+        optional("rate", DataTypes.StringType),
+        optional("full_rate", DataTypes.StringType),
+        optional("horizon", DataTypes.DoubleType),
+        optional("payoff", DataTypes.DoubleType),
+        optional("force", DataTypes.BooleanType),
+        optional("dry_run", DataTypes.BooleanType),
+        optional("device_rates", DataTypes.StringType),
+        optional("drift", DataTypes.DoubleType));
   }
 
   @Override
@@ -69,11 +47,11 @@ final class MaintainProcedure extends MosaicProcedure {
                 string(args, 3),
                 string(args, 4),
                 string(args, 9),
-                args.isNullAt(5) ? null : args.getDouble(5),
-                args.isNullAt(6) ? null : args.getDouble(6),
-                args.isNullAt(7) ? null : args.getBoolean(7),
-                args.isNullAt(8) ? null : args.getBoolean(8))
-            .withDrift(args.isNullAt(10) ? null : args.getDouble(10));
+                real(args, 5),
+                real(args, 6),
+                bool(args, 7),
+                bool(args, 8))
+            .withDrift(real(args, 10));
     return rows(executor().maintain(request, new DesignExecutor.Listener() {}, true).rows());
   }
 }

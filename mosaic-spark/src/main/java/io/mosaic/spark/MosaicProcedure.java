@@ -11,6 +11,7 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.connector.read.Scan;
@@ -26,9 +27,51 @@ import org.apache.spark.unsafe.types.UTF8String;
  */
 abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
   protected final MosaicCatalog catalog;
+  private final String name;
+  private final String description;
+  private final StructType outputType;
+  private final ProcedureParameter[] parameters;
 
-  MosaicProcedure(MosaicCatalog catalog) {
+  /**
+   * A procedure whose first parameter is the required {@code table}, followed by {@code more}; its
+   * result set has the library's {@code columns}.
+   */
+  MosaicProcedure(
+      MosaicCatalog catalog,
+      String name,
+      String description,
+      List<ResultColumn> columns,
+      ProcedureParameter... more) {
     this.catalog = catalog;
+    this.name = name;
+    this.description = description;
+    this.outputType = schema(columns);
+    this.parameters = new ProcedureParameter[more.length + 1];
+    this.parameters[0] = ProcedureParameter.in("table", DataTypes.StringType).build();
+    System.arraycopy(more, 0, this.parameters, 1, more.length);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String description() {
+    return description;
+  }
+
+  @Override
+  public ProcedureParameter[] parameters() {
+    return parameters.clone();
+  }
+
+  /**
+   * An optional parameter. Its default is NULL where the library holds the default, so there is one
+   * of each.
+   */
+  static ProcedureParameter optional(String name, DataType type) {
+    return ProcedureParameter.in(name, type).defaultValue("NULL").build();
   }
 
   @Override
@@ -41,16 +84,14 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
     return false; // reads the table's latest version, and may move data
   }
 
-  /** The result rows, in the order of {@link #outputType()}. */
+  /** The result rows, in the order of the result columns. */
   abstract List<InternalRow> run(InternalRow args) throws IOException;
-
-  abstract StructType outputType();
 
   @Override
   public Iterator<Scan> call(InternalRow args) {
     try {
       List<InternalRow> rows = run(args);
-      return List.<Scan>of(new Result(outputType(), rows.toArray(new InternalRow[0]))).iterator();
+      return List.<Scan>of(new Result(outputType, rows.toArray(new InternalRow[0]))).iterator();
     } catch (MosaicException e) {
       // Spark shows the message as is: name the procedure so the user knows which call failed.
       // A missing table stays core's error: it names the warehouse and how to list its tables.
@@ -72,6 +113,14 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
 
   static String string(InternalRow args, int i) {
     return args.isNullAt(i) ? null : args.getUTF8String(i).toString();
+  }
+
+  static Boolean bool(InternalRow args, int i) {
+    return args.isNullAt(i) ? null : args.getBoolean(i);
+  }
+
+  static Double real(InternalRow args, int i) {
+    return args.isNullAt(i) ? null : args.getDouble(i);
   }
 
   /** The library's executor over this catalog's pool and tables (docs/operations.md). */

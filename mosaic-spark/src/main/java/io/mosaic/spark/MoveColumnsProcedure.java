@@ -7,7 +7,6 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL mosaic.system.move_columns(table => 'ns.t', placement => 'c1=dev1, c2=dev2', apply =>
@@ -17,41 +16,19 @@ import org.apache.spark.sql.types.StructType;
 final class MoveColumnsProcedure extends MosaicProcedure {
   static final String NAME = "move_columns";
 
-  private static final StructType OUTPUT = schema(MoveResult.COLUMNS);
-
   MoveColumnsProcedure(MosaicCatalog catalog) {
-    super(catalog);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Move columns of a Mosaic table to the given devices, online";
-  }
-
-  @Override
-  public ProcedureParameter[] parameters() {
-    return new ProcedureParameter[] {
-      ProcedureParameter.in("table", DataTypes.StringType).build(),
-      ProcedureParameter.in("placement", DataTypes.StringType).build(),
-      ProcedureParameter.in("apply", DataTypes.BooleanType).defaultValue("NULL").build()
-    };
-  }
-
-  @Override
-  StructType outputType() {
-    return OUTPUT;
+    super(
+        catalog,
+        NAME,
+        "Move columns of a Mosaic table to the given devices, online",
+        MoveResult.COLUMNS,
+        ProcedureParameter.in("placement", DataTypes.StringType).build(),
+        optional("apply", DataTypes.BooleanType));
   }
 
   @Override
   List<InternalRow> run(InternalRow args) throws IOException {
-    MoveRequest request =
-        MoveRequest.parse(
-            string(args, 0), string(args, 1), args.isNullAt(2) ? null : args.getBoolean(2));
+    MoveRequest request = MoveRequest.parse(string(args, 0), string(args, 1), bool(args, 2));
     return rows(executor().move(request).rows());
   }
 }

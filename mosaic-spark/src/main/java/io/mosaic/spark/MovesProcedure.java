@@ -6,9 +6,6 @@ import io.mosaic.operations.MaintainResult;
 import java.io.IOException;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL mosaic.system.moves(table => 'ns.t')}: the progress view of a table's transformation
@@ -19,30 +16,12 @@ import org.apache.spark.sql.types.StructType;
 final class MovesProcedure extends MosaicProcedure {
   static final String NAME = "moves";
 
-  private static final StructType OUTPUT = schema(MaintainResult.COLUMNS);
-
   MovesProcedure(MosaicCatalog catalog) {
-    super(catalog);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Show the progress of a Mosaic table's transformation";
-  }
-
-  @Override
-  public ProcedureParameter[] parameters() {
-    return new ProcedureParameter[] {ProcedureParameter.in("table", DataTypes.StringType).build()};
-  }
-
-  @Override
-  StructType outputType() {
-    return OUTPUT;
+    super(
+        catalog,
+        NAME,
+        "Show the progress of a Mosaic table's transformation",
+        MaintainResult.COLUMNS);
   }
 
   @Override

@@ -1,9 +1,9 @@
 package io.mosaic.trino;
 
+import static io.mosaic.trino.TableProcedure.optional;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.lang.invoke.MethodType.methodType;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
@@ -15,9 +15,6 @@ import io.mosaic.operations.MaintainRequest;
 import io.mosaic.operations.MaintainResult;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.util.List;
 
 /**
  * {@code CALL mosaic.system.maintain(schema_name => 'ns', table_name => 't' [, action => 'start']
@@ -29,34 +26,6 @@ import java.util.List;
  */
 final class MaintainProcedure implements Provider<Procedure> {
   private static final Logger log = Logger.get(MaintainProcedure.class);
-  private static final MethodHandle MAINTAIN;
-
-  static {
-    try {
-      MAINTAIN =
-          MethodHandles.lookup()
-              .findVirtual(
-                  MaintainProcedure.class,
-                  "maintain",
-                  methodType(
-                      void.class,
-                      String.class,
-                      String.class,
-                      String.class,
-                      String.class,
-                      String.class,
-                      String.class,
-                      Double.class,
-                      Double.class,
-                      Boolean.class,
-                      Boolean.class,
-                      String.class,
-                      Double.class));
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   private final MosaicStorage storage;
 
   @Inject
@@ -66,23 +35,20 @@ final class MaintainProcedure implements Provider<Procedure> {
 
   @Override
   public Procedure get() {
-    return new Procedure(
-        "system",
+    return TableProcedure.of(
+        this,
         "maintain",
-        List.of(
-            new Procedure.Argument("SCHEMA_NAME", VARCHAR),
-            new Procedure.Argument("TABLE_NAME", VARCHAR),
-            new Procedure.Argument("ACTION", VARCHAR, false, null),
-            new Procedure.Argument("SHAPE", VARCHAR, false, null),
-            new Procedure.Argument("RATE", VARCHAR, false, null),
-            new Procedure.Argument("FULL_RATE", VARCHAR, false, null),
-            new Procedure.Argument("HORIZON", DOUBLE, false, null),
-            new Procedure.Argument("PAYOFF", DOUBLE, false, null),
-            new Procedure.Argument("FORCE", BOOLEAN, false, null),
-            new Procedure.Argument("DRY_RUN", BOOLEAN, false, null),
-            new Procedure.Argument("DEVICE_RATES", VARCHAR, false, null),
-            new Procedure.Argument("DRIFT", DOUBLE, false, null)),
-        MAINTAIN.bindTo(this));
+        "maintain",
+        optional("ACTION", VARCHAR),
+        optional("SHAPE", VARCHAR),
+        optional("RATE", VARCHAR),
+        optional("FULL_RATE", VARCHAR),
+        optional("HORIZON", DOUBLE),
+        optional("PAYOFF", DOUBLE),
+        optional("FORCE", BOOLEAN),
+        optional("DRY_RUN", BOOLEAN),
+        optional("DEVICE_RATES", VARCHAR),
+        optional("DRIFT", DOUBLE));
   }
 
   public void maintain(

@@ -1,8 +1,8 @@
 package io.mosaic.trino;
 
+import static io.mosaic.trino.TableProcedure.optional;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.lang.invoke.MethodType.methodType;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
@@ -12,9 +12,6 @@ import io.mosaic.operations.MoveRequest;
 import io.mosaic.operations.MoveResult;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.util.List;
 
 /**
  * {@code CALL mosaic.system.move_columns('tiny', 'lineitem', 'l_comment=hdd, l_shipdate=nvme')}:
@@ -23,21 +20,6 @@ import java.util.List;
  */
 final class MoveColumnsProcedure implements Provider<Procedure> {
   private static final Logger log = Logger.get(MoveColumnsProcedure.class);
-  private static final MethodHandle MOVE;
-
-  static {
-    try {
-      MOVE =
-          MethodHandles.lookup()
-              .findVirtual(
-                  MoveColumnsProcedure.class,
-                  "moveColumns",
-                  methodType(void.class, String.class, String.class, String.class, Boolean.class));
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   private final MosaicStorage storage;
 
   @Inject
@@ -47,15 +29,12 @@ final class MoveColumnsProcedure implements Provider<Procedure> {
 
   @Override
   public Procedure get() {
-    return new Procedure(
-        "system",
+    return TableProcedure.of(
+        this,
         "move_columns",
-        List.of(
-            new Procedure.Argument("SCHEMA_NAME", VARCHAR),
-            new Procedure.Argument("TABLE_NAME", VARCHAR),
-            new Procedure.Argument("PLACEMENT", VARCHAR),
-            new Procedure.Argument("APPLY", BOOLEAN, false, null)),
-        MOVE.bindTo(this));
+        "moveColumns",
+        new Procedure.Argument("PLACEMENT", VARCHAR),
+        optional("APPLY", BOOLEAN));
   }
 
   public void moveColumns(String schema, String table, String placement, Boolean apply) {

@@ -1,11 +1,11 @@
 package io.mosaic.trino;
 
+import static io.mosaic.trino.TableProcedure.optional;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.lang.invoke.MethodType.methodType;
 
 import com.google.inject.Inject;
 import com.google.inject.Provider;
@@ -17,10 +17,7 @@ import io.mosaic.operations.PlaceResult;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -34,36 +31,6 @@ import java.util.Locale;
  */
 final class PlaceProcedure implements Provider<Procedure> {
   private static final Logger log = Logger.get(PlaceProcedure.class);
-  private static final MethodHandle PLACE;
-
-  static {
-    try {
-      PLACE =
-          MethodHandles.lookup()
-              .findVirtual(
-                  PlaceProcedure.class,
-                  "place",
-                  methodType(
-                      void.class,
-                      String.class,
-                      String.class,
-                      String.class,
-                      String.class,
-                      Boolean.class,
-                      String.class,
-                      String.class,
-                      String.class,
-                      Long.class,
-                      Double.class,
-                      String.class,
-                      Double.class,
-                      Long.class,
-                      Boolean.class));
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   private final MosaicStorage storage;
 
   @Inject
@@ -73,26 +40,22 @@ final class PlaceProcedure implements Provider<Procedure> {
 
   @Override
   public Procedure get() {
-    // Optional arguments default to NULL: the library holds every default, one for all engines.
-    return new Procedure(
-        "system",
+    return TableProcedure.of(
+        this,
         "place",
-        List.of(
-            new Procedure.Argument("SCHEMA_NAME", VARCHAR),
-            new Procedure.Argument("TABLE_NAME", VARCHAR),
-            new Procedure.Argument("STRATEGY", VARCHAR, false, null),
-            new Procedure.Argument("TIME_LIMIT", VARCHAR, false, null),
-            new Procedure.Argument("APPLY", BOOLEAN, false, null),
-            new Procedure.Argument("PINS", VARCHAR, false, null),
-            new Procedure.Argument("MIN_BYTES", VARCHAR, false, null),
-            new Procedure.Argument("MAX_BYTES", VARCHAR, false, null),
-            new Procedure.Argument("MAX_DEVICES", BIGINT, false, null),
-            new Procedure.Argument("NO_REGRESSION", DOUBLE, false, null),
-            new Procedure.Argument("NO_REGRESSION_REFERENCE", VARCHAR, false, null),
-            new Procedure.Argument("SAMPLE_FRACTION", DOUBLE, false, null),
-            new Procedure.Argument("SEED", BIGINT, false, null),
-            new Procedure.Argument("RANGES", BOOLEAN, false, null)),
-        PLACE.bindTo(this));
+        "place",
+        optional("STRATEGY", VARCHAR),
+        optional("TIME_LIMIT", VARCHAR),
+        optional("APPLY", BOOLEAN),
+        optional("PINS", VARCHAR),
+        optional("MIN_BYTES", VARCHAR),
+        optional("MAX_BYTES", VARCHAR),
+        optional("MAX_DEVICES", BIGINT),
+        optional("NO_REGRESSION", DOUBLE),
+        optional("NO_REGRESSION_REFERENCE", VARCHAR),
+        optional("SAMPLE_FRACTION", DOUBLE),
+        optional("SEED", BIGINT),
+        optional("RANGES", BOOLEAN));
   }
 
   public void place(

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mosaic.device.DevicePool;
 import io.mosaic.trino.workload.TraceGenerator;
 import io.trino.Session;
-import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import java.nio.file.Files;
@@ -59,11 +58,7 @@ class MosaicColdTest {
                 testSessionBuilder().setCatalog("plain").setSchema("tiny").build())
             .setWorkerCount(0)
             .build();
-    runner.installPlugin(new TpchPlugin());
-    runner.createCatalog(
-        "tpch",
-        "tpch",
-        Map.of("tpch.column-naming", "STANDARD", "tpch.double-type-mapping", "DECIMAL"));
+    MosaicQueryRunner.installTpch(runner);
     runner.installPlugin(new MosaicPlugin());
     List<String> catalogs = new ArrayList<>();
     catalogs.add("plain");

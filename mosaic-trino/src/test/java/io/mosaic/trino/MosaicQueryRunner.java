@@ -15,6 +15,7 @@ import io.trino.plugin.base.metrics.LongCount;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.spi.QueryId;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -108,6 +109,19 @@ public final class MosaicQueryRunner {
     return create(dir, Map.of());
   }
 
+  /**
+   * Installs the TPC-H generator as catalog {@code tpch}, with the specification's column names and
+   * decimal prices: exact sums make Q15's equality on total revenue hold whatever order the splits
+   * are summed in.
+   */
+  public static void installTpch(QueryRunner runner) {
+    runner.installPlugin(new TpchPlugin());
+    runner.createCatalog(
+        "tpch",
+        "tpch",
+        Map.of("tpch.column-naming", "STANDARD", "tpch.double-type-mapping", "DECIMAL"));
+  }
+
   /** The cluster with {@code overrides} of the mosaic catalog's properties. */
   static DistributedQueryRunner create(Path dir, Map<String, String> overrides) throws Exception {
     DistributedQueryRunner runner =
@@ -116,13 +130,7 @@ public final class MosaicQueryRunner {
             .setWorkerCount(1)
             .build();
     try {
-      runner.installPlugin(new TpchPlugin());
-      runner.createCatalog(
-          "tpch",
-          "tpch",
-          // Decimal prices, as the specification has them: exact sums make Q15's equality on
-          // total revenue hold whatever order the splits are summed in.
-          Map.of("tpch.column-naming", "STANDARD", "tpch.double-type-mapping", "DECIMAL"));
+      installTpch(runner);
       runner.installPlugin(new MosaicPlugin());
       Map<String, String> properties = catalogProperties(dir);
       properties.putAll(overrides);

@@ -9,9 +9,9 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.trino.MosaicPlugin;
+import io.mosaic.trino.MosaicQueryRunner;
 import io.mosaic.trino.workload.TraceGenerator;
 import io.trino.Session;
-import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -125,11 +125,7 @@ public final class ColdBenchmark {
     // One node: one retriever, so one scheduler per cold device (docs/cold-storage.md).
     DistributedQueryRunner runner =
         DistributedQueryRunner.builder(session()).setWorkerCount(0).build();
-    runner.installPlugin(new TpchPlugin());
-    runner.createCatalog(
-        "tpch",
-        "tpch",
-        Map.of("tpch.column-naming", "STANDARD", "tpch.double-type-mapping", "DECIMAL"));
+    MosaicQueryRunner.installTpch(runner);
     runner.installPlugin(new MosaicPlugin());
     runner.createCatalog(
         "mosaic",

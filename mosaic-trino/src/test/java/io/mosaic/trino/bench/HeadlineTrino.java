@@ -8,10 +8,10 @@ import io.airlift.log.Logging;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.trino.MosaicPlugin;
+import io.mosaic.trino.MosaicQueryRunner;
 import io.mosaic.trino.workload.TraceGenerator;
 import io.trino.Session;
 import io.trino.plugin.hive.HivePlugin;
-import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import java.io.IOException;
@@ -82,27 +82,15 @@ public final class HeadlineTrino {
             .setWorkerCount(1)
             .build();
     try {
-      runner.installPlugin(new TpchPlugin());
-      runner.createCatalog(
-          "tpch",
-          "tpch",
-          Map.of("tpch.column-naming", "STANDARD", "tpch.double-type-mapping", "DECIMAL"));
+      MosaicQueryRunner.installTpch(runner);
       runner.installPlugin(new MosaicPlugin());
+      // As TpchCatalogs: 16 MB splits, so lineitem's scans have work for all drivers, and no
+      // shared buffer keeping chunks across queries.
       runner.createCatalog(
           "mosaic",
           "mosaic",
-          Map.of(
-              "mosaic.devices-config",
-              dir.resolve("headline-pool/devices.toml").toString(),
-              "mosaic.metadata-directory",
-              dir.resolve("metadata").toString(),
-              // As TpchCatalogs: 16 MB splits, so lineitem's scans have work for all drivers.
-              "mosaic.target-split-size",
-              "16MB",
-              // Queries run one at a time from the devices: no shared buffer keeping chunks
-              // across them (the Parquet readers have none).
-              "mosaic.sharing-policy",
-              "normal"));
+          TpchCatalogs.mosaicCatalog(
+              dir.resolve("headline-pool/devices.toml"), dir.resolve("metadata")));
       runner.installPlugin(new HivePlugin());
       Files.createDirectories(dir.resolve("hive-metastore"));
       // The local file system rooted at "/": each Parquet copy lives on its device's mount.

@@ -3,10 +3,10 @@ package io.mosaic.trino.bench;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 
 import io.mosaic.trino.MosaicPlugin;
+import io.mosaic.trino.MosaicQueryRunner;
 import io.trino.Session;
 import io.trino.plugin.hive.HivePlugin;
 import io.trino.plugin.memory.MemoryPlugin;
-import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import java.io.IOException;
@@ -73,29 +73,10 @@ public final class TpchCatalogs implements AutoCloseable {
             .setWorkerCount(1)
             .build();
     try {
-      runner.installPlugin(new TpchPlugin());
-      // The names and decimal prices of the specification, as MosaicTpchQueriesTest has them.
-      runner.createCatalog(
-          "tpch",
-          "tpch",
-          Map.of("tpch.column-naming", "STANDARD", "tpch.double-type-mapping", "DECIMAL"));
+      MosaicQueryRunner.installTpch(runner);
       runner.installPlugin(new MosaicPlugin());
       runner.createCatalog(
-          "mosaic",
-          "mosaic",
-          Map.of(
-              "mosaic.devices-config",
-              dir.resolve("devices.toml").toString(),
-              "mosaic.metadata-directory",
-              dir.resolve("metadata").toString(),
-              // 16 MB of the read columns per split (the default is 128 MB): at SF 1 a 4-column
-              // scan of lineitem is ~50 MB, which would otherwise be one or two splits for the
-              // four drivers of the two nodes; Hive splits Parquet files at 32-64 MB.
-              "mosaic.target-split-size",
-              "16MB",
-              // Compared with Hive query by query: no shared buffer keeping chunks across them.
-              "mosaic.sharing-policy",
-              "normal"));
+          "mosaic", "mosaic", mosaicCatalog(dir.resolve("devices.toml"), dir.resolve("metadata")));
       runner.installPlugin(new MemoryPlugin());
       // Each node holds what its writer tasks wrote: SF 1 is ~1.5 GB in Trino's pages.
       runner.createCatalog("memory", "memory", Map.of("memory.max-data-per-node", "8GB"));
@@ -115,6 +96,24 @@ public final class TpchCatalogs implements AutoCloseable {
       runner.close();
       throw e;
     }
+  }
+
+  /** The properties of a Mosaic catalog compared with Hive's and the memory connector's. */
+  static Map<String, String> mosaicCatalog(Path devices, Path metadata) {
+    return Map.of(
+        "mosaic.devices-config",
+        devices.toString(),
+        "mosaic.metadata-directory",
+        metadata.toString(),
+        // 16 MB of the read columns per split (the default is 128 MB): at SF 1 a 4-column scan of
+        // lineitem is ~50 MB, which would otherwise be one or two splits for the four drivers of
+        // the two nodes; Hive splits Parquet files at 32-64 MB.
+        "mosaic.target-split-size",
+        "16MB",
+        // Compared with Hive query by query: no shared buffer keeping chunks across them (the
+        // Parquet readers have none).
+        "mosaic.sharing-policy",
+        "normal");
   }
 
   public DistributedQueryRunner runner() {
