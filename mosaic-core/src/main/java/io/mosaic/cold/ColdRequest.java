@@ -10,4 +10,4 @@ package io.mosaic.cold;
  *     group?")
  * @param object what to read
  */
-public record ColdRequest(String query, int group, String relation, Object object) {}
+record ColdRequest(String query, int group, String relation, Object object) {}

@@ -20,7 +20,7 @@ import java.util.Set;
  */
 public final class GroupScheduler {
   /** One request to serve now, and whether serving it starts with a group switch. */
-  public record Served(ColdRequest request, boolean switched) {}
+  record Served(ColdRequest request, boolean switched) {}
 
   private final GroupPolicy policy;
   private final int groups;

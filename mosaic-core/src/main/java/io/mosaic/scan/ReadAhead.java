@@ -809,7 +809,10 @@ final class ReadAhead implements RowGroupSource {
         0);
   }
 
-  /** A read or decode task is over; the last one wakes {@link #close} (no polling: issue 21). */
+  /**
+   * A read or decode task is over; the last one wakes {@link #close} (no polling:
+   * docs/benchmarks.md, "Fixed cost per scan").
+   */
   private void finished() {
     if (running.decrementAndGet() == 0) {
       synchronized (running) {

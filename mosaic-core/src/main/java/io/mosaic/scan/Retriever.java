@@ -50,8 +50,8 @@ public final class Retriever implements AutoCloseable {
   public static final long DEFAULT_POOLED_VECTOR_BYTES = 256L << 20;
 
   /**
-   * Default memory of the shared scan buffer (issue 23): raw column chunks loaded for concurrent
-   * scans under a sharing policy other than {@code normal}.
+   * Default memory of the shared scan buffer (docs/cooperative-scans.md): raw column chunks loaded
+   * for concurrent scans under a sharing policy other than {@code normal}.
    */
   public static final long DEFAULT_SHARED_BUFFER_BYTES = 256L << 20;
 
@@ -205,7 +205,7 @@ public final class Retriever implements AutoCloseable {
   }
 
   /** The shared buffer of {@code policy}'s manager, or null if no scan used it (tests). */
-  public synchronized ActiveBufferManager sharedManager(SharingPolicy policy) {
+  synchronized ActiveBufferManager sharedManager(SharingPolicy policy) {
     SharedBuffer b = shared.get(policy);
     return b == null ? null : b.abm();
   }

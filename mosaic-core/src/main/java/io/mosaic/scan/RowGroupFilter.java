@@ -155,7 +155,7 @@ public final class RowGroupFilter {
     return selected;
   }
 
-  public boolean mightMatch(int rowGroup) {
+  boolean mightMatch(int rowGroup) {
     for (Bound t : terms) {
       RowGroupStats s = stats(t.column(), rowGroup);
       if (!mightMatch(t, s.min(), s.max(), s.nulls(), manifest.rowGroups().get(rowGroup))) {
@@ -174,7 +174,7 @@ public final class RowGroupFilter {
    * group's range, so a range on them rules none out; null tests are not counted (whether pages are
    * all null or free of nulls is not in the manifest).
    */
-  public double prunableShare(int rowGroup) {
+  double prunableShare(int rowGroup) {
     double kept = 1;
     for (Bound t : terms) {
       ColumnPredicate.Op op = t.predicate().op();

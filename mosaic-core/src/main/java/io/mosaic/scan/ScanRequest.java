@@ -34,7 +34,7 @@ public record ScanRequest(
     boolean ordered)
     implements Serializable {
 
-  public static final long DEFAULT_BUFFER_BYTES = 256L << 20;
+  static final long DEFAULT_BUFFER_BYTES = 256L << 20;
 
   public ScanRequest {
     columns = List.copyOf(columns);
@@ -142,7 +142,7 @@ public record ScanRequest(
    * The query a cold device's group scheduler files this scan's reads under (Skipper's request
    * tag): the query id, else the planned scan's id, else {@code fallback}.
    */
-  public String queryTag(String fallback) {
+  String queryTag(String fallback) {
     return queryId != null ? queryId : scanId != null ? scanId : fallback;
   }
 
@@ -208,7 +208,7 @@ public record ScanRequest(
    * {@link #predicate} and the current value of {@link #narrowing} as one conjunction: what page
    * statistics are tested against.
    */
-  public Predicate predicateNow() {
+  Predicate predicateNow() {
     return narrowing == null ? predicate : predicate.and(narrowing.get());
   }
 
@@ -223,8 +223,8 @@ public record ScanRequest(
   }
 
   /**
-   * Shares this scan's reads with concurrent scans of the retriever under {@code policy} (issue 23,
-   * docs/cooperative-scans.md); null: the retriever's configured policy. Under {@code normal} (the
+   * Shares this scan's reads with concurrent scans of the retriever under {@code policy}
+   * (docs/cooperative-scans.md); null: the retriever's configured policy. Under {@code normal} (the
    * default) the scan reads its own chunks in row-group order.
    */
   public ScanRequest sharing(SharingPolicy policy) {

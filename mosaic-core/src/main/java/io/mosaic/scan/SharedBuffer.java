@@ -22,12 +22,12 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
- * The retriever's shared scan buffer for one {@link SharingPolicy} (issue 23, docs/cooperative-
- * scans.md): an {@link ActiveBufferManager} whose loads the devices' reader pools carry out. Each
- * device runs at most its {@code threads} loaders at once; a loader asks the ABM for the device's
- * next chunk ({@link ActiveBufferManager#nextLoad}), reads and checks it, reports it loaded, and
- * goes back to the end of the device's queue, so scans on the retriever's ordered path (policy
- * {@code normal}) keep their turn on the same threads.
+ * The retriever's shared scan buffer for one {@link SharingPolicy} (docs/cooperative- scans.md): an
+ * {@link ActiveBufferManager} whose loads the devices' reader pools carry out. Each device runs at
+ * most its {@code threads} loaders at once; a loader asks the ABM for the device's next chunk
+ * ({@link ActiveBufferManager#nextLoad}), reads and checks it, reports it loaded, and goes back to
+ * the end of the device's queue, so scans on the retriever's ordered path (policy {@code normal})
+ * keep their turn on the same threads.
  */
 final class SharedBuffer implements AutoCloseable {
   // A scan waiting longer than this gets the next load whatever the policy prefers (Section 4's

@@ -24,11 +24,12 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
- * The reading side of a {@link Scan} that shares its reads with concurrent scans (issue 23): it
- * registers its row groups x column chunks with the retriever's {@link SharedBuffer} and takes
- * whichever row group the buffer has complete, in any order (Mosaic declares no sort order, so
- * results do not change). Closing it deregisters the scan: its reservations are given back and its
- * chunks unpinned, whether it finished, failed or was cancelled.
+ * The reading side of a {@link Scan} that shares its reads with concurrent scans
+ * (docs/cooperative-scans.md): it registers its row groups x column chunks with the retriever's
+ * {@link SharedBuffer} and takes whichever row group the buffer has complete, in any order (Mosaic
+ * declares no sort order, so results do not change). Closing it deregisters the scan: its
+ * reservations are given back and its chunks unpinned, whether it finished, failed or was
+ * cancelled.
  */
 final class SharedReads implements RowGroupSource {
   private final ScanState state;

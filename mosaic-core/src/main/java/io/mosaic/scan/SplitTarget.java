@@ -14,7 +14,7 @@ public record SplitTarget(long maxBytes, long minBytes, int splits, int minSplit
   public static final long SPLIT_BYTES = 128L << 20;
 
   /** Smallest: below this a split's fixed costs outweigh what it reads. */
-  public static final long MIN_SPLIT_BYTES = 4L << 20;
+  static final long MIN_SPLIT_BYTES = 4L << 20;
 
   // Row groups cannot be divided, and a table appended by several tasks has row groups of unequal
   // sizes (TPC-H lineitem SF 1: 1 M and 0.45 M rows in turn). One split per core, as Spark's file
@@ -63,7 +63,7 @@ public record SplitTarget(long maxBytes, long minBytes, int splits, int minSplit
   }
 
   /** The target for a scan of {@code totalBytes}. */
-  public long bytesFor(long totalBytes) {
+  long bytesFor(long totalBytes) {
     return Math.min(maxBytes, Math.max(minBytes, totalBytes / splits));
   }
 }

@@ -76,9 +76,9 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
   private static final Set<String> RESTARTED = ConcurrentHashMap.newKeySet();
 
   /**
-   * The driver's start as the maintenance service's restart (issue 25, docs/physical-design.md):
-   * the first catalog of a name and warehouse in this JVM resumes, in the background, every
-   * transformation a driver that stopped left running (the library decides; this lists the tables).
+   * The driver's start as the maintenance service's restart (docs/physical-design.md): the first
+   * catalog of a name and warehouse in this JVM resumes, in the background, every transformation a
+   * driver that stopped left running (the library decides; this lists the tables).
    */
   private void resumeLeftRunning() {
     try {

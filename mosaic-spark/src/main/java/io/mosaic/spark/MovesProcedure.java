@@ -9,8 +9,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * {@code CALL mosaic.system.moves(table => 'ns.t')}: the progress view of a table's transformation
- * (issue 25, docs/physical-design.md), the rows of {@code maintain(..., action => 'status')}: each
- * step's bytes done and left, and the transformation's bytes done and left, measured rate, ETA and
+ * (docs/physical-design.md), the rows of {@code maintain(..., action => 'status')}: each step's
+ * bytes done and left, and the transformation's bytes done and left, measured rate, ETA and
  * predicted workload time now, as {@code mosaic moves} and Trino's {@code $moves} table show them.
  */
 final class MovesProcedure extends MosaicProcedure {

@@ -92,7 +92,8 @@ final class ScanMetrics {
     }
     metrics.add(new RowGroups(ROW_GROUPS_READ, "row groups read"));
     metrics.add(new RowGroups(ROW_GROUPS_SKIPPED, "row groups skipped by statistics"));
-    // Cooperative scans (issue 23): chunks the devices read for the scan, and chunks it got from
+    // Cooperative scans (docs/cooperative-scans.md): chunks the devices read for the scan, and
+    // chunks it got from
     // the executor's shared buffer as another scan's load.
     metrics.add(new RowGroups(CHUNKS_READ, "column chunks read"));
     metrics.add(new RowGroups(CHUNKS_SHARED, "column chunks from the shared scan buffer"));
