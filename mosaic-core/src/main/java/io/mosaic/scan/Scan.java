@@ -61,13 +61,6 @@ public final class Scan implements AutoCloseable {
     this.ownsPin = ownsPin;
     try {
       this.state = ScanState.open(retriever, table, pin.manifest(), request);
-    } catch (RuntimeException e) {
-      if (ownsPin) {
-        pin.close();
-      }
-      throw e;
-    }
-    try {
       this.source = retriever.source(state, chunkMode);
     } catch (RuntimeException e) {
       if (ownsPin) {
