@@ -87,8 +87,17 @@ final class SharedBuffer implements AutoCloseable {
   }
 
   void addSource(ChunkRef ref, Source source) {
-    users.computeIfAbsent(ref, r -> new AtomicInteger()).incrementAndGet();
-    sources.putIfAbsent(ref, source);
+    // One atomic step per chunk, as removeSource's: a count fetched before another scan's last
+    // removal and raised after it would be lost, and the source then removed while this scan
+    // still needs it (its load failing with "no scan needs ... any more").
+    users.compute(
+        ref,
+        (r, n) -> {
+          AtomicInteger count = n == null ? new AtomicInteger() : n;
+          count.incrementAndGet();
+          sources.putIfAbsent(r, source);
+          return count;
+        });
   }
 
   /** Scan {@code scanId} (an ABM registration) belongs to query {@code query}, until forgotten. */
