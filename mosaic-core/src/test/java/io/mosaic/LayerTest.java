@@ -25,6 +25,7 @@ class LayerTest {
   static final List<Set<String>> LAYERS =
       List.of(
           Set.of(""), // io.mosaic: the error vocabulary
+          Set.of("storage"),
           Set.of("config"),
           Set.of("device"),
           Set.of("format"),

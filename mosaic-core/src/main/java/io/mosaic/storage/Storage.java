@@ -1,0 +1,119 @@
+package io.mosaic.storage;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one way Mosaic reaches bytes: a place addressed by keys relative to a root URI (a local
+ * directory, an HDFS directory, later an object-store prefix). Keys use {@code /} between parts,
+ * never start with it and never hold {@code .} or {@code ..} parts ({@link StorageKeys#check}).
+ *
+ * <p>The operations are the ones every backend has (docs/format.md, "Storage backends"); what only
+ * some have is declared in {@link #capabilities()} and callers choose their protocol by it: commits
+ * use POSIX locks only where {@link StorageCapabilities#posixLocks()} holds, and otherwise need
+ * {@link #createExclusive} alone.
+ */
+public interface Storage extends Closeable {
+  /** Where key {@code ""} is: {@code file:/mnt/nvme/}, {@code hdfs://nn:8020/mosaic/fast/}. */
+  URI root();
+
+  /** What this backend guarantees beyond the common operations. */
+  StorageCapabilities capabilities();
+
+  /** Opens a file for positional reads; {@link NoSuchFileException} when it does not exist. */
+  ReadFile open(String key) throws IOException;
+
+  /**
+   * Creates a new file for writing, creating missing parent folders; the bytes are durable once the
+   * stream is closed (fsync, HDFS hsync). Fails with {@link FileAlreadyExistsException} when the
+   * key exists. The name may be visible before the stream is closed, so a file that must appear
+   * whole goes through {@link #createExclusive} instead.
+   */
+  OutputStream create(String key) throws IOException;
+
+  /**
+   * Publishes {@code content} under {@code key} atomically and only if the key does not exist:
+   * readers see no file or the whole file, and of racing creators exactly one succeeds; the others
+   * get {@link FileAlreadyExistsException}. The content is durable when this returns.
+   */
+  void createExclusive(String key, byte[] content) throws IOException;
+
+  /**
+   * Writes {@code content} under {@code key}, replacing what is there, atomically where the backend
+   * can (readers see the old or the new file); for hints and other files any version of which is
+   * valid.
+   */
+  void replace(String key, byte[] content) throws IOException;
+
+  /** Stat of a file or folder, empty when nothing is at {@code key}. */
+  Optional<FileStatus> stat(String key) throws IOException;
+
+  /**
+   * The direct children of folder {@code prefix} ({@code ""} for the root), by name; empty when the
+   * folder does not exist.
+   */
+  List<FileStatus> list(String prefix) throws IOException;
+
+  /** Deletes a file or an empty folder; false when nothing was there. */
+  boolean delete(String key) throws IOException;
+
+  /**
+   * Sets the placement policy of a folder, which its new files inherit (an HDFS storage policy).
+   * Only where {@link StorageCapabilities#placement()} holds.
+   */
+  default void setPlacement(String folder, String policy) throws IOException {
+    throw new UnsupportedOperationException(root() + " has no placement policies");
+  }
+
+  /**
+   * The storage type of every replica of every block of a file ({@code SSD}, {@code DISK}, ...), in
+   * block order; only where {@link StorageCapabilities#placement()} holds.
+   */
+  default List<List<String>> blockStorageTypes(String key) throws IOException {
+    throw new UnsupportedOperationException(root() + " has no placement policies");
+  }
+
+  /**
+   * The hosts holding the first block of a file, for engines' locality (Spark's preferred
+   * locations, Trino's split addresses); empty where the backend has no hosts.
+   */
+  default List<String> hosts(String key) throws IOException {
+    return List.of();
+  }
+
+  /** Bytes this storage lets Mosaic use under {@code folder}, when it has a quota or a limit. */
+  default Optional<Long> quota(String folder) throws IOException {
+    return Optional.empty();
+  }
+
+  /** A file or folder under the root. */
+  record FileStatus(String key, String name, boolean folder, long length, long modifiedMillis) {}
+
+  /** A file open for positional reads. Not safe for concurrent use unless a backend says so. */
+  interface ReadFile extends Closeable {
+    long length() throws IOException;
+
+    /** Reads up to {@code dst.remaining()} bytes at {@code position}; -1 at the end. */
+    int read(ByteBuffer dst, long position) throws IOException;
+
+    /** Reads until {@code dst} is full or the file ends; the bytes read. */
+    default int readFully(ByteBuffer dst, long position) throws IOException {
+      int total = 0;
+      while (dst.hasRemaining()) {
+        int n = read(dst, position + total);
+        if (n < 0) {
+          break;
+        }
+        total += n;
+      }
+      return total;
+    }
+  }
+}
