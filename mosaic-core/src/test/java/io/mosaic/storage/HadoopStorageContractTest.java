@@ -28,8 +28,8 @@ class HadoopStorageContractTest extends StorageContract {
   }
 
   @Override
-  Configuration conf() {
-    return HDFS.conf();
+  Storage secondClient(java.net.URI root) throws java.io.IOException {
+    return Storages.open(root, HDFS.conf());
   }
 
   @Override

@@ -13,8 +13,8 @@ class LocalStorageContractTest extends StorageContract {
   }
 
   @Override
-  Configuration conf() {
-    return new Configuration();
+  Storage secondClient(java.net.URI root) throws java.io.IOException {
+    return Storages.open(root, new Configuration());
   }
 
   @Override

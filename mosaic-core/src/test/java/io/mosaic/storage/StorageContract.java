@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,8 +38,8 @@ abstract class StorageContract {
   /** A storage on a fresh, empty root. */
   abstract Storage newStorage() throws IOException;
 
-  /** The configuration {@link Storages#open} gets to reopen the root. */
-  abstract Configuration conf();
+  /** A second client of {@code root}, as another process would open it. */
+  abstract Storage secondClient(java.net.URI root) throws IOException;
 
   abstract StorageCapabilities expectedCapabilities();
 
@@ -98,7 +97,7 @@ abstract class StorageContract {
     write("a/b/c.bin", content);
     assertThat(read(storage, "a/b/c.bin")).isEqualTo(content);
     // Another client of the same root sees it whole.
-    try (Storage other = Storages.open(storage.root(), conf())) {
+    try (Storage other = secondClient(storage.root())) {
       assertThat(read(other, "a/b/c.bin")).isEqualTo(content);
     }
   }
