@@ -400,6 +400,10 @@ final class DeviceEntry {
       }
       return DeviceSpec.localUri(Path.of(uri));
     }
+    if (uri.getRawAuthority() == null) {
+      throw MosaicException.invalid(
+          "names no host; write " + scheme + "://host:port/folder, like " + URI_EXAMPLE);
+    }
     if (!served(scheme)) {
       throw MosaicException.invalid(
           "no storage backend serves scheme '"
@@ -409,8 +413,7 @@ final class DeviceEntry {
               + " on the class path");
     }
     try {
-      return new URI(
-          scheme, uri.getRawAuthority() == null ? null : uri.getAuthority(), folder, null, null);
+      return new URI(scheme, uri.getAuthority(), folder, null, null);
     } catch (URISyntaxException ex) {
       throw MosaicException.invalid("not a valid URI (" + ex.getReason() + ")");
     }

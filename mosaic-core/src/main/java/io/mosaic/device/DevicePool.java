@@ -9,6 +9,7 @@ import io.mosaic.config.DeviceMarker;
 import io.mosaic.config.DeviceSpec;
 import io.mosaic.storage.LocalStorage;
 import io.mosaic.storage.Storage;
+import io.mosaic.storage.Storages;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -60,9 +61,6 @@ public final class DevicePool {
     try {
       identity = DeviceMarker.ensure(storage, spec.id());
     } catch (IOException | RuntimeException e) {
-      if (e instanceof MosaicException) {
-        throw (MosaicException) e;
-      }
       String reach =
           spec.local()
               ? ""
@@ -79,9 +77,7 @@ public final class DevicePool {
           "cannot write or read the device marker "
               + DeviceMarker.where(storage)
               + " ("
-              + e.getClass().getSimpleName()
-              + ": "
-              + String.valueOf(e.getMessage()).lines().findFirst().orElse("")
+              + firstLine(e)
               + ")"
               + reach);
     }
@@ -115,7 +111,7 @@ public final class DevicePool {
       return new LocalStorage(spec.path());
     }
     try {
-      return openRemote(spec.location(), hadoop == null ? new Configuration() : hadoop);
+      return Storages.open(spec.location(), hadoop == null ? new Configuration() : hadoop);
     } catch (IOException | RuntimeException e) {
       throw problem(
           configFile,
@@ -123,11 +119,12 @@ public final class DevicePool {
           "uri",
           "cannot open "
               + spec.location()
-              + " ("
-              + e.getClass().getSimpleName()
               + ": "
-              + e.getMessage()
-              + "); check the uri and the Hadoop configuration (core-site.xml, hdfs-site.xml)");
+              + firstLine(e)
+              + (e instanceof MosaicException
+                  ? ""
+                  : "; check the uri and the Hadoop configuration (core-site.xml,"
+                      + " hdfs-site.xml)"));
     }
   }
 
@@ -160,7 +157,7 @@ public final class DevicePool {
                 + policy
                 + "\": HDFS has no such storage policy; use one of "
                 + StoragePolicies.KNOWN
-                + " (hdfs storagepolicies -listPolicies), written in capitals");
+                + " (hdfs storagepolicies -listPolicies)");
       }
       try {
         storage.setPlacement("", policy);
@@ -174,9 +171,7 @@ public final class DevicePool {
                 + " on "
                 + spec.location()
                 + " ("
-                + e.getClass().getSimpleName()
-                + ": "
-                + String.valueOf(e.getMessage()).lines().findFirst().orElse("")
+                + firstLine(e)
                 + "); check that the cluster has the policy and that this user may set it");
       }
     }
@@ -220,9 +215,10 @@ public final class DevicePool {
         : spec.withCapacity(fromQuota);
   }
 
-  // TODO until the Hadoop backend is merged: Storages.open.
-  private static Storage openRemote(java.net.URI uri, Configuration hadoop) throws IOException {
-    throw new UnsupportedOperationException("no Hadoop backend yet for " + uri);
+  /** The exception's kind and the first line of its message (Hadoop's run on for lines). */
+  private static String firstLine(Exception e) {
+    return (e instanceof MosaicException ? "" : e.getClass().getSimpleName() + ": ")
+        + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
   }
 
   private static boolean unreachable(Throwable e) {

@@ -1,5 +1,6 @@
 package io.mosaic.device;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -30,6 +31,7 @@ final class StoragePolicies {
 
   /** The storage types of {@code policy}, empty when HDFS has no such policy. */
   static Optional<Set<String>> types(String policy) {
-    return Optional.ofNullable(TYPES.get(policy));
+    // HDFS takes policy names in any case.
+    return Optional.ofNullable(TYPES.get(policy.toUpperCase(Locale.ROOT)));
   }
 }

@@ -333,7 +333,8 @@ class DeviceConfigParserTest {
                     + device("path", "storage_policy = \"HOT\"")
                     + remote("outer", "hdfs://nn:8020/m/outer")
                     + remote("nested", "hdfs://nn:8020/m/outer/inner")
-                    + remote("nocap", local + "2").replace("capacity = \"10 GB\"\n", "")))
+                    + remote("nocap", local + "2").replace("capacity = \"10 GB\"\n", "")
+                    + remote("nohost", "hdfs:///m/x")))
         .containsExactly(
             "F:5: device 'both' field 'uri': bad value \"hdfs://nn:8020/m/both\": the device also"
                 + " has path = \"both\"; give either path (a local directory) or uri (a folder on a"
@@ -364,6 +365,8 @@ class DeviceConfigParserTest {
                 + "\": directory does not exist; mount the device there or fix the path",
             "F:75: device 'nocap' field 'capacity': missing; every [[device]] needs one, e.g."
                 + " capacity = \"60 GB\"",
+            "F:83: device 'nohost' field 'uri': bad value \"hdfs:///m/x\": names no host; write"
+                + " hdfs://host:port/folder, like uri = \"hdfs://nn:8020/mosaic/fast\"",
             "F:70: device 'nested' field 'uri': bad value \"hdfs://nn:8020/m/outer/inner\": nests"
                 + " with the folder of device 'outer' (\"hdfs://nn:8020/m/outer\"); device folders"
                 + " must be distinct and must not nest (gc would take one device's files for the"
