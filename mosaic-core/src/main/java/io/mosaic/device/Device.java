@@ -370,9 +370,11 @@ public final class Device {
               + key
               + " ("
               + message.lines().findFirst().orElse("")
-              + "); free space (collect garbage, docs/format.md), move columns off it, or raise the"
-              + " folder's quota (hdfs dfsadmin -setSpaceQuota, -storageType for a storage type) or"
-              + " add DataNodes of its storage type",
+              + "); free space (collect garbage, docs/format.md), move columns off it, or "
+              + (spec.local()
+                  ? "raise the quota of the file system's user"
+                  : "raise the folder's quota (hdfs dfsadmin -setSpaceQuota, -storageType for a"
+                      + " storage type) or add DataNodes of its storage type"),
           e);
     }
     return e;

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -137,25 +138,17 @@ public final class DevicePool {
   private static DeviceSpec prepare(Path configFile, DeviceSpec spec, Storage storage) {
     if (spec.storagePolicy().isPresent()) {
       String policy = spec.storagePolicy().get();
+      Function<String, DeviceConfigException> bad =
+          why ->
+              problem(configFile, spec, "storage_policy", "bad value \"" + policy + "\": " + why);
       if (!storage.capabilities().placement()) {
-        throw problem(
-            configFile,
-            spec,
-            "storage_policy",
-            "bad value \""
-                + policy
-                + "\": "
-                + spec.location()
+        throw bad.apply(
+            spec.location()
                 + " has no storage policies; remove storage_policy, or put the device on HDFS");
       }
       if (StoragePolicies.types(policy).isEmpty()) {
-        throw problem(
-            configFile,
-            spec,
-            "storage_policy",
-            "bad value \""
-                + policy
-                + "\": HDFS has no such storage policy; use one of "
+        throw bad.apply(
+            "HDFS has no such storage policy; use one of "
                 + StoragePolicies.KNOWN
                 + " (hdfs storagepolicies -listPolicies)");
       }
