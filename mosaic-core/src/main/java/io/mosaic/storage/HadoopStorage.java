@@ -491,9 +491,9 @@ public final class HadoopStorage implements Storage {
             + root
             + " is unreachable ("
             + cause.getClass().getSimpleName()
-            + "); check the host and port in the URI, that the NameNode there runs and that this"
-            + " host reaches it (ipc.client.connect.max.retries and ipc.client.connect.timeout set"
-            + " how long Mosaic waits)",
+            + "); check the host and port in the URI, that the NameNode there and its DataNodes"
+            + " run, and that this host reaches them (ipc.client.connect.max.retries and"
+            + " ipc.client.connect.timeout set how long Mosaic waits)",
         cause);
   }
 

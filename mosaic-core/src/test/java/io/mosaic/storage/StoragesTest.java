@@ -62,6 +62,16 @@ class StoragesTest {
   }
 
   @Test
+  void anUnknownNameNodeHostIsNamed() {
+    URI uri = URI.create("hdfs://no-such-namenode.invalid:8020/mosaic");
+    assertThatThrownBy(() -> Storages.open(uri))
+        .isInstanceOfSatisfying(
+            MosaicException.class, e -> assertThat(e.kind()).isEqualTo(MosaicException.Kind.IO))
+        .hasMessageContaining("no-such-namenode.invalid:8020")
+        .hasMessageContaining("unreachable");
+  }
+
+  @Test
   void connectionDefaultsApplyOnlyWhereTheCallerSetNone() {
     Configuration conf = new Configuration();
     conf.set("ipc.client.connect.timeout", "12345");
