@@ -5,15 +5,14 @@ import io.mosaic.config.Bandwidth;
 import io.mosaic.config.Codec;
 import io.mosaic.config.Latency;
 import io.mosaic.device.Device;
+import io.mosaic.device.DeviceOutputStream;
 import io.mosaic.device.DeviceReadChannel;
 import io.mosaic.model.DeviceModel;
+import io.mosaic.storage.Storage;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -141,16 +140,20 @@ public final class DeviceCalibrator {
     return cacheDropped;
   }
 
+  /**
+   * Measures {@code device} through its storage: the sample files are written through the device
+   * (so they land where its data would, on HDFS in its storage policy's types) and read back
+   * through its I/O path, for a local directory and an HDFS folder alike.
+   */
   public DeviceModel calibrate(Device device) throws IOException {
-    Path dir = device.root().resolve(DIR);
-    Files.createDirectories(dir);
+    deleteAll(device);
     try {
       Map<Codec, DeviceModel.CodecModel> codecs = new EnumMap<>(Codec.class);
       Bandwidth raw = null;
       for (Codec codec : codecsToMeasure()) {
         List<byte[]> codecBlocks = blocks.get(codec);
-        Path file = dir.resolve("sample." + codec.configName());
-        long[] offsets = writeBlocks(file, codecBlocks);
+        String file = DIR + "/sample." + codec.configName();
+        long[] offsets = writeBlocks(device, file, codecBlocks);
         long fileBytes = offsets[offsets.length - 1];
         dropPageCache();
         listener.started(device, "read " + codec.configName(), fileBytes);
@@ -164,11 +167,11 @@ public final class DeviceCalibrator {
         listener.finished(
             device, "read " + codec.configName(), effective + " effective, ratio " + round(ratio));
       }
-      Latency seek = measureSeek(device, dir.resolve("sample.none"), raw);
+      Latency seek = measureSeek(device, DIR + "/sample.none", raw);
       listener.finished(device, "seek", seek.toString());
       return new DeviceModel(device.id(), device.spec().threads(), raw, seek, codecs);
     } finally {
-      deleteRecursively(dir);
+      deleteAll(device);
     }
   }
 
@@ -190,29 +193,21 @@ public final class DeviceCalibrator {
     return out;
   }
 
-  private static long[] writeBlocks(Path file, List<byte[]> codecBlocks) throws IOException {
+  private static long[] writeBlocks(Device device, String file, List<byte[]> codecBlocks)
+      throws IOException {
     long[] offsets = new long[codecBlocks.size() + 1];
-    try (FileChannel ch =
-        FileChannel.open(
-            file,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
+    try (DeviceOutputStream out = device.openForWrite(file)) {
       for (int i = 0; i < codecBlocks.size(); i++) {
-        ByteBuffer buf = ByteBuffer.wrap(codecBlocks.get(i));
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
+        out.write(codecBlocks.get(i));
         offsets[i + 1] = offsets[i] + codecBlocks.get(i).length;
       }
-      ch.force(true);
     }
     return offsets;
   }
 
   /** Reads and decompresses every block with the device's threads; returns elapsed seconds. */
   private double readAll(
-      Device device, Path file, Codec codec, List<byte[]> codecBlocks, long[] offsets)
+      Device device, String file, Codec codec, List<byte[]> codecBlocks, long[] offsets)
       throws IOException {
     int threads = device.spec().threads();
     AtomicInteger cursor = new AtomicInteger();
@@ -250,7 +245,7 @@ public final class DeviceCalibrator {
 
   private void readerLoop(
       Device device,
-      Path file,
+      String file,
       Codec codec,
       List<byte[]> codecBlocks,
       long[] offsets,
@@ -284,17 +279,20 @@ public final class DeviceCalibrator {
   }
 
   /** Mean time of random single-threaded 4 KiB reads, less the transfer time at the raw rate. */
-  private Latency measureSeek(Device device, Path file, Bandwidth raw) throws IOException {
-    long size = Files.size(file);
-    if (size < 2L * PROBE || options.seekProbes() == 0) {
+  private Latency measureSeek(Device device, String file, Bandwidth raw) throws IOException {
+    if (options.seekProbes() == 0) {
       return Latency.ZERO;
     }
     dropPageCache();
-    listener.started(device, "seek", (long) options.seekProbes() * PROBE);
-    SplittableRandom random = new SplittableRandom(42);
-    ByteBuffer buf = ByteBuffer.allocate(PROBE);
     long start;
     try (DeviceReadChannel ch = device.openForRead(file)) {
+      long size = ch.size();
+      if (size < 2L * PROBE) {
+        return Latency.ZERO;
+      }
+      listener.started(device, "seek", (long) options.seekProbes() * PROBE);
+      SplittableRandom random = new SplittableRandom(42);
+      ByteBuffer buf = ByteBuffer.allocate(PROBE);
       start = System.nanoTime();
       for (int i = 0; i < options.seekProbes(); i++) {
         long position = random.nextLong(size / PROBE - 1) * PROBE;
@@ -324,21 +322,16 @@ public final class DeviceCalibrator {
     return String.format(Locale.ROOT, "%.2f", v);
   }
 
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
+  /**
+   * Deletes the calibration folder on {@code device} and what it holds (files of this calibration,
+   * or of one that was killed), and gives their bytes back to the device's capacity.
+   */
+  private static void deleteAll(Device device) throws IOException {
+    for (Storage.FileStatus f : device.storage().list(DIR)) {
+      if (device.storage().delete(f.key()) && !f.folder()) {
+        device.release(f.length());
+      }
     }
-    try (var paths = Files.walk(dir)) {
-      paths
-          .sorted(Comparator.reverseOrder())
-          .forEach(
-              p -> {
-                try {
-                  Files.deleteIfExists(p);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-    }
+    device.storage().delete(DIR);
   }
 }

@@ -1,6 +1,7 @@
 package io.mosaic.config;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +33,8 @@ public final class DeviceConfigParser {
           "id",
           "name",
           "path",
+          "uri",
+          "storage_policy",
           "capacity",
           "threads",
           "codec",
@@ -45,7 +48,9 @@ public final class DeviceConfigParser {
   static final Map<String, String> EXAMPLES =
       Map.of(
           "id", "id = \"nvme\"",
-          "path", "path = \"/mnt/nvme/mosaic\"",
+          "path",
+              "path = \"/mnt/nvme/mosaic\" (a local directory) or uri ="
+                  + " \"hdfs://nn:8020/mosaic/fast\" (a folder on HDFS)",
           "capacity", "capacity = \"60 GB\"",
           "threads", "threads = 8",
           "codec", "codec = \"zstd\" (none, lz4 or zstd)",
@@ -164,6 +169,7 @@ public final class DeviceConfigParser {
     Map<String, Integer> idLines = new HashMap<>();
     Map<Path, String> pathOwners = new HashMap<>();
     List<Usable> usable = new ArrayList<>();
+    List<Remote> remote = new ArrayList<>();
     String metadataId = null;
     int metadataLine = 0;
     DeviceEntry first = null;
@@ -185,21 +191,44 @@ public final class DeviceConfigParser {
                 + ": a cold device is emulated by its cold table (read: the active group's rate,"
                 + " switch: the group switch); remove emulate");
       }
-      Path path = e.required("path", v -> DeviceEntry.path(base, v)).orElse(null);
+      URI location = location(e, base);
+      Path path =
+          location != null && "file".equals(location.getScheme()) ? Path.of(location) : null;
+      if (location != null && path == null) {
+        remote.add(new Remote(e, id, location));
+      }
+      Optional<String> storagePolicy = e.optional("storage_policy", DeviceEntry::name);
+      if (storagePolicy.isPresent() && path != null) {
+        e.problem(
+            "storage_policy",
+            "bad value "
+                + literal(e.table.get("storage_policy"))
+                + ": the device is a local directory, which has no storage policies; remove"
+                + " storage_policy, or put the device on HDFS with uri ="
+                + " \"hdfs://nn:8020/mosaic/fast\"");
+      }
       // A broken emulate or cold table is reported on its own; the directory is still emulated.
       if (path != null && e.checkDirectory(path, e.table.contains("emulate") || isCold)) {
         String owner = pathOwners.putIfAbsent(path, id);
         if (owner != null) {
-          e.problem("path", "same directory as device '" + owner + "'; give each device its own");
+          e.problem(
+              e.locationField,
+              "same directory as device '" + owner + "'; give each device its own");
         } else if (id != null) {
           try {
             usable.add(new Usable(e, id, path, path.toRealPath()));
           } catch (IOException ex) {
-            e.problem("path", "bad value \"" + path + "\": cannot resolve it (" + ex + ")");
+            e.problem(
+                e.locationField, "bad value \"" + path + "\": cannot resolve it (" + ex + ")");
           }
         }
       }
-      ByteSize capacity = e.required("capacity", DeviceEntry::size).orElse(null);
+      // A folder on a storage with quotas may take its capacity from the quota (DevicePool).
+      ByteSize capacity =
+          (location == null || path != null
+                  ? e.required("capacity", DeviceEntry::size)
+                  : e.optional("capacity", DeviceEntry::size))
+              .orElse(null);
       if (capacity != null && capacity.bytes() == 0) {
         e.problem("capacity", "bad value \"" + capacity + "\": must be greater than zero");
       }
@@ -233,7 +262,18 @@ public final class DeviceConfigParser {
       }
       specs.add(
           new DeviceSpec(
-              id, name, path, capacity, threads, codec, cost, seek, metadata, emulation, cold));
+              id,
+              name,
+              location == null ? URI.create("file:///") : location,
+              capacity,
+              threads,
+              codec,
+              cost,
+              seek,
+              metadata,
+              emulation,
+              cold,
+              storagePolicy));
     }
     if (metadataId == null && first != null && first.table.contains("cold")) {
       first.problem(
@@ -243,7 +283,67 @@ public final class DeviceConfigParser {
               + " (one without cold) metadata = true, adding one if the pool has none");
     }
     checkIdentities(usable);
+    checkDistinct(remote);
     return specs;
+  }
+
+  /**
+   * The device's folder from {@code path} or {@code uri}, exactly one of which it has; a local
+   * directory as a {@code file:} URI of its normalized absolute path. Null when wrong (reported).
+   */
+  private URI location(DeviceEntry e, Path base) {
+    boolean hasPath = e.table.contains("path");
+    boolean hasUri = e.table.contains("uri");
+    if (hasPath && hasUri) {
+      e.problem(
+          "uri",
+          "bad value "
+              + literal(e.table.get("uri"))
+              + ": the device also has path = "
+              + literal(e.table.get("path"))
+              + "; give either path (a local directory) or uri (a folder on a storage), not both");
+      return null;
+    }
+    if (hasUri) {
+      e.locationField = "uri";
+      return e.optional("uri", DeviceEntry::uri).orElse(null);
+    }
+    return e.required("path", v -> DeviceEntry.path(base, v))
+        .map(DeviceSpec::localUri)
+        .orElse(null);
+  }
+
+  /** A device whose folder is on a remote storage, checked when the pool is loaded. */
+  private record Remote(DeviceEntry entry, String id, URI location) {}
+
+  /**
+   * Folders of devices on remote storages must be distinct and must not nest, for the reason {@link
+   * #checkIdentities} gives; their markers are read when the pool connects (DevicePool).
+   */
+  private static void checkDistinct(List<Remote> remote) {
+    for (int i = 0; i < remote.size(); i++) {
+      Remote u = remote.get(i);
+      String mine = u.location().toString() + "/";
+      for (Remote other : remote.subList(0, i)) {
+        String theirs = other.location().toString() + "/";
+        if (mine.startsWith(theirs) || theirs.startsWith(mine)) {
+          u.entry()
+              .problem(
+                  "uri",
+                  "bad value \""
+                      + u.location()
+                      + "\": "
+                      + (mine.equals(theirs) ? "the same folder as" : "nests with the folder of")
+                      + " device '"
+                      + other.id()
+                      + "' (\""
+                      + other.location()
+                      + "\"); device folders must be distinct and must not nest (gc would take"
+                      + " one device's files for the other's): give each device its own folder");
+          break;
+        }
+      }
+    }
   }
 
   /** A device whose directory exists, with its path once symlinks are followed. */
@@ -295,7 +395,7 @@ public final class DeviceConfigParser {
                       + "\"";
       u.entry()
           .problem(
-              "path",
+              u.entry().locationField,
               "bad value \""
                   + u.path()
                   + "\": "
@@ -310,7 +410,7 @@ public final class DeviceConfigParser {
       } catch (IOException ex) {
         u.entry()
             .problem(
-                "path",
+                u.entry().locationField,
                 "bad value \""
                     + u.path()
                     + "\": its device marker cannot be read ("

@@ -11,6 +11,8 @@ import static io.mosaic.config.DeviceConfigParser.sorted;
 
 import io.mosaic.MosaicException;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -31,6 +33,8 @@ final class DeviceEntry {
   final TomlTable table;
   private final int headerLine;
   private String device;
+  // The field naming the device's local directory in messages: path, or a file: uri.
+  String locationField = "path";
 
   DeviceEntry(
       Path file,
@@ -254,7 +258,7 @@ final class DeviceEntry {
       Path link = danglingLink(path);
       if (link != null) {
         problem(
-            "path",
+            locationField,
             "bad value \""
                 + path
                 + "\": "
@@ -266,7 +270,7 @@ final class DeviceEntry {
       }
       if (!emulated) {
         problem(
-            "path",
+            locationField,
             "bad value \""
                 + path
                 + "\": directory does not exist; mount the device there or fix the path");
@@ -276,7 +280,7 @@ final class DeviceEntry {
         Files.createDirectories(path);
       } catch (IOException ex) {
         problem(
-            "path",
+            locationField,
             "bad value \""
                 + path
                 + "\": cannot create the emulated device's directory ("
@@ -286,7 +290,9 @@ final class DeviceEntry {
       }
     }
     if (!Files.isDirectory(path)) {
-      problem("path", "bad value \"" + path + "\": not a directory; give the device's mount point");
+      problem(
+          locationField,
+          "bad value \"" + path + "\": not a directory; give the device's mount point");
       return false;
     }
     // Unique per call: pools loaded at once in one JVM (Trino's nodes in a test) share the pid.
@@ -303,7 +309,7 @@ final class DeviceEntry {
       return true;
     } catch (IOException ex) {
       problem(
-          "path",
+          locationField,
           "bad value \""
               + path
               + "\": not writable ("
@@ -338,6 +344,100 @@ final class DeviceEntry {
     } catch (InvalidPathException ex) {
       throw MosaicException.invalid("not a valid path (" + ex.getReason() + ")");
     }
+  }
+
+  static final String URI_EXAMPLE = "uri = \"hdfs://nn:8020/mosaic/fast\"";
+
+  /**
+   * A device folder's URI: absolute, hierarchical, with a folder of its own and nothing after it,
+   * on a scheme a backend serves ({@link #served}). A {@code file:} URI is a local directory, read
+   * as {@code path} is.
+   */
+  static URI uri(Object value) {
+    String text = string(value);
+    String inexact = inexact(text);
+    if (inexact != null) {
+      throw MosaicException.invalid(inexact + "; write the URI exactly, like " + URI_EXAMPLE);
+    }
+    URI uri;
+    try {
+      uri = new URI(text);
+    } catch (URISyntaxException ex) {
+      throw MosaicException.invalid(
+          "not a valid URI ("
+              + ex.getReason()
+              + " at index "
+              + ex.getIndex()
+              + "); write it like "
+              + URI_EXAMPLE
+              + ", with special characters %-escaped");
+    }
+    if (uri.getScheme() == null) {
+      throw MosaicException.invalid(
+          "no scheme; write " + URI_EXAMPLE + ", or path = \"" + text + "\" for a local directory");
+    }
+    if (uri.isOpaque() || uri.getPath() == null || !uri.getPath().startsWith("/")) {
+      throw MosaicException.invalid(
+          "not an absolute folder URI (scheme://host:port/folder); write it like " + URI_EXAMPLE);
+    }
+    if (uri.getQuery() != null || uri.getFragment() != null) {
+      throw MosaicException.invalid(
+          "a device folder's URI has no query or fragment ('?', '#'); write it like "
+              + URI_EXAMPLE);
+    }
+    String folder = uri.normalize().getPath().replaceAll("/+$", "");
+    if (folder.isEmpty() || folder.contains("/../") || folder.endsWith("/..")) {
+      throw MosaicException.invalid(
+          "names no folder of its own (the root, or above it); give the device's own folder, like "
+              + URI_EXAMPLE);
+    }
+    String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+    if (scheme.equals("file")) {
+      if (uri.getRawAuthority() != null) {
+        throw MosaicException.invalid(
+            "a file: URI names a local directory and has no host; write file:///mnt/nvme/mosaic,"
+                + " or path = \"/mnt/nvme/mosaic\"");
+      }
+      return DeviceSpec.localUri(Path.of(uri));
+    }
+    if (uri.getRawAuthority() == null) {
+      throw MosaicException.invalid(
+          "names no host; write " + scheme + "://host:port/folder, like " + URI_EXAMPLE);
+    }
+    if (!served(scheme)) {
+      throw MosaicException.invalid(
+          "no storage backend serves scheme '"
+              + scheme
+              + "'; devices live on local directories (path, or file:) and on the file systems"
+              + " Hadoop has (hdfs:, ...): fix the scheme, or put that file system's Hadoop client"
+              + " on the class path");
+    }
+    try {
+      return new URI(scheme, uri.getAuthority(), folder, null, null);
+    } catch (URISyntaxException ex) {
+      throw MosaicException.invalid("not a valid URI (" + ex.getReason() + ")");
+    }
+  }
+
+  /** Whether a backend serves {@code scheme}: a file system Hadoop knows (core-site.xml aside). */
+  private static boolean served(String scheme) {
+    try {
+      org.apache.hadoop.fs.FileSystem.getFileSystemClass(
+          scheme, new org.apache.hadoop.conf.Configuration());
+      return true;
+    } catch (IOException | RuntimeException | LinkageError ex) {
+      return false;
+    }
+  }
+
+  /** A name written exactly, like a storage policy: a non-empty string without stray spaces. */
+  static String name(Object value) {
+    String s = string(value);
+    String inexact = inexact(s);
+    if (inexact != null) {
+      throw MosaicException.invalid(inexact + "; write the name exactly, like \"ALL_SSD\"");
+    }
+    return s;
   }
 
   static String string(Object value) {

@@ -1,13 +1,13 @@
 package io.mosaic.config;
 
+import io.mosaic.storage.LocalStorage;
+import io.mosaic.storage.Storage;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -45,15 +45,31 @@ public final class DeviceMarker {
 
   /** The identity recorded in {@code root}, or null if it has no marker; damaged: IOException. */
   public static Identity read(Path root) throws IOException {
-    Path file = file(root);
-    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+    return read(new LocalStorage(root));
+  }
+
+  /**
+   * The identity recorded in the root of {@code storage} (a device's folder), or null if it has no
+   * marker; damaged: IOException.
+   */
+  public static Identity read(Storage storage) throws IOException {
+    Optional<Storage.FileStatus> status = storage.stat(FILE);
+    if (status.isEmpty()) {
       return null;
     }
-    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      throw new IOException(file + " is not a regular file");
+    String where = where(storage);
+    if (status.get().folder()) {
+      throw new IOException(where + " is not a regular file");
     }
-    String text =
-        new String(MetadataFiles.read(file, LIMIT, "device marker"), StandardCharsets.UTF_8);
+    if (status.get().length() > LIMIT) {
+      throw new IOException(
+          where + " is " + status.get().length() + " bytes, more than a device marker can be");
+    }
+    ByteBuffer bytes = ByteBuffer.allocate((int) status.get().length());
+    try (Storage.ReadFile file = storage.open(FILE)) {
+      file.readFully(bytes, 0);
+    }
+    String text = new String(bytes.array(), 0, bytes.position(), StandardCharsets.UTF_8);
     String id = null;
     String uuid = null;
     for (String line : text.split("\n")) {
@@ -74,19 +90,34 @@ public final class DeviceMarker {
     }
     if (id == null || id.isEmpty() || uuid == null || !UUID_SHAPE.matcher(uuid).matches()) {
       throw new IOException(
-          file + " is damaged: a device marker holds the lines id = <device id> and uuid = <uuid>");
+          where
+              + " is damaged: a device marker holds the lines id = <device id> and uuid = <uuid>");
     }
     return new Identity(id, uuid);
   }
 
-  /**
-   * Records {@code id} in {@code root} unless a marker is there already (create-if-absent, safe
-   * against other processes doing the same); returns the identity the directory has now, which
-   * names another id if the directory is another device's.
-   */
+  /** The marker of a device's folder, for messages: a local file's path, else its URI. */
+  public static String where(Storage storage) {
+    if (storage instanceof LocalStorage local) {
+      return local.path(FILE).toString();
+    }
+    String root = storage.root().toString();
+    return root + (root.endsWith("/") ? "" : "/") + FILE;
+  }
+
+  /** As {@link #ensure(Storage, String)} for a local directory. */
   public static Identity ensure(Path root, String id) throws IOException {
+    return ensure(new LocalStorage(root), id);
+  }
+
+  /**
+   * Records {@code id} in the root of {@code storage} unless a marker is there already (exclusive
+   * create, safe against other processes doing the same); returns the identity the folder has now,
+   * which names another id if the folder is another device's.
+   */
+  public static Identity ensure(Storage storage, String id) throws IOException {
     for (int attempt = 0; attempt < 3; attempt++) {
-      Identity existing = read(root);
+      Identity existing = read(storage);
       if (existing != null) {
         return existing;
       }
@@ -102,22 +133,13 @@ public final class DeviceMarker {
               + "\nuuid = "
               + created.uuid()
               + "\n";
-      Path tmp =
-          root.resolve(FILE + ".tmp-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID());
       try {
-        try (FileChannel ch =
-            FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-          ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-          ch.force(true);
-        }
-        Files.createLink(file(root), tmp);
+        storage.createExclusive(FILE, text.getBytes(StandardCharsets.UTF_8));
         return created;
       } catch (FileAlreadyExistsException e) {
-        // another process marked the directory first: use its marker
-      } finally {
-        Files.deleteIfExists(tmp);
+        // another process marked the folder first: use its marker
       }
     }
-    return read(root);
+    return read(storage);
   }
 }

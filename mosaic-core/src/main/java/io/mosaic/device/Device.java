@@ -7,22 +7,32 @@ import io.mosaic.config.ConfigProblem;
 import io.mosaic.config.DeviceConfigException;
 import io.mosaic.config.DeviceMarker;
 import io.mosaic.config.DeviceSpec;
+import io.mosaic.storage.Storage;
+import io.mosaic.storage.StorageKeys;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
+import java.net.URI;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * A device of the installed pool at run time: its spec and its read path (throttled if emulated).
+ * A device of the installed pool at run time: its spec and its I/O path (reads throttled if
+ * emulated), on the {@link Storage} that holds its folder (a local directory, or an HDFS
+ * directory). Files are named by keys relative to the device's folder; the {@link Path} methods
+ * remain for local devices.
  */
 public final class Device {
   private final DeviceSpec spec;
   private final Path configFile;
+  private final Storage storage;
   // Final after setIdentity: a cold device's throttle is then the one its directory has in this
   // JVM.
   private DeviceThrottle throttle;
@@ -48,9 +58,10 @@ public final class Device {
   // must see the same group and timeline, not one private device each. Guarded by itself.
   private static final Map<String, WeakReference<DeviceThrottle>> COLD = new HashMap<>();
 
-  Device(DeviceSpec spec, Path configFile) {
+  Device(DeviceSpec spec, Path configFile, Storage storage) {
     this.spec = spec;
     this.configFile = configFile;
+    this.storage = storage;
     this.throttle =
         spec.cold()
             .map(DeviceThrottle::cold)
@@ -60,11 +71,13 @@ public final class Device {
 
   void setIdentity(DeviceMarker.Identity identity) {
     this.identity = identity;
-    Path dir;
-    try {
-      dir = spec.path().toRealPath();
-    } catch (IOException e) {
-      dir = spec.path().toAbsolutePath().normalize();
+    Object dir = spec.location();
+    if (spec.local()) {
+      try {
+        dir = spec.path().toRealPath();
+      } catch (IOException e) {
+        dir = spec.path().toAbsolutePath().normalize();
+      }
     }
     // The marker's uuid and the real path: a cp'd copy of a device directory has the same uuid.
     String key = identity.uuid() + "\0" + dir;
@@ -104,7 +117,7 @@ public final class Device {
     DeviceMarker.Identity now;
     String problem;
     try {
-      now = DeviceMarker.read(spec.path());
+      now = DeviceMarker.read(storage);
       problem = now == null ? "it has no device marker any more" : "its marker records " + now;
     } catch (IOException e) {
       now = null;
@@ -117,9 +130,9 @@ public final class Device {
                   configFile,
                   0,
                   spec.id(),
-                  "path",
+                  spec.local() ? "path" : "uri",
                   "directory \""
-                      + spec.path()
+                      + where()
                       + "\" is not the directory loaded as this device ("
                       + identity
                       + "): "
@@ -137,8 +150,41 @@ public final class Device {
     return spec.id();
   }
 
+  /** The device's local directory; refused for a device elsewhere ({@link DeviceSpec#path()}). */
   public Path root() {
     return spec.path();
+  }
+
+  /** Where the device's folder is: a {@code file:} URI or the storage's, like {@code hdfs:}. */
+  public URI location() {
+    return spec.location();
+  }
+
+  /** The storage holding the device's folder; key {@code ""} is the folder. */
+  public Storage storage() {
+    return storage;
+  }
+
+  /** The device's folder for messages: a local path, else the URI. */
+  private String where() {
+    return spec.local() ? spec.path().toString() : spec.location().toString();
+  }
+
+  /**
+   * The key of a local file of this device, relative to its directory; refuses a file elsewhere.
+   */
+  public String key(Path file) {
+    Path root = spec.path();
+    Path normal = file.toAbsolutePath().normalize();
+    if (!normal.startsWith(root) || normal.equals(root)) {
+      throw MosaicException.invalid(
+          "file " + file + " is not on device '" + spec.id() + "' (" + root + ")");
+    }
+    StringBuilder key = new StringBuilder();
+    for (Path part : root.relativize(normal)) {
+      key.append(key.isEmpty() ? "" : "/").append(part);
+    }
+    return key.toString();
   }
 
   public boolean emulated() {
@@ -155,20 +201,27 @@ public final class Device {
    * the device's directory).
    */
   public int groupOf(Path file) {
+    Path normal = file.toAbsolutePath().normalize();
+    Path root = spec.path().toAbsolutePath().normalize();
+    if (normal.startsWith(root) && !normal.equals(root)) {
+      return groupOf(key(file));
+    }
+    StringBuilder name = new StringBuilder();
+    for (Path part : normal) {
+      name.append(name.isEmpty() ? "" : "/").append(part);
+    }
+    return groupOf(name.toString());
+  }
+
+  /** The disk group of the file at {@code key} of this cold device ({@link ColdSpec#groupOf}). */
+  public int groupOf(String key) {
     ColdSpec cold =
         spec.cold()
             .orElseThrow(
                 () ->
                     MosaicException.invalid(
                         "device '" + spec.id() + "' is not cold: it has no disk groups"));
-    Path normal = file.toAbsolutePath().normalize();
-    Path root = spec.path().toAbsolutePath().normalize();
-    Path relative = normal.startsWith(root) ? root.relativize(normal) : normal;
-    StringBuilder name = new StringBuilder();
-    for (Path part : relative) {
-      name.append(name.isEmpty() ? "" : "/").append(part);
-    }
-    return cold.groupOf(name.toString());
+    return cold.groupOf(key);
   }
 
   /**
@@ -190,22 +243,41 @@ public final class Device {
     return resolved;
   }
 
-  /** Opens a file on this device for reading through the device's I/O path. */
+  /** Opens a local file of this device for reading through the device's I/O path. */
   public DeviceReadChannel openForRead(Path file) throws IOException {
-    if (!Files.isDirectory(spec.path())) {
+    return openForRead(key(file));
+  }
+
+  /** Opens the file at {@code key} of this device for reading through the device's I/O path. */
+  public DeviceReadChannel openForRead(String key) throws IOException {
+    // Local only: a stat per open would be a NameNode call per read on HDFS, whose missing files
+    // fail the open anyway.
+    if (spec.local() && !Files.isDirectory(spec.path())) {
       throw new NoSuchFileException(
           spec.path().toString(),
           null,
           "directory of device '" + spec.id() + "' is gone; remount it or fix devices.toml");
     }
-    return new DeviceReadChannel(file, throttle, cold() ? groupOf(file) : -1);
+    return new DeviceReadChannel(storage.open(key), key, throttle, cold() ? groupOf(key) : -1);
   }
 
-  /** Creates a new file on this device; writes count against its capacity. */
+  /** Creates a new local file on this device; writes count against its capacity. */
   public DeviceOutputStream openForWrite(Path file) throws IOException {
-    Files.createDirectories(file.getParent());
-    checkOnDevice(file.getParent());
-    return new DeviceOutputStream(this, file);
+    return openForWrite(key(file));
+  }
+
+  /** Creates a new file at {@code key} on this device; writes count against its capacity. */
+  public DeviceOutputStream openForWrite(String key) throws IOException {
+    if (spec.local()) {
+      Path file = spec.path().resolve(key);
+      Files.createDirectories(file.getParent());
+      checkOnDevice(file.getParent());
+    }
+    try {
+      return new DeviceOutputStream(this, key, storage.create(key));
+    } catch (IOException e) {
+      throw full(key, e);
+    }
   }
 
   /**
@@ -237,13 +309,13 @@ public final class Device {
    * Books {@code bytes} more of Mosaic data on this device, or refuses with a clear error when that
    * would exceed the configured capacity. The first call measures what is already there.
    */
-  void reserve(long bytes, Path file) throws DeviceFullException {
+  void reserve(long bytes, String key) throws DeviceFullException {
     synchronized (usage) {
-      reserveLocked(bytes, file);
+      reserveLocked(bytes, key);
     }
   }
 
-  private void reserveLocked(long bytes, Path file) throws DeviceFullException {
+  private void reserveLocked(long bytes, String key) throws DeviceFullException {
     if (usage.used < 0) {
       usage.used = measureUsed();
     }
@@ -257,11 +329,106 @@ public final class Device {
               + ", "
               + usedDescription(usage.used)
               + ", writing "
-              + file.getFileName()
+              + StorageKeys.name(key)
               + " needs more; free space (collect garbage, docs/format.md), move columns off it, or raise its capacity"
               + " in devices.toml");
     }
     usage.used += bytes;
+  }
+
+  /**
+   * {@code e}, a failed write of {@code key}, as the {@link DeviceFullException} it is when the
+   * storage ran out of space or quota (thrown), else {@code e} itself (returned, for the caller to
+   * throw).
+   */
+  IOException full(String key, IOException e) {
+    String message = String.valueOf(e.getMessage());
+    String lower = message.toLowerCase(Locale.ROOT);
+    if (lower.contains("no space left")) {
+      throw new DeviceFullException(
+          "the file system under device '"
+              + spec.id()
+              + "' ("
+              + where()
+              + ") is full while writing "
+              + key
+              + "; free space there or move data off the device",
+          e);
+    }
+    // HDFS: DSQuotaExceededException, QuotaByStorageTypeExceededException; and no DataNode with
+    // room for a new block ("could only be written to 0 of the 1 minReplication nodes").
+    if (lower.contains("quota") && lower.contains("exceeded")
+        || lower.contains("could only be written to 0")) {
+      throw new DeviceFullException(
+          "device '"
+              + spec.id()
+              + "' ("
+              + where()
+              + ") has no "
+              + (lower.contains("quota") ? "quota" : "space on its DataNodes")
+              + " left while writing "
+              + key
+              + " ("
+              + message.lines().findFirst().orElse("")
+              + "); free space (collect garbage, docs/format.md), move columns off it, or "
+              + (spec.local()
+                  ? "raise the quota of the file system's user"
+                  : "raise the folder's quota (hdfs dfsadmin -setSpaceQuota, -storageType for a"
+                      + " storage type) or add DataNodes of its storage type"),
+          e);
+    }
+    return e;
+  }
+
+  /**
+   * Checks that every replica of every block of the new file {@code key} lies on a storage type the
+   * device's storage policy asks for; refuses and deletes the file otherwise. HDFS places a block
+   * on another type when the ones its policy wants are full or missing, so a file can silently land
+   * off its device (docs/configuration.md, "Devices on HDFS").
+   */
+  void checkPlacement(String key) throws IOException {
+    if (spec.storagePolicy().isEmpty() || !storage.capabilities().placement()) {
+      return;
+    }
+    String policy = spec.storagePolicy().get();
+    Set<String> wanted = StoragePolicies.types(policy).orElse(Set.of());
+    List<List<String>> blocks = storage.blockStorageTypes(key);
+    int misplaced = 0;
+    Set<String> found = new TreeSet<>();
+    for (List<String> replicas : blocks) {
+      if (!wanted.containsAll(replicas)) {
+        misplaced++;
+        found.addAll(replicas);
+      }
+    }
+    if (misplaced == 0) {
+      return;
+    }
+    long length = storage.stat(key).map(Storage.FileStatus::length).orElse(0L);
+    storage.delete(key);
+    release(length);
+    found.removeAll(wanted);
+    throw new DeviceFullException(
+        "file "
+            + key
+            + " written to device '"
+            + spec.id()
+            + "' ("
+            + where()
+            + ", storage_policy "
+            + policy
+            + ") has "
+            + misplaced
+            + " of "
+            + blocks.size()
+            + " blocks with replicas on "
+            + String.join(", ", found)
+            + ", not only on "
+            + String.join(", ", new TreeSet<>(wanted))
+            + ": HDFS falls back to other storage types when the ones a policy asks for are full"
+            + " or missing on the DataNodes. The file was deleted; add or free "
+            + String.join("/", new TreeSet<>(wanted))
+            + " space on the cluster, or move columns off this device");
   }
 
   /** Forgets {@code bytes} of Mosaic data deleted from this device. */
@@ -289,7 +456,7 @@ public final class Device {
 
   private String usedDescription(long used) {
     return "files under "
-        + spec.path()
+        + where()
         + " take "
         + ByteSize.ofBytes(used)
         + " (all files there count, not only Mosaic's)";
@@ -306,6 +473,13 @@ public final class Device {
   }
 
   private long measureUsed() {
+    if (!spec.local()) {
+      try {
+        return measureUsed("");
+      } catch (IOException e) {
+        return 0;
+      }
+    }
     try (var files = Files.walk(spec.path())) {
       return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     } catch (IOException | java.io.UncheckedIOException e) {
@@ -313,14 +487,28 @@ public final class Device {
     }
   }
 
-  /** Bytes the file system under this device still has free (the configured capacity aside). */
+  private long measureUsed(String folder) throws IOException {
+    long sum = 0;
+    for (Storage.FileStatus status : storage.list(folder)) {
+      sum += status.folder() ? measureUsed(status.key()) : status.length();
+    }
+    return sum;
+  }
+
+  /**
+   * Bytes the file system under this device still has free (the configured capacity aside); a
+   * remote storage's limit is its quota, which the capacity already takes (DevicePool).
+   */
   long usableBytes() throws IOException {
+    if (!spec.local()) {
+      return Long.MAX_VALUE;
+    }
     FileStore store = Files.getFileStore(spec.path());
     return store.getUsableSpace();
   }
 
   @Override
   public String toString() {
-    return spec.id() + " (" + spec.path() + ")";
+    return spec.id() + " (" + where() + ")";
   }
 }

@@ -2,35 +2,41 @@ package io.mosaic.device;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.zip.CRC32C;
 
 /**
  * A new file being written to a device: counts bytes against the device's capacity, computes the
- * file's CRC32C as it goes, and forces the data to the device on close, so a file that was closed
- * is durable before anything refers to it.
+ * file's CRC32C as it goes, and makes the data durable on close (the storage's create: fsync, HDFS
+ * hsync), so a file that was closed is durable before anything refers to it. On a storage with
+ * placement, close also checks that every block landed on the storage types the device's policy
+ * asks for (docs/configuration.md, "Devices on HDFS").
  */
 public final class DeviceOutputStream extends OutputStream {
   private final Device device;
-  private final Path path;
-  private final FileChannel channel;
+  private final String key;
+  private final OutputStream out;
   private final CRC32C crc = new CRC32C();
   // The bytes since the last mark: a segment's column chunks are checksummed one by one.
   private final CRC32C sinceMark = new CRC32C();
   private long position;
+  private boolean closed;
 
-  DeviceOutputStream(Device device, Path path) throws IOException {
+  DeviceOutputStream(Device device, String key, OutputStream out) {
     this.device = device;
-    this.path = path;
-    this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    this.key = key;
+    this.out = out;
   }
 
+  /** The local file being written; only on a device that is a local directory. */
   public Path path() {
-    return path;
+    return device.resolve(key);
+  }
+
+  /** The file's key on its device. */
+  public String key() {
+    return key;
   }
 
   public long position() {
@@ -59,26 +65,11 @@ public final class DeviceOutputStream extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
-    device.reserve(len, path);
-    ByteBuffer buf = ByteBuffer.wrap(b, off, len);
+    device.reserve(len, key);
     try {
-      while (buf.hasRemaining()) {
-        channel.write(buf);
-      }
+      out.write(b, off, len);
     } catch (IOException e) {
-      if (String.valueOf(e.getMessage()).contains("No space left")) {
-        throw new DeviceFullException(
-            "the file system under device '"
-                + device.id()
-                + "' ("
-                + device.root()
-                + ") is full"
-                + " while writing "
-                + path
-                + "; free space there or move data off the device",
-            e);
-      }
-      throw e;
+      throw device.full(key, e);
     }
     crc.update(b, off, len);
     sinceMark.update(b, off, len);
@@ -87,12 +78,15 @@ public final class DeviceOutputStream extends OutputStream {
 
   @Override
   public void close() throws IOException {
-    if (channel.isOpen()) {
-      try {
-        channel.force(true);
-      } finally {
-        channel.close();
-      }
+    if (closed) {
+      return;
     }
+    closed = true;
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw device.full(key, e);
+    }
+    device.checkPlacement(key);
   }
 }

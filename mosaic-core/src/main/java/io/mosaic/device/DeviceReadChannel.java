@@ -1,43 +1,48 @@
 package io.mosaic.device;
 
+import io.mosaic.storage.Storage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * A file opened for reading through a device's I/O path: the only way Mosaic reads device data, so
  * an emulated device's throttle sees every byte. Supports sequential and positional reads; a read
- * that does not continue where the previous one ended counts as a seek.
+ * that does not continue where the previous one ended counts as a seek. The bytes come from the
+ * device's storage ({@link Storage.ReadFile}: a local file's channel, or an HDFS stream's
+ * positional reads), straight into the caller's buffer.
  */
 public final class DeviceReadChannel implements SeekableByteChannel {
-  private final FileChannel file;
+  private final Storage.ReadFile file;
   private final DeviceThrottle throttle;
-  private final Path path;
+  // What the throttle tells files apart by (a Path or a key), for its seek accounting.
+  private final Object name;
   private final int group;
+  private long position;
+  private volatile boolean open = true;
 
   /** {@code group}: the file's disk group on a cold device, else -1. */
-  DeviceReadChannel(Path path, DeviceThrottle throttle, int group) throws IOException {
-    this.file = FileChannel.open(path, StandardOpenOption.READ);
+  DeviceReadChannel(Storage.ReadFile file, Object name, DeviceThrottle throttle, int group) {
+    this.file = file;
     this.throttle = throttle;
-    this.path = path;
+    this.name = name;
     this.group = group;
   }
 
   @Override
   public int read(ByteBuffer dst) throws IOException {
-    long position = file.position();
-    long start = System.nanoTime();
-    int n = file.read(dst);
-    account(start, position, n);
+    int n = read(dst, position);
+    if (n > 0) {
+      position += n;
+    }
     return n;
   }
 
   /** Reads at {@code position} without moving this channel's position. */
   public int read(ByteBuffer dst, long position) throws IOException {
+    ensureOpen();
     long start = System.nanoTime();
     int n = file.read(dst, position);
     account(start, position, n);
@@ -59,7 +64,13 @@ public final class DeviceReadChannel implements SeekableByteChannel {
 
   private void account(long start, long position, int n) throws IOException {
     if (throttle != null && n > 0) {
-      throttle.pace(path, group, position, start, n);
+      throttle.pace(name, group, position, start, n);
+    }
+  }
+
+  private void ensureOpen() throws ClosedChannelException {
+    if (!open) {
+      throw new ClosedChannelException();
     }
   }
 
@@ -70,18 +81,24 @@ public final class DeviceReadChannel implements SeekableByteChannel {
 
   @Override
   public long position() throws IOException {
-    return file.position();
+    ensureOpen();
+    return position;
   }
 
   @Override
   public SeekableByteChannel position(long newPosition) throws IOException {
-    file.position(newPosition);
+    ensureOpen();
+    if (newPosition < 0) {
+      throw new IllegalArgumentException("negative position " + newPosition);
+    }
+    position = newPosition;
     return this;
   }
 
   @Override
   public long size() throws IOException {
-    return file.size();
+    ensureOpen();
+    return file.length();
   }
 
   @Override
@@ -91,11 +108,14 @@ public final class DeviceReadChannel implements SeekableByteChannel {
 
   @Override
   public boolean isOpen() {
-    return file.isOpen();
+    return open;
   }
 
   @Override
   public void close() throws IOException {
-    file.close();
+    if (open) {
+      open = false;
+      file.close();
+    }
   }
 }

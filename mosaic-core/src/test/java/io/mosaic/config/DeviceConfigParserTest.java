@@ -284,7 +284,93 @@ class DeviceConfigParserTest {
                 """))
         .containsExactly(
             "F:1: device 'ssd' field 'path': missing; every [[device]] needs one, e.g."
-                + " path = \"/mnt/nvme/mosaic\"");
+                + " path = \"/mnt/nvme/mosaic\" (a local directory) or uri ="
+                + " \"hdfs://nn:8020/mosaic/fast\" (a folder on HDFS)");
+  }
+
+  /** A device on a storage: {@code uri} and the lines given, instead of path and emulate. */
+  private static String remote(String id, String uri, String... extra) {
+    return device(id, extra)
+        .replace("path = \"" + id + "\"\n", uri == null ? "" : "uri = \"" + uri + "\"\n")
+        .replace("emulate = { read = \"100 MB/s\" }\n", "");
+  }
+
+  @Test
+  void readsDevicesOnHdfsWithTheirPolicyAndFileUrisAsPaths() throws IOException {
+    Path local = dir.resolve("local");
+    Files.createDirectories(local);
+    List<DeviceSpec> specs =
+        DeviceConfigParser.parsePool(
+            write(
+                remote("fast", "hdfs://nn:8020/mosaic/fast/", "storage_policy = \"ALL_SSD\"")
+                    + remote("slow", "hdfs://nn:8020/mosaic/slow")
+                        .replace("capacity = \"10 GB\"\n", "")
+                    + remote("here", local.toUri().toString())));
+    assertThat(specs.get(0).location()).hasToString("hdfs://nn:8020/mosaic/fast");
+    assertThat(specs.get(0).storagePolicy()).contains("ALL_SSD");
+    assertThat(specs.get(0).local()).isFalse();
+    assertThat(specs.get(1).capacity()).as("the quota may give it, when loaded").isNull();
+    assertThat(specs.get(1).storagePolicy()).isEmpty();
+    assertThat(specs.get(2).local()).isTrue();
+    assertThat(specs.get(2).path()).isEqualTo(local);
+    assertThatThrownBy(() -> specs.get(0).path())
+        .hasMessageContaining("device 'fast' is on hdfs://nn:8020/mosaic/fast, not a local")
+        .hasMessageContaining("use the device's storage and keys");
+  }
+
+  @Test
+  void refusesWrongLocationsAndPolicies() throws IOException {
+    String local = Files.createDirectories(dir.resolve("local")).toUri().toString();
+    assertThat(
+            problems(
+                device("both", "uri = \"hdfs://nn:8020/m/both\"")
+                    + remote("neither", null)
+                    + remote("space", "hdfs://nn:8020/m/a b")
+                    + remote("relative", "mosaic/fast")
+                    + remote("scheme", "gopher://nn/m/x")
+                    + remote("root", "hdfs://nn:8020/")
+                    + remote("local", local, "storage_policy = \"ALL_SSD\"")
+                    + device("path", "storage_policy = \"HOT\"")
+                    + remote("outer", "hdfs://nn:8020/m/outer")
+                    + remote("nested", "hdfs://nn:8020/m/outer/inner")
+                    + remote("nocap", local + "2").replace("capacity = \"10 GB\"\n", "")
+                    + remote("nohost", "hdfs:///m/x")))
+        .containsExactly(
+            "F:5: device 'both' field 'uri': bad value \"hdfs://nn:8020/m/both\": the device also"
+                + " has path = \"both\"; give either path (a local directory) or uri (a folder on a"
+                + " storage), not both",
+            "F:10: device 'neither' field 'path': missing; every [[device]] needs one, e.g. path ="
+                + " \"/mnt/nvme/mosaic\" (a local directory) or uri ="
+                + " \"hdfs://nn:8020/mosaic/fast\" (a folder on HDFS)",
+            "F:18: device 'space' field 'uri': bad value \"hdfs://nn:8020/m/a b\": not a valid URI"
+                + " (Illegal character in path at index 18); write it like uri ="
+                + " \"hdfs://nn:8020/mosaic/fast\", with special characters %-escaped",
+            "F:25: device 'relative' field 'uri': bad value \"mosaic/fast\": no scheme; write uri ="
+                + " \"hdfs://nn:8020/mosaic/fast\", or path = \"mosaic/fast\" for a local directory",
+            "F:32: device 'scheme' field 'uri': bad value \"gopher://nn/m/x\": no storage backend"
+                + " serves scheme 'gopher'; devices live on local directories (path, or file:) and"
+                + " on the file systems Hadoop has (hdfs:, ...): fix the scheme, or put that file"
+                + " system's Hadoop client on the class path",
+            "F:39: device 'root' field 'uri': bad value \"hdfs://nn:8020/\": names no folder of its"
+                + " own (the root, or above it); give the device's own folder, like uri ="
+                + " \"hdfs://nn:8020/mosaic/fast\"",
+            "F:47: device 'local' field 'storage_policy': bad value \"ALL_SSD\": the device is a"
+                + " local directory, which has no storage policies; remove storage_policy, or put"
+                + " the device on HDFS with uri = \"hdfs://nn:8020/mosaic/fast\"",
+            "F:56: device 'path' field 'storage_policy': bad value \"HOT\": the device is a local"
+                + " directory, which has no storage policies; remove storage_policy, or put the"
+                + " device on HDFS with uri = \"hdfs://nn:8020/mosaic/fast\"",
+            "F:77: device 'nocap' field 'uri': bad value \""
+                + dir.resolve("local/2")
+                + "\": directory does not exist; mount the device there or fix the path",
+            "F:75: device 'nocap' field 'capacity': missing; every [[device]] needs one, e.g."
+                + " capacity = \"60 GB\"",
+            "F:83: device 'nohost' field 'uri': bad value \"hdfs:///m/x\": names no host; write"
+                + " hdfs://host:port/folder, like uri = \"hdfs://nn:8020/mosaic/fast\"",
+            "F:70: device 'nested' field 'uri': bad value \"hdfs://nn:8020/m/outer/inner\": nests"
+                + " with the folder of device 'outer' (\"hdfs://nn:8020/m/outer\"); device folders"
+                + " must be distinct and must not nest (gc would take one device's files for the"
+                + " other's): give each device its own folder");
   }
 
   @Test
@@ -594,7 +680,7 @@ class DeviceConfigParserTest {
     assertThat(problems(device("a", "capcity = \"1 GB\"").replace("threads = 2", "threads = 0")))
         .containsExactly(
             "F:5: device 'a' field 'capcity': unknown field; allowed: capacity, codec, cold,"
-                + " cost_per_gb, emulate, id, metadata, name, path, seek, threads",
+                + " cost_per_gb, emulate, id, metadata, name, path, seek, storage_policy, threads, uri",
             "F:8: device 'a' field 'threads': bad value 0: expected a whole number of reader"
                 + " threads from 1 to 1024, like 8 (1 for an HDD)");
   }

@@ -133,4 +133,31 @@ class DeviceThrottleTest {
         .isInstanceOf(NoSuchFileException.class)
         .hasMessageContaining("directory of device 'd' is gone; remount it or fix devices.toml");
   }
+
+  @Test
+  void keysAndPathsNameTheSameFilesOfALocalDevice() throws IOException {
+    Device device = device("{ read = \"1 GB/s\" }");
+    byte[] content = new byte[10_000];
+    new Random(3).nextBytes(content);
+    try (DeviceOutputStream out = device.openForWrite("t1/c0/seg.parquet")) {
+      out.write(content);
+      assertThat(out.path()).isEqualTo(device.resolve("t1/c0/seg.parquet"));
+    }
+    assertThat(device.usedBytes()).isGreaterThanOrEqualTo(content.length);
+    assertThat(Files.readAllBytes(device.resolve("t1/c0/seg.parquet"))).isEqualTo(content);
+    assertThat(device.key(device.resolve("t1/c0/seg.parquet"))).isEqualTo("t1/c0/seg.parquet");
+    ByteBuffer back = ByteBuffer.allocate(content.length);
+    try (DeviceReadChannel ch = device.openForRead("t1/c0/seg.parquet")) {
+      ch.position(100);
+      ByteBuffer first = ByteBuffer.allocate(50);
+      assertThat(ch.read(first)).isEqualTo(50);
+      assertThat(ch.position()).isEqualTo(150);
+      assertThat(ch.readFully(back, 0)).isEqualTo(content.length);
+    }
+    assertThat(back.array()).isEqualTo(content);
+    assertThatThrownBy(() -> device.openForRead(dir.resolve("elsewhere.bin")))
+        .hasMessageContaining("is not on device 'd'");
+    assertThatThrownBy(() -> device.openForWrite("t1/c0/seg.parquet"))
+        .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+  }
 }

@@ -28,7 +28,7 @@ final class DevicesCommand implements Callable<Integer> {
       table.row(
           s.id() + (device == pool.metadataDevice() ? " (metadata)" : ""),
           s.name(),
-          s.path().toString(),
+          s.local() ? s.path().toString() : s.location().toString(),
           s.capacity().toString(),
           Integer.toString(s.threads()),
           s.codec().configName(),
