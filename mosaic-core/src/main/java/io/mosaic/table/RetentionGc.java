@@ -137,6 +137,7 @@ public final class RetentionGc {
       }
     }
     int leasesDeleted = deleteExpiredLeases(storage, retention, skew);
+    files += deleteLeftovers(storage, start - retention.grace().toMillis() - skew);
     return new Report(now.number(), retired, tombstonesDeleted, files, leasesDeleted);
   }
 
@@ -180,6 +181,30 @@ public final class RetentionGc {
       for (Storage.FileStatus f : storage.list(StorageKeys.join(log.prefix(), folder))) {
         Optional<Long> expiry = Lease.expiry(storage, f.key());
         if (expiry.isPresent() && expiry.get() < now - after && storage.delete(f.key())) {
+          deleted++;
+        }
+      }
+    }
+    return deleted;
+  }
+
+  /**
+   * Deletes hidden files older than the grace: what a backend's atomic create or replace left when
+   * its process died ({@link io.mosaic.storage.LocalStorage}'s {@code .tmp-} files). No version or
+   * lease names a hidden file, and none is written for longer than the grace.
+   */
+  private int deleteLeftovers(Storage storage, long before) throws IOException {
+    List<String> folders = new ArrayList<>(dataFolders);
+    folders.add(StorageKeys.join(log.prefix(), VersionLog.MANIFESTS));
+    folders.add(StorageKeys.join(log.prefix(), Lease.READERS));
+    folders.add(StorageKeys.join(log.prefix(), Lease.WRITERS));
+    int deleted = 0;
+    for (String folder : folders) {
+      for (Storage.FileStatus f : storage.list(folder)) {
+        if (!f.folder()
+            && f.name().startsWith(".")
+            && f.modifiedMillis() < before
+            && storage.delete(f.key())) {
           deleted++;
         }
       }

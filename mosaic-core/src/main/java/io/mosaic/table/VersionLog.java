@@ -61,8 +61,12 @@ public final class VersionLog {
   /** A version's content as read, and when (this process's clock) it was read as the latest. */
   public record Version(long number, byte[] content, long readAtMillis) {}
 
-  /** A published commit: its version, and how many versions it lost to other writers first. */
-  public record Published(Version version, int lostRaces) {}
+  /** A published commit: its version, and the versions it lost to other writers first. */
+  public record Published(Version version, List<Long> lost) {
+    public Published {
+      lost = List.copyOf(lost);
+    }
+  }
 
   public Storage storage() {
     return storage;
@@ -74,6 +78,10 @@ public final class VersionLog {
 
   public Retention retention() {
     return retention;
+  }
+
+  public Clock clock() {
+    return clock;
   }
 
   public String key(long version) {
@@ -208,8 +216,8 @@ public final class VersionLog {
    */
   public Published commit(
       Version base, Function<Version, byte[]> apply, Collection<String> newFiles, Lease lease) {
-    int lost = 0;
-    for (Version at = base; ; lost++) {
+    List<Long> lost = new ArrayList<>();
+    for (Version at = base; ; ) {
       long age = clock.millis() - at.readAtMillis();
       if (age > retention.tombstones().toMillis() - retention.skew().toMillis()) {
         throw new TableConflictException(
@@ -236,6 +244,7 @@ public final class VersionLog {
       try {
         storage.createExclusive(key(number), next);
       } catch (FileAlreadyExistsException e) {
+        lost.add(number);
         CrashPoints.reached("log-lost-race");
         at = latest();
         continue;
