@@ -27,7 +27,7 @@ import java.util.UUID;
 public final class LocalStorage implements Storage {
   static final StorageCapabilities CAPABILITIES =
       new StorageCapabilities(true, false, true, true, false, true);
-  private static final String TEMPORARY_PREFIX = ".tmp-";
+  static final String TEMPORARY_PREFIX = ".tmp-";
 
   private final Path root;
 

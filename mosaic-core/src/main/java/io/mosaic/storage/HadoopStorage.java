@@ -1,0 +1,520 @@
+package io.mosaic.storage;
+
+import io.mosaic.MosaicException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.BlockStoragePolicySpi;
+import org.apache.hadoop.fs.CommonPathCapabilities;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileContext;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.fs.StorageStatistics;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
+
+/**
+ * A folder of a Hadoop {@link FileSystem}: HDFS, and any scheme Hadoop has a file system for
+ * (docs/format.md, "Storage backends"). Built by {@link Storages#open}, which also bounds how long
+ * an unreachable NameNode is retried.
+ *
+ * <p>On HDFS the NameNode makes a rename that must not replace atomic, so {@link #createExclusive}
+ * writes a temporary file beside the key and renames it with {@link Options.Rename#NONE}: readers
+ * see the whole file or none, and exactly one of racing creators wins. HDFS has no hard links and
+ * no advisory locks. Positional reads are HDFS preads, which are safe for concurrent use.
+ */
+public final class HadoopStorage implements Storage {
+  private final URI root;
+  private final Path rootPath;
+  private final Configuration conf;
+  private final FileSystem fs;
+  private final StorageCapabilities capabilities;
+  private FileContext context;
+
+  /** Connects to the file system of {@code root} and checks that it answers. */
+  HadoopStorage(URI root, Configuration conf) throws IOException {
+    this.root = root;
+    this.rootPath = new Path(root);
+    this.conf = conf;
+    // An instance of our own, not the shared cache: closing this storage closes only its client.
+    this.fs = FileSystem.newInstance(root, conf);
+    try {
+      // A Rename.NONE whose check and rename the NameNode does in one step; other schemes get
+      // only what they declare until the object-store backends define their own.
+      boolean atomicRename = fs instanceof DistributedFileSystem;
+      this.capabilities =
+          new StorageCapabilities(
+              atomicRename,
+              atomicRename,
+              false,
+              fs.hasPathCapability(rootPath, CommonPathCapabilities.FS_APPEND),
+              fs.hasPathCapability(rootPath, CommonPathCapabilities.FS_STORAGEPOLICY),
+              false);
+      // One call up front, so a wrong address fails here, naming the root, not in a later write.
+      Optional<FileStatus> status = stat("");
+      if (status.isPresent() && !status.get().folder()) {
+        throw MosaicException.invalid(
+            "storage root " + root + " is a file; point the URI at a folder");
+      }
+    } catch (IOException | RuntimeException e) {
+      fs.close();
+      throw e;
+    }
+  }
+
+  /** The file system below this storage, for tests and tools that inspect it. */
+  public FileSystem fileSystem() {
+    return fs;
+  }
+
+  /**
+   * Calls made so far by this storage's client, by operation (HDFS counts each RPC kind), to
+   * measure the metadata operations per commit and per scan.
+   */
+  public Map<String, Long> operationCounts() {
+    Map<String, Long> counts = new TreeMap<>();
+    Iterator<StorageStatistics.LongStatistic> it = fs.getStorageStatistics().getLongStatistics();
+    while (it.hasNext()) {
+      StorageStatistics.LongStatistic s = it.next();
+      if (s.getValue() != 0) {
+        counts.put(s.getName(), s.getValue());
+      }
+    }
+    return counts;
+  }
+
+  private Path path(String key) {
+    StorageKeys.check(key);
+    if (key.isEmpty()) {
+      return rootPath;
+    }
+    // The three-part constructor: a key with ':' in a name stays a path, not a scheme.
+    return new Path(root.getScheme(), root.getAuthority(), root.getPath() + key);
+  }
+
+  @Override
+  public URI root() {
+    return root;
+  }
+
+  @Override
+  public StorageCapabilities capabilities() {
+    return capabilities;
+  }
+
+  @Override
+  public ReadFile open(String key) throws IOException {
+    Path p = path(key);
+    FSDataInputStream in;
+    long length;
+    try {
+      in = fs.open(p);
+      // HDFS knows the length from the open call itself; other schemes need a stat.
+      length =
+          in instanceof HdfsDataInputStream h ? h.getVisibleLength() : fs.getFileStatus(p).getLen();
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+    return new HadoopReadFile(
+        key, in, length, in.hasCapability(StreamCapabilities.PREADBYTEBUFFER));
+  }
+
+  private final class HadoopReadFile implements ReadFile {
+    private final String key;
+    private final FSDataInputStream in;
+    private final long length;
+    private final boolean byteBuffers;
+
+    HadoopReadFile(String key, FSDataInputStream in, long length, boolean byteBuffers) {
+      this.key = key;
+      this.in = in;
+      this.length = length;
+      this.byteBuffers = byteBuffers;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+      if (position >= length) {
+        return -1;
+      }
+      if (!dst.hasRemaining()) {
+        return 0;
+      }
+      return readFully(dst, position);
+    }
+
+    @Override
+    public int readFully(ByteBuffer dst, long position) throws IOException {
+      int n = (int) Math.max(0, Math.min(dst.remaining(), length - position));
+      if (n == 0) {
+        return 0;
+      }
+      try {
+        if (byteBuffers) {
+          in.readFully(position, dst.slice(dst.position(), n));
+        } else if (dst.hasArray()) {
+          in.readFully(position, dst.array(), dst.arrayOffset() + dst.position(), n);
+        } else {
+          byte[] bytes = new byte[n];
+          in.readFully(position, bytes, 0, n);
+          dst.duplicate().put(bytes);
+        }
+      } catch (IOException e) {
+        throw translate(e, key);
+      }
+      dst.position(dst.position() + n);
+      return n;
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+
+  @Override
+  public OutputStream create(String key) throws IOException {
+    try {
+      return new SyncedOutput(key, fs.createFile(path(key)).overwrite(false).recursive().build());
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+  }
+
+  /** Durable on close: hsync makes the DataNodes write the last block to disk. */
+  private final class SyncedOutput extends OutputStream {
+    private final String key;
+    private final FSDataOutputStream out;
+    private boolean closed;
+
+    SyncedOutput(String key, FSDataOutputStream out) {
+      this.key = key;
+      this.out = out;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      try {
+        out.write(b, off, len);
+      } catch (IOException e) {
+        throw translate(e, key);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try (out) {
+        out.hsync();
+      } catch (IOException e) {
+        throw translate(e, key);
+      }
+    }
+  }
+
+  @Override
+  public void createExclusive(String key, byte[] content) throws IOException {
+    publish(key, content, Options.Rename.NONE);
+  }
+
+  @Override
+  public void replace(String key, byte[] content) throws IOException {
+    publish(key, content, Options.Rename.OVERWRITE);
+  }
+
+  /** Writes a temporary file beside {@code key}, then renames it there in one NameNode step. */
+  private void publish(String key, byte[] content, Options.Rename mode) throws IOException {
+    Path target = path(key);
+    String tmpKey =
+        StorageKeys.join(
+            StorageKeys.parent(key), LocalStorage.TEMPORARY_PREFIX + UUID.randomUUID());
+    Path tmp = path(tmpKey);
+    try {
+      try (OutputStream out = create(tmpKey)) {
+        out.write(content);
+      }
+      if (fs instanceof DistributedFileSystem dfs) {
+        dfs.rename(tmp, target, mode);
+      } else {
+        fileContext().rename(tmp, target, mode);
+      }
+    } catch (IOException | RuntimeException e) {
+      try {
+        fs.delete(tmp, false);
+      } catch (IOException | RuntimeException d) {
+        e.addSuppressed(d);
+      }
+      if (e instanceof IOException io) {
+        throw translate(io, key);
+      }
+      throw e;
+    }
+  }
+
+  private synchronized FileContext fileContext() throws IOException {
+    if (context == null) {
+      context = FileContext.getFileContext(fs.getUri(), conf);
+    }
+    return context;
+  }
+
+  @Override
+  public Optional<FileStatus> stat(String key) throws IOException {
+    try {
+      return Optional.of(status(key, fs.getFileStatus(path(key))));
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+  }
+
+  private FileStatus status(String key, org.apache.hadoop.fs.FileStatus s) {
+    return new FileStatus(
+        key,
+        key.isEmpty() ? rootPath.getName() : StorageKeys.name(key),
+        s.isDirectory(),
+        s.isDirectory() ? 0 : s.getLen(),
+        s.getModificationTime());
+  }
+
+  @Override
+  public List<FileStatus> list(String prefix) throws IOException {
+    Path dir = path(prefix);
+    org.apache.hadoop.fs.FileStatus[] children;
+    try {
+      children = fs.listStatus(dir);
+    } catch (FileNotFoundException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw translate(e, prefix);
+    }
+    List<FileStatus> found = new ArrayList<>();
+    for (org.apache.hadoop.fs.FileStatus child : children) {
+      // Hadoop lists a file as itself; a file has no children.
+      if (!child.isDirectory() && children.length == 1 && isSelf(child.getPath(), dir)) {
+        return List.of();
+      }
+      found.add(status(StorageKeys.join(prefix, child.getPath().getName()), child));
+    }
+    found.sort(Comparator.comparing(FileStatus::name));
+    return found;
+  }
+
+  private static boolean isSelf(Path child, Path dir) {
+    return child.toUri().getPath().equals(dir.toUri().getPath());
+  }
+
+  @Override
+  public boolean delete(String key) throws IOException {
+    try {
+      return fs.delete(path(key), false);
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+  }
+
+  @Override
+  public void setPlacement(String folder, String policy) throws IOException {
+    if (!capabilities.placement()) {
+      Storage.super.setPlacement(folder, policy);
+    }
+    Path p = path(folder);
+    try {
+      Collection<? extends BlockStoragePolicySpi> all = fs.getAllStoragePolicies();
+      String name =
+          all.stream()
+              .map(BlockStoragePolicySpi::getName)
+              .filter(n -> n.equalsIgnoreCase(policy))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      MosaicException.invalid(
+                          "storage policy '"
+                              + policy
+                              + "' does not exist on "
+                              + root
+                              + "; use one of "
+                              + all.stream().map(BlockStoragePolicySpi::getName).toList()));
+      fs.mkdirs(p);
+      fs.setStoragePolicy(p, name);
+    } catch (IOException e) {
+      throw translate(e, folder);
+    }
+  }
+
+  @Override
+  public List<List<String>> blockStorageTypes(String key) throws IOException {
+    if (!capabilities.placement()) {
+      return Storage.super.blockStorageTypes(key);
+    }
+    List<List<String>> types = new ArrayList<>();
+    for (BlockLocation block : blocks(key, false)) {
+      types.add(Arrays.stream(block.getStorageTypes()).map(StorageType::name).toList());
+    }
+    return types;
+  }
+
+  @Override
+  public List<String> hosts(String key) throws IOException {
+    BlockLocation[] blocks = blocks(key, true);
+    return blocks.length == 0 ? List.of() : List.of(blocks[0].getHosts());
+  }
+
+  private BlockLocation[] blocks(String key, boolean firstOnly) throws IOException {
+    try {
+      org.apache.hadoop.fs.FileStatus s = fs.getFileStatus(path(key));
+      return fs.getFileBlockLocations(s, 0, firstOnly ? Math.min(1, s.getLen()) : s.getLen());
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+  }
+
+  /**
+   * The tightest of the folder's own quotas, in bytes of files: the space quota, and the quota of
+   * each storage type its policy places replicas on, each divided by the replicas it counts (HDFS
+   * charges quotas per replica). Quotas of the folder's parents are not consulted.
+   */
+  @Override
+  public Optional<Long> quota(String folder) throws IOException {
+    Path p = path(folder);
+    try {
+      QuotaUsage usage = fs.getQuotaUsage(p);
+      int replication = fs.getDefaultReplication(p);
+      long limit = Long.MAX_VALUE;
+      if (usage.getSpaceQuota() >= 0) {
+        limit = usage.getSpaceQuota() / replication;
+      }
+      if (usage.isTypeQuotaSet()) {
+        for (Map.Entry<StorageType, Integer> e :
+            replicasByType(fs.getStoragePolicy(p), replication).entrySet()) {
+          long typeQuota = usage.getTypeQuota(e.getKey());
+          if (typeQuota >= 0) {
+            limit = Math.min(limit, typeQuota / e.getValue());
+          }
+        }
+      }
+      return limit == Long.MAX_VALUE ? Optional.empty() : Optional.of(limit);
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw translate(e, folder);
+    }
+  }
+
+  /** How many of a block's replicas a policy puts on each type: the last type repeats (HDFS). */
+  private static Map<StorageType, Integer> replicasByType(
+      BlockStoragePolicySpi policy, int replication) {
+    StorageType[] types = policy.getStorageTypes();
+    Map<StorageType, Integer> counts = new EnumMap<>(StorageType.class);
+    for (int i = 0; i < replication && types.length > 0; i++) {
+      counts.merge(types[Math.min(i, types.length - 1)], 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /**
+   * Hadoop's exceptions as the JDK's that {@link Storage} promises, and the failures a person fixes
+   * outside Mosaic with what to fix: an unreachable file system, and a quota that is full (reported
+   * as a local full quota is, so {@link MosaicException#io} names it).
+   */
+  private IOException translate(IOException e, String key) {
+    String where = root + key;
+    if (e instanceof FileAlreadyExistsException) {
+      return withCause(new java.nio.file.FileAlreadyExistsException(where), e);
+    }
+    if (e instanceof FileNotFoundException) {
+      return withCause(new NoSuchFileException(where), e);
+    }
+    if (e instanceof PathIsNotEmptyDirectoryException) {
+      return withCause(new DirectoryNotEmptyException(where), e);
+    }
+    if (e instanceof QuotaExceededException) {
+      return withCause(
+          new FileSystemException(where, null, "Disk quota exceeded (" + e.getMessage() + ")"), e);
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException
+          || t instanceof NoRouteToHostException
+          || t instanceof SocketTimeoutException
+          || t instanceof UnknownHostException) {
+        throw unreachable(root, e);
+      }
+    }
+    return e;
+  }
+
+  static MosaicException unreachable(URI root, Throwable cause) {
+    return new MosaicException(
+        MosaicException.Kind.IO,
+        "the "
+            + root.getScheme()
+            + " file system of "
+            + root
+            + " is unreachable ("
+            + cause.getClass().getSimpleName()
+            + "); check the host and port in the URI, that the NameNode there runs and that this"
+            + " host reaches it (ipc.client.connect.max.retries and ipc.client.connect.timeout set"
+            + " how long Mosaic waits)",
+        cause);
+  }
+
+  private static IOException withCause(IOException e, Throwable cause) {
+    e.initCause(cause);
+    return e;
+  }
+
+  @Override
+  public void close() throws IOException {
+    fs.close();
+  }
+
+  @Override
+  public String toString() {
+    return root.toString();
+  }
+}

@@ -1,0 +1,96 @@
+package io.mosaic.storage;
+
+import io.mosaic.MosaicException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.UnsupportedFileSystemException;
+
+/** Opens the {@link Storage} of a root URI (docs/format.md, "Storage backends"). */
+public final class Storages {
+  /**
+   * Connection settings for when the caller set none: Hadoop's defaults retry an unreachable
+   * NameNode for about 10 s on a refused connection and 15 min on timeouts, which looks like a
+   * hang.
+   */
+  static final Map<String, String> CONNECT_DEFAULTS =
+      Map.of(
+          "ipc.client.connect.max.retries", "1",
+          "ipc.client.connect.max.retries.on.timeouts", "1",
+          "ipc.client.connect.timeout", "3000");
+
+  private Storages() {}
+
+  /** {@link #open(URI, Configuration)} with Hadoop's configuration files on the class path. */
+  public static Storage open(URI uri) throws IOException {
+    return open(uri, new Configuration());
+  }
+
+  /**
+   * A local directory for {@code file:} URIs and plain paths, the embedded default; a {@link
+   * HadoopStorage} for any other scheme ({@code hdfs://nn:8020/mosaic/fast}). Fails with a {@link
+   * MosaicException} naming the URI when it is malformed, its scheme has no file system, or the
+   * file system does not answer.
+   */
+  public static Storage open(URI uri, Configuration conf) throws IOException {
+    String scheme = uri.getScheme();
+    if (scheme == null || scheme.equals("file")) {
+      if (uri.getPath() == null
+          || uri.getPath().isEmpty()
+          || (scheme != null && uri.getAuthority() != null)) {
+        throw MosaicException.invalid(
+            "storage URI '" + uri + "' is not a local folder; write file:/abs/path or a path");
+      }
+      return new LocalStorage(Path.of(uri.getPath()));
+    }
+    if (uri.getAuthority() == null || uri.getPath() == null || !uri.getPath().startsWith("/")) {
+      throw MosaicException.invalid(
+          "storage URI '"
+              + uri
+              + "' names no host or no absolute folder; write "
+              + scheme
+              + "://host:port/folder, e.g. hdfs://namenode:8020/mosaic/fast");
+    }
+    String path = uri.getPath().endsWith("/") ? uri.getPath() : uri.getPath() + "/";
+    URI root = URI.create(scheme + "://" + uri.getRawAuthority() + path);
+    try {
+      return new HadoopStorage(root, withConnectDefaults(conf));
+    } catch (UnsupportedFileSystemException e) {
+      throw new MosaicException(
+          MosaicException.Kind.INVALID_ARGUMENT,
+          "storage URI '"
+              + uri
+              + "' has scheme '"
+              + scheme
+              + "', which no Hadoop file system on the class path serves; use hdfs:// or file:, or"
+              + " add the scheme's Hadoop module",
+          e);
+    } catch (IllegalArgumentException e) {
+      // Hadoop reports an unknown NameNode host as an IllegalArgumentException around it.
+      if (e.getCause() instanceof UnknownHostException) {
+        throw HadoopStorage.unreachable(root, e);
+      }
+      throw new MosaicException(
+          MosaicException.Kind.INVALID_ARGUMENT,
+          "storage URI '" + uri + "' is not one Hadoop accepts (" + e.getMessage() + ")",
+          e);
+    }
+  }
+
+  /** A copy of {@code conf} with {@link #CONNECT_DEFAULTS} where only Hadoop's defaults were. */
+  static Configuration withConnectDefaults(Configuration conf) {
+    Configuration copy = new Configuration(conf);
+    CONNECT_DEFAULTS.forEach(
+        (key, value) -> {
+          String[] sources = conf.getPropertySources(key);
+          if (sources == null || Arrays.stream(sources).allMatch(s -> s.endsWith("-default.xml"))) {
+            copy.set(key, value);
+          }
+        });
+    return copy;
+  }
+}
