@@ -4,7 +4,6 @@ import io.mosaic.storage.Storage;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,11 +66,6 @@ public final class LogHarness {
       List.of("writer", "writer", "writer", "writer", "migrator", "gc", "gc", "reader", "reader");
 
   private LogHarness() {}
-
-  /** Opens a storage other than local files in a child JVM (HDFS); set by that backend's test. */
-  static Storage openOther(URI uri) throws IOException {
-    throw new IllegalArgumentException("no storage for " + uri);
-  }
 
   /** What a run did. */
   public record Totals(

@@ -1,7 +1,7 @@
 package io.mosaic.table;
 
-import io.mosaic.storage.LocalStorage;
 import io.mosaic.storage.Storage;
+import io.mosaic.storage.Storages;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -59,13 +59,8 @@ public final class LogProcess {
     return new VersionLog(storage, TABLE, TABLE, LogHarness.RETENTION, clock);
   }
 
-  /** The storage at a URI: a local folder, or what {@link LogHarness#openers} know. */
   static Storage open(String uri) throws IOException {
-    URI u = URI.create(uri);
-    if ("file".equals(u.getScheme())) {
-      return new LocalStorage(Path.of(u));
-    }
-    return LogHarness.openOther(u);
+    return Storages.open(URI.create(uri));
   }
 
   static List<String> files(byte[] version) {
