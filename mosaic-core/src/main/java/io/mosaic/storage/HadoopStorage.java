@@ -18,11 +18,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -37,7 +35,6 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.QuotaUsage;
-import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -96,22 +93,6 @@ public final class HadoopStorage implements Storage {
   /** The file system below this storage, for tests and tools that inspect it. */
   public FileSystem fileSystem() {
     return fs;
-  }
-
-  /**
-   * Calls made so far by this storage's client, by operation (HDFS counts each RPC kind), to
-   * measure the metadata operations per commit and per scan.
-   */
-  public Map<String, Long> operationCounts() {
-    Map<String, Long> counts = new TreeMap<>();
-    Iterator<StorageStatistics.LongStatistic> it = fs.getStorageStatistics().getLongStatistics();
-    while (it.hasNext()) {
-      StorageStatistics.LongStatistic s = it.next();
-      if (s.getValue() != 0) {
-        counts.put(s.getName(), s.getValue());
-      }
-    }
-    return counts;
   }
 
   private Path path(String key) {
@@ -248,8 +229,21 @@ public final class HadoopStorage implements Storage {
         return;
       }
       closed = true;
-      try (out) {
+      try {
         out.hsync();
+      } catch (IOException e) {
+        try {
+          out.close();
+        } catch (IOException again) {
+          // HDFS rethrows the failure of a block's write on close: the same exception again.
+          if (again != e) {
+            e.addSuppressed(again);
+          }
+        }
+        throw translate(e, key);
+      }
+      try {
+        out.close();
       } catch (IOException e) {
         throw translate(e, key);
       }

@@ -179,6 +179,9 @@ public final class RetentionGc {
     for (String folder : List.of(Lease.READERS, Lease.WRITERS)) {
       long after = folder.equals(Lease.READERS) ? skew : skew + retention.grace().toMillis();
       for (Storage.FileStatus f : storage.list(StorageKeys.join(log.prefix(), folder))) {
+        if (f.name().startsWith(".")) {
+          continue; // a lease being created (a backend's temporary file): deleteLeftovers' part
+        }
         Optional<Long> expiry = Lease.expiry(storage, f.key());
         if (expiry.isPresent() && expiry.get() < now - after && storage.delete(f.key())) {
           deleted++;

@@ -33,6 +33,13 @@ public final class VersionLog {
   /** The hint: a version number at most the latest one (best effort, replaced after commits). */
   public static final String HINT = "_latest";
 
+  /**
+   * Commits write the hint once in this many versions: a commit's publish then costs one exclusive
+   * create plus a quarter of a replace, and a probe from the hint at most this many {@code stat}s
+   * more (docs/format.md, "Commits without POSIX locks").
+   */
+  static final int HINT_EVERY = 4;
+
   /** Largest manifest read (as {@link TableVersions#MAX_MANIFEST_BYTES}). */
   static final long MAX_BYTES = TableVersions.MAX_MANIFEST_BYTES;
 
@@ -252,7 +259,9 @@ public final class VersionLog {
         throw MosaicException.io("cannot publish version " + number + " of table " + table, e);
       }
       CrashPoints.reached("log-published");
-      writeHint(number);
+      if (number % HINT_EVERY == 0) {
+        writeHint(number);
+      }
       return new Published(new Version(number, next, clock.millis()), lost);
     }
   }

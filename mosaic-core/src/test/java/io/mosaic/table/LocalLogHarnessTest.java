@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.storage.LocalStorage;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,8 @@ class LocalLogHarnessTest {
         LogHarness.run(
             new LocalStorage(root),
             root.toUri().toString(),
+            List.of(),
+            1,
             dir.resolve("work"),
             commits,
             commits > 1000 ? 0 : 25_000,

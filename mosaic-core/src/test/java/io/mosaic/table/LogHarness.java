@@ -35,14 +35,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * retention, leaves exactly the latest version's files.
  */
 public final class LogHarness {
+  /**
+   * How much slower than local files the backend is: the times below, and the pace of random kills,
+   * are multiplied by it ({@code -Dmosaic.logharness.scale}, passed to the children).
+   */
+  static final int SCALE = Integer.getInteger("mosaic.logharness.scale", 1);
+
   /** Short times, so that retention, tombstones and leases all come into play within seconds. */
   static final Retention RETENTION =
       new Retention(
-          Duration.ofSeconds(3),
-          Duration.ofSeconds(8),
-          Duration.ofSeconds(5),
-          Duration.ofSeconds(4),
-          Duration.ofSeconds(1));
+          Duration.ofSeconds(3L * SCALE),
+          Duration.ofSeconds(8L * SCALE),
+          Duration.ofSeconds(5L * SCALE),
+          Duration.ofSeconds(4L * SCALE),
+          Duration.ofSeconds(1L * SCALE));
 
   private static final Map<String, List<String>> POINTS =
       Map.of(
@@ -90,6 +96,7 @@ public final class LogHarness {
     Process process;
     volatile boolean killed;
     final List<String> tail = new CopyOnWriteArrayList<>();
+    final List<String> errors = new CopyOnWriteArrayList<>();
 
     Child(String role, int index) {
       this.role = role;
@@ -105,12 +112,16 @@ public final class LogHarness {
   public static Totals run(
       Storage storage,
       String uri,
+      List<String> jvmOptions,
+      int scale,
       Path work,
       long commits,
       long minMillis,
       long maxMillis,
       long seed)
       throws Exception {
+    jvmOptions = new ArrayList<>(jvmOptions);
+    jvmOptions.add("-Dmosaic.logharness.scale=" + scale);
     long start = System.currentTimeMillis();
     Random random = new Random(seed);
     Path ackDir = Files.createDirectories(work.resolve("acks"));
@@ -129,10 +140,22 @@ public final class LogHarness {
     for (int i = 0; i < ROLES.size(); i++) {
       Child c = new Child(ROLES.get(i), i);
       children.add(c);
-      start(c, uri, ackDir, random, nextPoint, failures, reads, pinned, late, gcs, pointKills);
+      start(
+          c,
+          uri,
+          jvmOptions,
+          ackDir,
+          random,
+          nextPoint,
+          failures,
+          reads,
+          pinned,
+          late,
+          gcs,
+          pointKills);
     }
     Acks acks = new Acks(ackDir);
-    long nextKill = System.currentTimeMillis() + 1000 + random.nextInt(2000);
+    long nextKill = System.currentTimeMillis() + scale * (1000L + random.nextInt(2000));
     try {
       while (System.currentTimeMillis() - start < maxMillis
           && (System.currentTimeMillis() - start < minMillis
@@ -141,11 +164,23 @@ public final class LogHarness {
         for (Child c : children) {
           if (!c.process.isAlive()) {
             if (!c.killed) {
-              failures.add(c.role + " " + c.index + " exited by itself: " + c.tail);
+              failures.add(
+                  c.role + " " + c.index + " exited by itself: " + c.errors + " ... " + c.tail);
             }
             restarts++;
             start(
-                c, uri, ackDir, random, nextPoint, failures, reads, pinned, late, gcs, pointKills);
+                c,
+                uri,
+                jvmOptions,
+                ackDir,
+                random,
+                nextPoint,
+                failures,
+                reads,
+                pinned,
+                late,
+                gcs,
+                pointKills);
           }
         }
         if (System.currentTimeMillis() > nextKill) {
@@ -153,7 +188,7 @@ public final class LogHarness {
           c.killed = true;
           c.process.destroyForcibly();
           randomKills++;
-          nextKill = System.currentTimeMillis() + 500 + random.nextInt(2000);
+          nextKill = System.currentTimeMillis() + scale * (500L + random.nextInt(2000));
         }
       }
     } finally {
@@ -196,6 +231,7 @@ public final class LogHarness {
   private static void start(
       Child c,
       String uri,
+      List<String> jvmOptions,
       Path ackDir,
       Random random,
       Map<String, Integer> nextPoint,
@@ -206,7 +242,7 @@ public final class LogHarness {
       AtomicLong gcs,
       Map<String, Long> pointKills)
       throws IOException {
-    List<String> options = new ArrayList<>();
+    List<String> options = new ArrayList<>(jvmOptions);
     List<String> points = POINTS.get(c.role);
     // Every other start stops at a named point, taking the role's points in turn.
     if (!points.isEmpty() && random.nextBoolean()) {
@@ -216,6 +252,7 @@ public final class LogHarness {
     }
     c.killed = false;
     c.tail.clear();
+    c.errors.clear();
     c.process =
         new ProcessBuilder(
                 ChildJvm.command(
@@ -236,6 +273,10 @@ public final class LogHarness {
                     c.tail.remove(0);
                   }
                   c.tail.add(line);
+                  if ((line.contains("Exception") || line.startsWith("Caused by"))
+                      && c.errors.size() < 10) {
+                    c.errors.add(line);
+                  }
                   if (line.startsWith("CRASHPOINT ")) {
                     c.killed = true;
                     process.destroyForcibly(); // SIGKILL at the named point

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * One role of the lock-free commit harness ({@link LogHarness}) in its own JVM, so that it can be
@@ -59,8 +60,17 @@ public final class LogProcess {
     return new VersionLog(storage, TABLE, TABLE, LogHarness.RETENTION, clock);
   }
 
+  /**
+   * The storage at {@code uri}, with the Hadoop configuration file the harness names in {@code
+   * -Dmosaic.hadoop.conf} (a MiniHdfs's client settings).
+   */
   static Storage open(String uri) throws IOException {
-    return Storages.open(URI.create(uri));
+    Configuration conf = new Configuration();
+    String file = System.getProperty("mosaic.hadoop.conf");
+    if (file != null) {
+      conf.addResource(new org.apache.hadoop.fs.Path(Path.of(file).toUri()));
+    }
+    return Storages.open(URI.create(uri), conf);
   }
 
   static List<String> files(byte[] version) {
@@ -139,6 +149,17 @@ public final class LogProcess {
 
   /** Rewrites up to 32 referenced segments into one and commits the swap, again and again. */
   private static void migrator(VersionLog log, Path ackDir, Random random) throws Exception {
+    while (true) {
+      try {
+        migrate(log, ackDir, random);
+      } catch (TableConflictException e) {
+        // The lease expired under a long pause: start again under a new one.
+        System.out.println("ERROR " + e.getMessage());
+      }
+    }
+  }
+
+  private static void migrate(VersionLog log, Path ackDir, Random random) throws Exception {
     Storage storage = log.storage();
     String id = newId("migrator");
     try (FileChannel acks = ackFile(ackDir, id);
@@ -162,13 +183,8 @@ public final class LogProcess {
         lease.ensureLive();
         writeSegment(storage, key, records);
         CrashPoints.reached("segment-rewritten");
-        try {
-          VersionLog.Published p =
-              log.commit(base, b -> swap(b, sources, key), List.of(key), lease);
-          ack(acks, "SWAP " + p.version().number() + " " + key + " " + join(p.lost()));
-        } catch (TableConflictException e) {
-          System.out.println("ERROR " + e.getMessage());
-        }
+        VersionLog.Published p = log.commit(base, b -> swap(b, sources, key), List.of(key), lease);
+        ack(acks, "SWAP " + p.version().number() + " " + key + " " + join(p.lost()));
         Thread.sleep(20 + random.nextInt(30));
       }
     }

@@ -1,0 +1,175 @@
+package io.mosaic.storage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.GlobalStorageStatistics;
+import org.apache.hadoop.fs.StorageStatistics;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * An in-process HDFS for tests: one NameNode and three DataNodes, one with SSD, one with DISK and
+ * one with ARCHIVE storage, so a storage policy decides which DataNode holds a block (ALL_SSD on
+ * the SSD one, HOT on the DISK one, COLD on the ARCHIVE one) and tests can assert it from the block
+ * locations. Starting takes tens of seconds, so a test class starts one:
+ *
+ * <pre>{@code @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();}</pre>
+ *
+ * or calls {@link #start()} and {@link #close()} itself.
+ */
+public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
+  /** Files written through {@link #conf()} have blocks this large, so segments span blocks. */
+  public static final long BLOCK_SIZE = 1 << 20;
+
+  /** The smallest block size a client may ask for here (HDFS's own minimum is 1 MiB). */
+  public static final long MIN_BLOCK_SIZE = 4096;
+
+  private MiniDFSCluster cluster;
+  private Configuration conf;
+  private URI uri;
+  private Duration startTime;
+
+  /** Starts a cluster now, for callers that manage its life themselves. */
+  public static MiniHdfs start() {
+    MiniHdfs hdfs = new MiniHdfs();
+    hdfs.startCluster();
+    return hdfs;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    startCluster();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
+  }
+
+  private void startCluster() {
+    long start = System.nanoTime();
+    Path base = Path.of("target", "minihdfs", UUID.randomUUID().toString()).toAbsolutePath();
+    Configuration c = new Configuration();
+    // One replica: each block lies on exactly one DataNode, the one of its policy's type.
+    c.setInt("dfs.replication", 1);
+    c.setLong("dfs.blocksize", BLOCK_SIZE);
+    c.setLong("dfs.namenode.fs-limits.min-block-size", MIN_BLOCK_SIZE);
+    // DataNodes register and report sooner, which is most of what the start waits for.
+    c.setInt("dfs.heartbeat.interval", 1);
+    // A client polls the NameNode until a closed file's last block is reported, first after this
+    // delay (400 ms by default): most of the time a small write takes here.
+    c.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 20);
+    c.set("dfs.namenode.http-address", "127.0.0.1:0");
+    c.set("dfs.datanode.http.address", "127.0.0.1:0");
+    try {
+      cluster =
+          new MiniDFSCluster.Builder(c, base.toFile())
+              .numDataNodes(3)
+              .storagesPerDatanode(1)
+              .storageTypes(
+                  new StorageType[][] {
+                    {StorageType.SSD}, {StorageType.DISK}, {StorageType.ARCHIVE}
+                  })
+              // A busy DataNode must not push a block onto another type (a fallback storage).
+              .setNNRedundancyConsiderLoad(false)
+              .build();
+      cluster.waitActive();
+    } catch (IOException e) {
+      throw new UncheckedIOException("MiniDFSCluster did not start under " + base, e);
+    }
+    uri = URI.create("hdfs://127.0.0.1:" + cluster.getNameNodePort() + "/");
+    conf = new Configuration(cluster.getConfiguration(0));
+    conf.set("fs.defaultFS", uri.toString());
+    startTime = Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  /** {@code hdfs://127.0.0.1:port/}. */
+  public URI uri() {
+    return uri;
+  }
+
+  /** A copy of the clients' configuration (block size {@link #BLOCK_SIZE}, one replica). */
+  public Configuration conf() {
+    return new Configuration(conf);
+  }
+
+  /** A storage rooted at {@code folder} ({@code "t1/fast"}), with this cluster's configuration. */
+  public Storage storage(String folder) throws IOException {
+    return Storages.open(uri.resolve(folder), conf);
+  }
+
+  /** The cluster's file system, for what tests set up as an administrator (quotas). */
+  public DistributedFileSystem fileSystem() throws IOException {
+    return cluster.getFileSystem();
+  }
+
+  public MiniDFSCluster cluster() {
+    return cluster;
+  }
+
+  /**
+   * The calls every HDFS client in this JVM has made to the NameNode, by operation ({@code
+   * op_create}, {@code op_rename}, ...), to count the metadata operations of a commit or a scan.
+   */
+  public static Map<String, Long> operationCounts() {
+    Map<String, Long> counts = new TreeMap<>();
+    StorageStatistics stats = GlobalStorageStatistics.INSTANCE.get(DFSOpsCountStatistics.NAME);
+    if (stats != null) {
+      stats
+          .getLongStatistics()
+          .forEachRemaining(
+              s -> {
+                if (s.getValue() != 0) {
+                  counts.put(s.getName(), s.getValue());
+                }
+              });
+    }
+    return counts;
+  }
+
+  /** The operations of {@link #operationCounts()} made while {@code work} ran. */
+  public static Map<String, Long> operationsOf(IoRunnable work) throws IOException {
+    Map<String, Long> before = operationCounts();
+    work.run();
+    Map<String, Long> made = new TreeMap<>();
+    operationCounts()
+        .forEach(
+            (op, n) -> {
+              long delta = n - before.getOrDefault(op, 0L);
+              if (delta != 0) {
+                made.put(op, delta);
+              }
+            });
+    return made;
+  }
+
+  /** Work that may fail with an {@link IOException}. */
+  public interface IoRunnable {
+    void run() throws IOException;
+  }
+
+  /** How long the cluster took to start and become active. */
+  public Duration startTime() {
+    return startTime;
+  }
+
+  @Override
+  public void close() {
+    if (cluster != null) {
+      cluster.shutdown(true);
+      cluster = null;
+    }
+  }
+}
