@@ -1,5 +1,7 @@
 package io.mosaic.table;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mosaic.storage.Storage;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -90,6 +92,30 @@ public final class LogHarness {
       long millis,
       List<String> failures) {}
 
+  private interface Launch {
+    void start(Child c) throws IOException;
+  }
+
+  /**
+   * What every run must show, for {@code commits} asked: its promises kept, contested commits,
+   * swaps and reads checked, and kills at named points (all of them in a long run, at least {@code
+   * pointKinds} in a short one).
+   */
+  static void assertPromisesKept(Totals totals, long commits, long seed, int pointKinds) {
+    assertThat(totals.failures()).as("seed %d: %s", seed, totals).isEmpty();
+    assertThat(totals.commits()).as("acknowledged appends").isGreaterThanOrEqualTo(commits / 3);
+    assertThat(totals.contestedVersions()).as("contested versions").isPositive();
+    assertThat(totals.swaps()).as("migrations committed").isPositive();
+    assertThat(totals.reads()).as("reads checked").isPositive();
+    if (commits > 1000) {
+      assertThat(totals.pointKills().keySet()).containsAll(NAMED_POINTS);
+    } else {
+      assertThat(totals.pointKills())
+          .as("kinds of named kill points")
+          .hasSizeGreaterThanOrEqualTo(pointKinds);
+    }
+  }
+
   private static final class Child {
     final String role;
     final int index;
@@ -136,23 +162,27 @@ public final class LogHarness {
     Map<String, Integer> nextPoint = new HashMap<>();
     long randomKills = 0;
     long restarts = 0;
+    List<String> options = jvmOptions;
+    Launch launch =
+        c ->
+            start(
+                c,
+                uri,
+                options,
+                ackDir,
+                random,
+                nextPoint,
+                failures,
+                reads,
+                pinned,
+                late,
+                gcs,
+                pointKills);
     List<Child> children = new ArrayList<>();
     for (int i = 0; i < ROLES.size(); i++) {
       Child c = new Child(ROLES.get(i), i);
       children.add(c);
-      start(
-          c,
-          uri,
-          jvmOptions,
-          ackDir,
-          random,
-          nextPoint,
-          failures,
-          reads,
-          pinned,
-          late,
-          gcs,
-          pointKills);
+      launch.start(c);
     }
     Acks acks = new Acks(ackDir);
     long nextKill = System.currentTimeMillis() + scale * (1000L + random.nextInt(2000));
@@ -168,19 +198,7 @@ public final class LogHarness {
                   c.role + " " + c.index + " exited by itself: " + c.errors + " ... " + c.tail);
             }
             restarts++;
-            start(
-                c,
-                uri,
-                jvmOptions,
-                ackDir,
-                random,
-                nextPoint,
-                failures,
-                reads,
-                pinned,
-                late,
-                gcs,
-                pointKills);
+            launch.start(c);
           }
         }
         if (System.currentTimeMillis() > nextKill) {
