@@ -21,6 +21,11 @@ class HdfsVersionLogTest extends VersionLogContract {
   }
 
   @Override
+  protected int commitsPerWriter() {
+    return 10;
+  }
+
+  @Override
   protected String backend() {
     return "hdfs";
   }
