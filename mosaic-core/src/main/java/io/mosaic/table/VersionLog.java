@@ -172,10 +172,10 @@ public final class VersionLog {
     try {
       byte[] bytes = readSmall(storage, hintKey(), 32);
       return Optional.of(Long.parseLong(new String(bytes, StandardCharsets.UTF_8).trim()));
-    } catch (NoSuchFileException | NumberFormatException e) {
+    } catch (IOException | NumberFormatException e) {
+      // Best effort: on HDFS a read racing a replace of the hint fails ("Blocklist ... has
+      // changed"); without the hint the probe starts from a listing.
       return Optional.empty();
-    } catch (IOException e) {
-      throw MosaicException.io("cannot read " + hintKey() + " of table " + table, e);
     }
   }
 
