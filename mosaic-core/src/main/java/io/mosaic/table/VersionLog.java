@@ -195,7 +195,15 @@ public final class VersionLog {
   public Optional<byte[]> read(long version) {
     byte[] bytes;
     try {
-      bytes = readSmall(storage, key(version), MAX_BYTES);
+      try {
+        bytes = readSmall(storage, key(version), MAX_BYTES);
+      } catch (NoSuchFileException e) {
+        throw e;
+      } catch (IOException e) {
+        // On HDFS a read racing gc's replace by a tombstone fails ("Blocklist ... has changed");
+        // read again, which sees the tombstone.
+        bytes = readSmall(storage, key(version), MAX_BYTES);
+      }
     } catch (NoSuchFileException e) {
       throw new TableNotFoundException(
           "table " + table + " has no version " + version + " (" + key(version) + ")");

@@ -105,9 +105,10 @@ public final class LogHarness {
     assertThat(totals.failures()).as("seed %d: %s", seed, totals).isEmpty();
     assertThat(totals.commits()).as("acknowledged appends").isGreaterThanOrEqualTo(commits / 3);
     assertThat(totals.contestedVersions()).as("contested versions").isPositive();
-    assertThat(totals.swaps()).as("migrations committed").isPositive();
     assertThat(totals.reads()).as("reads checked").isPositive();
     if (commits > 1000) {
+      // A short run on a slow backend may see its migrator killed before any swap commits.
+      assertThat(totals.swaps()).as("migrations committed").isPositive();
       assertThat(totals.pointKills().keySet()).containsAll(NAMED_POINTS);
     } else {
       assertThat(totals.pointKills())
