@@ -1,0 +1,43 @@
+package io.mosaic.table;
+
+import io.mosaic.storage.MiniHdfs;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link LogHarness} on HDFS ({@link MiniHdfs}) at a size that fits CI: the child JVMs are HDFS
+ * clients of this JVM's cluster. {@code -Dmosaic.logharness.commits=N} runs longer.
+ */
+class HdfsLogHarnessTest {
+  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @TempDir Path dir;
+
+  @Test
+  void contestedCommitsGcAndReadersKilledAtRandomKeepEveryPromise() throws Exception {
+    long commits = Long.getLong("mosaic.logharness.commits", 60);
+    long seed = Long.getLong("mosaic.logharness.seed", System.nanoTime());
+    Path conf = dir.resolve("hdfs-site.xml");
+    try (OutputStream out = Files.newOutputStream(conf)) {
+      HDFS.conf().writeXml(out);
+    }
+    String folder = "harness-" + seed;
+    LogHarness.Totals totals =
+        LogHarness.run(
+            HDFS.storage(folder),
+            HDFS.uri().resolve(folder).toString(),
+            List.of("-Dmosaic.hadoop.conf=" + conf),
+            3,
+            dir.resolve("work"),
+            commits,
+            commits > 1000 ? 0 : 25_000,
+            commits > 1000 ? Long.getLong("mosaic.logharness.maxMillis", 7_200_000) : 45_000,
+            seed);
+    System.out.println("lock-free commit harness, hdfs, seed " + seed + ": " + totals);
+    LogHarness.assertPromisesKept(totals, commits, seed, 1);
+  }
+}
