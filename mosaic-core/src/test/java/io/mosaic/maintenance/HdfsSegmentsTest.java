@@ -71,6 +71,7 @@ class HdfsSegmentsTest {
   }
 
   private DevicePool pool(String prefix) throws IOException {
+    Files.createDirectories(dir.resolve("meta"));
     String toml =
         "[[device]]\nid = \"meta\"\npath = \""
             + dir.resolve("meta")
