@@ -1,5 +1,6 @@
 package io.mosaic.config;
 
+import io.mosaic.storage.Storage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -42,6 +43,20 @@ public final class MetadataFiles {
     }
   }
 
+  /** The bytes of the file at {@code key} of {@code storage}, refused by size as {@link #read}. */
+  public static byte[] read(Storage storage, String key, long limit, String what)
+      throws IOException {
+    try (Storage.ReadFile in = storage.open(key)) {
+      long size = in.length();
+      if (size > limit) {
+        throw tooLarge(storage.root().resolve(key), size, limit, what);
+      }
+      byte[] bytes = new byte[(int) size];
+      in.readFully(java.nio.ByteBuffer.wrap(bytes), 0);
+      return bytes;
+    }
+  }
+
   /** Checks the size of {@code file} only (for files then read piece by piece). */
   public static void checkSize(Path file, long limit, String what) throws IOException {
     long size = Files.size(file);
@@ -50,7 +65,7 @@ public final class MetadataFiles {
     }
   }
 
-  private static TooLargeException tooLarge(Path file, long size, long limit, String what) {
+  private static TooLargeException tooLarge(Object file, long size, long limit, String what) {
     return new TooLargeException(
         file
             + " is "

@@ -14,12 +14,16 @@ import java.lang.ref.WeakReference;
 import java.net.URI;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -30,6 +34,8 @@ import java.util.TreeSet;
  * remain for local devices.
  */
 public final class Device {
+  private static final String SEGMENT_SUFFIX = ".parquet";
+
   private final DeviceSpec spec;
   private final Path configFile;
   private final Storage storage;
@@ -168,6 +174,32 @@ public final class Device {
   /** The device's folder for messages: a local path, else the URI. */
   private String where() {
     return spec.local() ? spec.path().toString() : spec.location().toString();
+  }
+
+  /**
+   * How messages name the file at {@code key} of this device: its local path (as before storages),
+   * else its URI, such as {@code hdfs://nn:8020/mosaic/fast/<table id>/0/w-0.parquet}.
+   */
+  public String where(String key) {
+    StorageKeys.check(key);
+    return spec.local()
+        ? spec.path().resolve(key).toString()
+        : storage.root().resolve(key).toString();
+  }
+
+  /**
+   * Whether the device's folder is still there; errors about a missing file say when the whole
+   * device is gone (an unmounted disk, a removed HDFS directory).
+   */
+  public boolean present() {
+    if (spec.local()) {
+      return Files.isDirectory(spec.path());
+    }
+    try {
+      return storage.stat("").map(Storage.FileStatus::folder).orElse(false);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**
@@ -431,13 +463,155 @@ public final class Device {
             + " space on the cluster, or move columns off this device");
   }
 
-  /** Forgets {@code bytes} of Mosaic data deleted from this device. */
-  public void release(long bytes) {
+  /**
+   * Whether {@code key} is a folder of this device; on a local device a link is none, so a table
+   * folder that is a link out of the device is never taken for the table's (docs/format.md,
+   * "Devices, owners and what gc refuses").
+   */
+  public boolean isFolder(String key) throws IOException {
+    if (spec.local()) {
+      return Files.isDirectory(
+          spec.path().resolve(StorageKeys.check(key)), LinkOption.NOFOLLOW_LINKS);
+    }
+    return storage.stat(key).map(Storage.FileStatus::folder).orElse(false);
+  }
+
+  /**
+   * Every file under the folder {@code key} of this device, at any depth, with its size and time;
+   * on a local device links are neither followed nor listed.
+   */
+  public List<Storage.FileStatus> files(String key) throws IOException {
+    List<Storage.FileStatus> found = new ArrayList<>();
+    if (spec.local()) {
+      Path dir = spec.path().resolve(StorageKeys.check(key));
+      try (var walk = Files.walk(dir)) {
+        for (Path f : walk.toList()) {
+          BasicFileAttributes a;
+          try {
+            a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          } catch (NoSuchFileException e) {
+            continue; // deleted while listing
+          }
+          if (a.isRegularFile()) {
+            found.add(
+                new Storage.FileStatus(
+                    key(f),
+                    f.getFileName().toString(),
+                    false,
+                    a.size(),
+                    a.lastModifiedTime().toMillis()));
+          }
+        }
+      } catch (NoSuchFileException e) {
+        return List.of();
+      }
+      return found;
+    }
+    for (Storage.FileStatus s : storage.list(key)) {
+      if (s.folder()) {
+        found.addAll(files(s.key()));
+      } else {
+        found.add(s);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Whether {@code key} may be deleted as a file strictly inside this device's folder {@code
+   * folder}: not a folder, and on a local device inside it once links are followed (the folder not
+   * a link elsewhere, nor any folder between). A file that is not there passes.
+   */
+  public boolean plainFileIn(String folder, String key) {
+    try {
+      if (!spec.local()) {
+        return !storage.stat(key).map(Storage.FileStatus::folder).orElse(false);
+      }
+      Path rootReal = spec.path().toRealPath();
+      Path dirReal = spec.path().resolve(StorageKeys.check(folder)).toRealPath();
+      if (!dirReal.equals(rootReal.resolve(folder))) {
+        return false;
+      }
+      Path file = spec.path().resolve(StorageKeys.check(key));
+      Path parentReal = file.getParent().toRealPath();
+      return parentReal.startsWith(dirReal)
+          && !Files.isDirectory(
+              parentReal.resolve(file.getFileName().toString()), LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return false; // gone, or not resolvable: nothing to delete
+    }
+  }
+
+  /** Forgets {@code bytes} of Mosaic data deleted from this device; returns them. */
+  public long release(long bytes) {
     synchronized (usage) {
       if (usage.used >= 0) {
         usage.used = Math.max(0, usage.used - bytes);
       }
     }
+    return bytes;
+  }
+
+  /**
+   * Deletes the folder {@code key} of this device and everything under it, never following links,
+   * and releases the bytes of the segment files ({@code .parquet}) deleted from the device's
+   * accounting; returns them. A folder that is not there deletes nothing.
+   */
+  public long deleteTree(String key) throws IOException {
+    StorageKeys.check(key);
+    if (spec.local()) {
+      return release(deleteLocalTree(spec.path().resolve(key)));
+    }
+    Optional<Storage.FileStatus> status = storage.stat(key);
+    if (status.isEmpty()) {
+      return 0;
+    }
+    long freed = 0;
+    if (status.get().folder()) {
+      for (Storage.FileStatus child : storage.list(key)) {
+        freed += child.folder() ? deleteTree(child.key()) : deleteFile(child);
+      }
+      storage.delete(key);
+    } else {
+      freed += deleteFile(status.get());
+    }
+    return freed;
+  }
+
+  // Files.walk does not follow links, so a link in a table's folder loses only itself.
+  private static long deleteLocalTree(Path dir) throws IOException {
+    long bytes = 0;
+    try (var walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+            && p.getFileName().toString().endsWith(SEGMENT_SUFFIX)) {
+          bytes += Files.size(p);
+        }
+        Files.delete(p);
+      }
+    } catch (NoSuchFileException e) {
+      // already gone
+    }
+    return bytes;
+  }
+
+  private long deleteFile(Storage.FileStatus file) throws IOException {
+    if (!storage.delete(file.key())) {
+      return 0;
+    }
+    return file.name().endsWith(SEGMENT_SUFFIX) ? release(file.length()) : 0;
+  }
+
+  /**
+   * Deletes the file at {@code key} of this device, if there, and releases its bytes from the
+   * device's accounting; returns them, or -1 when no file was there.
+   */
+  public long deleteFile(String key) throws IOException {
+    Optional<Storage.FileStatus> status = storage.stat(key);
+    if (status.isEmpty() || !storage.delete(key)) {
+      return -1;
+    }
+    return release(status.get().length());
   }
 
   /** Bytes Mosaic may still write here: within the capacity and what the file system has free. */

@@ -14,7 +14,7 @@ import java.nio.channels.SeekableByteChannel;
  * device's storage ({@link Storage.ReadFile}: a local file's channel, or an HDFS stream's
  * positional reads), straight into the caller's buffer.
  */
-public final class DeviceReadChannel implements SeekableByteChannel {
+public final class DeviceReadChannel implements SeekableByteChannel, Storage.ReadFile {
   private final Storage.ReadFile file;
   private final DeviceThrottle throttle;
   // What the throttle tells files apart by (a Path or a key), for its seek accounting.
@@ -41,6 +41,7 @@ public final class DeviceReadChannel implements SeekableByteChannel {
   }
 
   /** Reads at {@code position} without moving this channel's position. */
+  @Override
   public int read(ByteBuffer dst, long position) throws IOException {
     ensureOpen();
     long start = System.nanoTime();
@@ -50,6 +51,7 @@ public final class DeviceReadChannel implements SeekableByteChannel {
   }
 
   /** Reads until {@code dst} is full or the file ends; returns the bytes read. */
+  @Override
   public int readFully(ByteBuffer dst, long position) throws IOException {
     int total = 0;
     while (dst.hasRemaining()) {
@@ -93,6 +95,11 @@ public final class DeviceReadChannel implements SeekableByteChannel {
     }
     position = newPosition;
     return this;
+  }
+
+  @Override
+  public long length() throws IOException {
+    return size();
   }
 
   @Override

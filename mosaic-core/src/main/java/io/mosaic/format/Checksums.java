@@ -4,7 +4,6 @@ import io.mosaic.device.Device;
 import io.mosaic.device.DeviceReadChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.zip.CRC32C;
 
@@ -52,11 +51,11 @@ public final class Checksums {
     return String.format(Locale.ROOT, "crc32c:%08x", crc);
   }
 
-  /** The checksum of a whole file, read from its device (through its throttle). */
-  public static String ofFile(Device device, Path file) throws IOException {
+  /** The checksum of the file at {@code key} of a device, read through its throttle. */
+  public static String ofFile(Device device, String key) throws IOException {
     CRC32C crc = new CRC32C();
     ByteBuffer buf = ByteBuffer.allocate(BUFFER);
-    try (DeviceReadChannel ch = device.openForRead(file)) {
+    try (DeviceReadChannel ch = device.openForRead(key)) {
       long position = 0;
       for (int n = ch.read(buf, position); n > 0; n = ch.read(buf, position)) {
         crc.update(buf.array(), 0, n);

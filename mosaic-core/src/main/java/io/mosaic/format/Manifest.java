@@ -1,6 +1,5 @@
 package io.mosaic.format;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -116,7 +115,7 @@ public record Manifest(
    * @throws CorruptTableException naming table, column, device, file and what differs
    */
   public void checkSegmentFooter(
-      String table, SegmentEntry segment, Path file, long fileSize, ParquetMetadata footer) {
+      String table, SegmentEntry segment, String file, long fileSize, ParquetMetadata footer) {
     String problem = SegmentFooterCheck.problem(this, segment, fileSize, footer);
     if (problem != null) {
       throw new CorruptTableException(

@@ -86,7 +86,7 @@ public record SegmentEntry(
    * How errors name this segment: {@code segment <file> of column '<c>' of table <t> on device
    * '<d>'}.
    */
-  public String describe(java.nio.file.Path file, String table) {
+  public String describe(String file, String table) {
     return "segment "
         + file
         + " of column '"

@@ -1,12 +1,11 @@
 package io.mosaic.format;
 
+import io.mosaic.storage.Storage;
+import io.mosaic.storage.StorageCapabilities;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,13 +40,19 @@ public final class SegmentStamp {
 
   private SegmentStamp() {}
 
-  /** The metadata a writer records in a new segment. */
+  /**
+   * The metadata a writer records in a new segment. {@code firstRowGroup} is null on a storage that
+   * cannot overwrite in place ({@link StorageCapabilities#inPlaceWrite()}): the commit could not
+   * correct a guess there, so the record leaves the first row group out (docs/format.md, "Layout").
+   */
   public static Map<String, String> of(
-      String tableId, String column, int firstRowGroup, List<Long> rowCounts) {
+      String tableId, String column, Integer firstRowGroup, List<Long> rowCounts) {
     Map<String, String> kv = new LinkedHashMap<>();
     kv.put(COLUMN, column);
     kv.put(TABLE, tableId);
-    kv.put(FIRST_ROW_GROUP, first(firstRowGroup));
+    if (firstRowGroup != null) {
+      kv.put(FIRST_ROW_GROUP, first(firstRowGroup));
+    }
     kv.put(ROW_GROUPS, Integer.toString(rowCounts.size()));
     kv.put(ROWS, Long.toString(rowCounts.stream().mapToLong(Long::longValue).sum()));
     return kv;
@@ -113,53 +118,70 @@ public final class SegmentStamp {
   }
 
   /**
-   * Rewrites, in place, the table id and first row group recorded in a new segment file, if they
-   * differ from {@code tableId} and {@code firstRowGroup}; both have fixed widths, so nothing else
-   * moves. Returns the file's checksum afterwards, computed from {@code checksum} (the file's
-   * checksum now) and the bytes changed. A file without the metadata (written before it existed) is
-   * left as it is.
+   * Rewrites, in place, the table id and first row group recorded in the new segment file {@code
+   * key} of {@code storage}, if they differ from {@code tableId} and {@code firstRowGroup}; both
+   * have fixed widths, so nothing else moves. Returns the file's checksum afterwards, computed from
+   * {@code checksum} (the file's checksum now) and the bytes changed. A file without the metadata
+   * (written before it existed, or on a storage that cannot overwrite) is left as it is. On a
+   * storage without {@link StorageCapabilities#inPlaceWrite()} a record that would have to change
+   * is refused with an {@link IOException}: the file cannot be corrected there.
    */
-  public static String restamp(Path file, String checksum, String tableId, int firstRowGroup)
+  public static String restamp(
+      Storage storage, String key, String checksum, String tableId, int firstRowGroup)
       throws IOException {
-    try (FileChannel ch =
-        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      long size = ch.size();
-      ByteBuffer end = ByteBuffer.allocate(8);
-      ch.read(end, size - 8);
-      int footerLength = end.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
-      long footerStart = size - 8 - footerLength;
-      if (size < 12 || footerLength <= 0 || footerStart < 4) {
+    long size;
+    long footerStart;
+    byte[] footer;
+    try (Storage.ReadFile in = storage.open(key)) {
+      size = in.length();
+      if (size < 12) {
         return checksum; // not a Parquet file: the footer check refuses it on read
       }
-      byte[] footer = new byte[footerLength];
-      ByteBuffer buf = ByteBuffer.wrap(footer);
-      while (buf.hasRemaining() && ch.read(buf, footerStart + buf.position()) > 0) {}
-      String sum = checksum;
-      boolean changed = false;
-      for (Map.Entry<String, String> want :
-          Map.of(TABLE, tableId, FIRST_ROW_GROUP, first(firstRowGroup)).entrySet()) {
-        int at = valueAt(footer, want.getKey());
-        if (at < 0) {
-          continue;
-        }
-        byte[] now = want.getValue().getBytes(StandardCharsets.UTF_8);
-        int length = footer[at - 1];
-        if (length != now.length) {
-          throw new IOException(
-              file + ": its " + want.getKey() + " has " + length + " bytes, not " + now.length);
-        }
-        byte[] old = Arrays.copyOfRange(footer, at, at + length);
-        if (!Arrays.equals(old, now)) {
-          ch.write(ByteBuffer.wrap(now), footerStart + at);
-          sum = Checksums.patched(sum, old, now, size - (footerStart + at + length));
-          changed = true;
-        }
+      ByteBuffer end = ByteBuffer.allocate(8);
+      in.readFully(end, size - 8);
+      int footerLength = end.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+      footerStart = size - 8 - footerLength;
+      if (footerLength <= 0 || footerStart < 4) {
+        return checksum;
       }
-      if (changed) {
-        ch.force(false);
-      }
-      return sum;
+      footer = new byte[footerLength];
+      in.readFully(ByteBuffer.wrap(footer), footerStart);
     }
+    String sum = checksum;
+    boolean changed = false;
+    for (Map.Entry<String, String> want :
+        Map.of(TABLE, tableId, FIRST_ROW_GROUP, first(firstRowGroup)).entrySet()) {
+      int at = valueAt(footer, want.getKey());
+      if (at < 0) {
+        continue;
+      }
+      byte[] now = want.getValue().getBytes(StandardCharsets.UTF_8);
+      int length = footer[at - 1];
+      if (length != now.length) {
+        throw new IOException(
+            key + ": its " + want.getKey() + " has " + length + " bytes, not " + now.length);
+      }
+      byte[] old = Arrays.copyOfRange(footer, at, at + length);
+      if (!Arrays.equals(old, now)) {
+        if (!storage.capabilities().inPlaceWrite()) {
+          throw new IOException(
+              key
+                  + " records "
+                  + want.getKey()
+                  + " = "
+                  + new String(old, StandardCharsets.UTF_8)
+                  + ", not "
+                  + want.getValue()
+                  + ", and its storage "
+                  + storage.root()
+                  + " cannot overwrite a file in place to correct it");
+        }
+        storage.overwrite(key, footerStart + at, now);
+        sum = Checksums.patched(sum, old, now, size - (footerStart + at + length));
+        changed = true;
+      }
+    }
+    return changed ? sum : checksum;
   }
 
   /**

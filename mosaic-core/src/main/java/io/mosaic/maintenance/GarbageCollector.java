@@ -6,6 +6,7 @@ import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
+import io.mosaic.storage.Storage;
 import io.mosaic.table.CommitGate;
 import io.mosaic.table.LockFile;
 import io.mosaic.table.MosaicTable;
@@ -110,9 +111,9 @@ public final class GarbageCollector {
       for (SegmentEntry s : segments) {
         if (!keep.contains(key(s.device(), s.path())) && checked.contains(s.device())) {
           Device device = table.pool().device(s.device());
-          Path file = TableFolders.deletable(device, tableId, s.path());
           try {
-            if (file != null && Files.deleteIfExists(file)) {
+            if (TableFolders.deletable(device, tableId, s.path())
+                && device.storage().delete(s.path())) {
               device.release(s.fileBytes());
             }
           } catch (IOException e) {
@@ -139,16 +140,21 @@ public final class GarbageCollector {
       String tableId = MosaicTable.idOf(root).orElse(null);
       if (TableFolders.isPlainId(tableId)) {
         List<Device> folders = new ArrayList<>();
-        for (Device d : table.pool().devices()) {
-          if (Files.isDirectory(d.root().resolve(tableId), LinkOption.NOFOLLOW_LINKS)) {
-            d.checkIdentity(); // before deleting anything anywhere
-            folders.add(d);
+        try {
+          for (Device d : table.pool().devices()) {
+            if (d.isFolder(tableId)) {
+              d.checkIdentity(); // before deleting anything anywhere
+              folders.add(d);
+            }
           }
-        }
-        List<Device> owned =
-            folders.stream().filter(d -> TableFolders.dropsFolder(table, tableId, d)).toList();
-        for (Device d : owned) {
-          d.release(MosaicTable.deleteTree(d.root().resolve(tableId)));
+          List<Device> owned =
+              folders.stream().filter(d -> TableFolders.dropsFolder(table, tableId, d)).toList();
+          for (Device d : owned) {
+            d.deleteTree(tableId); // its bytes released from the device's accounting
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(
+              "cannot drop table " + table.name() + ": " + e.getMessage(), e);
         }
       }
       MosaicTable.deleteTree(root);
@@ -278,15 +284,15 @@ public final class GarbageCollector {
    */
   private void checkFile(Manifest m, SegmentEntry s, String action) {
     Device device = table.pool().device(s.device());
-    Path file = device.resolve(s.path());
+    String file = device.where(s.path());
     String problem;
     try {
-      SegmentReader.checkFooter(table.name(), m, s, file);
+      SegmentReader.checkFooter(table.name(), m, device, s);
       return;
     } catch (NoSuchFileException e) {
       List<String> elsewhere = new ArrayList<>();
       for (Device d : table.pool().devices()) {
-        if (!d.id().equals(s.device()) && Files.isRegularFile(d.resolve(s.path()))) {
+        if (!d.id().equals(s.device()) && isFile(d, s.path())) {
           elsewhere.add("'" + d.id() + "'");
         }
       }
@@ -322,6 +328,14 @@ public final class GarbageCollector {
             + problem
             + ". Nothing was deleted: correct the manifest, or roll back to a version whose"
             + " segments are all in place (mosaic rollback --to <version>), then run gc again");
+  }
+
+  private static boolean isFile(Device device, String key) {
+    try {
+      return device.storage().stat(key).map(f -> !f.folder()).orElse(false);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** What survives a retirement: the latest version and the pinned ones, and their files. */
@@ -415,23 +429,22 @@ public final class GarbageCollector {
     Instant cutoff = Instant.now().minus(grace);
     Map<String, Boolean> writerAlive = new HashMap<>();
     for (Device device : table.pool().devices()) {
-      Path dir = device.root().resolve(tableId);
-      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-        continue; // absent, or a link out of the device: nothing of this table's to delete
-      }
-      List<Path> files;
-      try (Stream<Path> walk = Files.walk(dir)) {
-        files = walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).toList();
+      List<Storage.FileStatus> files;
+      try {
+        if (!device.isFolder(tableId)) {
+          continue; // absent, or a link out of the device: nothing of this table's to delete
+        }
+        files = device.files(tableId);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot list " + dir, e);
+        throw new UncheckedIOException("cannot list " + device.where(tableId), e);
       }
-      for (Path f : files) {
-        String relative = device.root().relativize(f).toString();
+      for (Storage.FileStatus f : files) {
+        String relative = f.key();
         if (keep.contains(key(device.id(), relative))
             || relative.equals(tableId + "/" + TableFolders.OWNER)) {
           continue;
         }
-        String writer = WriterLock.idOf(f);
+        String writer = WriterLock.idOf(f.name());
         boolean alive =
             writerAlive.computeIfAbsent(
                 writer,
@@ -440,18 +453,12 @@ public final class GarbageCollector {
                         table.root().resolve(MosaicTable.WRITERS).resolve(w + ".lock")));
         try {
           if (alive
-              || Files.getLastModifiedTime(f, LinkOption.NOFOLLOW_LINKS)
-                  .toInstant()
-                  .isAfter(cutoff)) {
+              || Instant.ofEpochMilli(f.modifiedMillis()).isAfter(cutoff)
+              || !TableFolders.deletable(device, tableId, relative)) {
             continue;
           }
-          Path target = TableFolders.deletable(device, tableId, relative);
-          if (target == null) {
-            continue;
-          }
-          long size = Files.size(target);
-          if (Files.deleteIfExists(target)) {
-            device.release(size);
+          long size = device.deleteFile(relative);
+          if (size >= 0) {
             freed.merge(device.id(), size, Long::sum);
             deleted++;
           }

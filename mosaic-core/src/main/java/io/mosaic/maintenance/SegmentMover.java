@@ -17,8 +17,6 @@ import io.mosaic.table.TableConflictException;
 import io.mosaic.table.TableFolders;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -48,8 +46,7 @@ final class SegmentMover {
       boolean copy = move.toCodec() == move.from().codec() && move.wholeSegment();
       if (copy) {
         // Copied as is: the file must be the one the manifest names (re-encoding checks too).
-        SegmentReader.checkFooter(
-            table.name(), base, move.from(), source.resolve(move.from().path()));
+        SegmentReader.checkFooter(table.name(), base, source, move.from());
       }
       SegmentEntry written =
           copy
@@ -65,10 +62,8 @@ final class SegmentMover {
       verify(target, written);
       return written.startingAt(move.firstRowGroup());
     } catch (IOException | RuntimeException e) {
-      Path partial = TableFolders.deletable(target, base.tableId(), path);
-      if (partial != null && Files.exists(partial)) {
-        target.release(Files.size(partial));
-        Files.delete(partial);
+      if (TableFolders.deletable(target, base.tableId(), path)) {
+        target.deleteFile(path);
       }
       Optional<TableConflictException> conflict = movedAway(move);
       if (conflict.isPresent()) {
@@ -127,9 +122,9 @@ final class SegmentMover {
       java.util.function.LongSupplier chunk,
       java.util.function.LongConsumer copied)
       throws IOException {
-    Path in = source.resolve(from.path());
-    try (DeviceReadChannel src = source.openForRead(in);
-        DeviceOutputStream out = target.openForWrite(target.resolve(path))) {
+    String in = source.where(from.path());
+    try (DeviceReadChannel src = source.openForRead(from.path());
+        DeviceOutputStream out = target.openForWrite(path)) {
       ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
       long position = 0;
       buf.limit(limit(chunk));
@@ -210,8 +205,8 @@ final class SegmentMover {
 
   /** Reads the new file back from its device: what is there must be what was written. */
   static void verify(Device target, SegmentEntry written) throws IOException {
-    Path file = target.resolve(written.path());
-    String actual = Checksums.ofFile(target, file);
+    String file = target.where(written.path());
+    String actual = Checksums.ofFile(target, written.path());
     if (!actual.equals(written.checksum())) {
       throw new CorruptTableException(
           "new segment "
@@ -231,8 +226,7 @@ final class SegmentMover {
     for (SegmentEntry s : created) {
       try {
         Device d = table.pool().device(s.device());
-        Path file = TableFolders.deletable(d, tableId, s.path());
-        if (file != null && Files.deleteIfExists(file)) {
+        if (TableFolders.deletable(d, tableId, s.path()) && d.storage().delete(s.path())) {
           d.release(s.fileBytes());
         }
       } catch (IOException e) {

@@ -15,7 +15,6 @@ import io.mosaic.table.TableWriter;
 import io.mosaic.table.WriterLock;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -138,9 +137,12 @@ public final class TableCloner {
   /** Removes what a failed clone made: its segments, its folders' owner files, its root. */
   private static void undo(MosaicTable copy, String tableId, boolean rootExisted) {
     for (Device d : copy.pool().devices()) {
-      Path dir = d.root().resolve(tableId);
-      if (TableFolders.isPlainId(tableId) && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-        d.release(deleteTree(dir)); // a new id: only this clone wrote there
+      try {
+        if (TableFolders.isPlainId(tableId) && d.isFolder(tableId)) {
+          d.deleteTree(tableId); // a new id: only this clone wrote there
+        }
+      } catch (IOException | RuntimeException e) {
+        // what is left is unreferenced; gc of the clone (or a person) removes it
       }
     }
     if (rootExisted) {

@@ -12,7 +12,6 @@ import io.mosaic.segment.SegmentReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -37,7 +36,7 @@ final class ChunkReads {
   /** The chunk's raw bytes, checked against the checksum the manifest records for them. */
   static byte[] read(
       Device device,
-      Path file,
+      String file,
       SegmentEntry segment,
       ColumnChunkMetaData chunk,
       int group,
@@ -45,7 +44,7 @@ final class ChunkReads {
       long version)
       throws IOException {
     byte[] bytes = new byte[Math.toIntExact(chunk.getTotalSize())];
-    try (DeviceReadChannel ch = device.openForRead(file)) {
+    try (DeviceReadChannel ch = device.openForRead(segment.path())) {
       int n = ch.readFully(ByteBuffer.wrap(bytes), chunk.getStartingPos());
       if (n != bytes.length) {
         throw new IOException("segment file is shorter than its footer says");
@@ -84,7 +83,7 @@ final class ChunkReads {
    */
   static List<ChunkPiece> readPages(
       Device device,
-      Path file,
+      String file,
       SegmentEntry segment,
       ColumnChunkMetaData chunk,
       OffsetIndex all,
@@ -94,7 +93,7 @@ final class ChunkReads {
       throws IOException {
     List<long[]> spans = spans(chunk, all, pages);
     List<ChunkPiece> pieces = new ArrayList<>(spans.size());
-    try (DeviceReadChannel ch = device.openForRead(file)) {
+    try (DeviceReadChannel ch = device.openForRead(segment.path())) {
       for (long[] span : spans) {
         byte[] bytes = new byte[Math.toIntExact(span[1])];
         if (ch.readFully(ByteBuffer.wrap(bytes), span[0]) != bytes.length) {
@@ -143,7 +142,7 @@ final class ChunkReads {
 
   /** Whether every page in {@code bytes} carries a CRC; throws if one does not match its page. */
   private static boolean pagesPassCrc(
-      byte[] bytes, long offset, SegmentEntry segment, Path file, int group, String table)
+      byte[] bytes, long offset, SegmentEntry segment, String file, int group, String table)
       throws IOException {
     ByteArrayInputStream in = new ByteArrayInputStream(bytes);
     CRC32 crc = new CRC32();
@@ -175,7 +174,7 @@ final class ChunkReads {
   }
 
   private static CorruptTableException pageCorrupt(
-      SegmentEntry segment, Path file, String table, int group, long at, String what) {
+      SegmentEntry segment, String file, String table, int group, long at, String what) {
     return new CorruptTableException(
         segment.describe(file, table)
             + ": the page at byte "

@@ -5,18 +5,16 @@ import io.mosaic.device.DeviceReadChannel;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.DeviceInputFile;
 import io.mosaic.segment.SegmentReader;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.InputFile;
-import org.apache.parquet.io.LocalInputFile;
 
 /**
  * Parquet footers of segments, read once: segment files never change after they are written (their
@@ -78,14 +76,15 @@ final class FooterCache {
     if (cached != null) {
       return cached;
     }
-    Path file = device.resolve(segment.path());
+    String file = device.where(segment.path());
     Footer entry;
     try {
       long size;
-      try (DeviceReadChannel ch = device.openForRead(file)) { // names a vanished device clearly
+      // names a vanished device clearly
+      try (DeviceReadChannel ch = device.openForRead(segment.path())) {
         size = ch.size();
       }
-      InputFile in = new LocalInputFile(file);
+      InputFile in = DeviceInputFile.direct(device, segment.path());
       try (ParquetFileReader reader =
           ParquetFileReader.open(
               in,
@@ -95,7 +94,7 @@ final class FooterCache {
         entry = new Footer(reader.getFooter(), size);
       }
     } catch (IOException | RuntimeException e) {
-      boolean missing = !Files.exists(file);
+      boolean missing = !exists(device, segment);
       throw new CorruptTableException(
           segment.describe(file, table)
               + " (listed in manifest v"
@@ -103,9 +102,7 @@ final class FooterCache {
               + ") "
               + (missing
                   ? "is missing"
-                      + (Files.isDirectory(device.root())
-                          ? ""
-                          : " (the device directory itself is gone)")
+                      + (device.present() ? "" : " (the device directory itself is gone)")
                   : "has an unreadable footer: " + e.getMessage()),
           e);
     }
@@ -120,12 +117,21 @@ final class FooterCache {
     Checked last = entry.checked;
     if (last == null || last.segment() != segment || last.manifest().get() != manifest) {
       manifest.checkSegmentFooter(
-          table, segment, device.resolve(segment.path()), entry.fileSize, entry.footer);
+          table, segment, device.where(segment.path()), entry.fileSize, entry.footer);
       entry.checked = new Checked(new WeakReference<>(manifest), segment);
     }
     return entry.footer;
   }
 
+  private static boolean exists(Device device, SegmentEntry segment) {
+    try {
+      return device.storage().stat(segment.path()).isPresent();
+    } catch (IOException | RuntimeException e) {
+      return true; // unknown: the error then gives the read's own cause
+    }
+  }
+
+  // By device id and key: a key names one file of a device, whatever storage holds it.
   private static String key(Device device, SegmentEntry segment) {
     return device.id() + "/" + segment.path();
   }

@@ -4,9 +4,9 @@ import io.mosaic.device.Device;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.DeviceInputFile;
 import io.mosaic.segment.SegmentReader;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +16,6 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
@@ -89,10 +88,10 @@ final class PageIndexCache {
       Device device,
       SegmentEntry segment,
       ParquetMetadata footer) {
-    Path file = device.resolve(segment.path());
+    String file = device.where(segment.path());
     List<PageIndex> groups = new ArrayList<>();
     long pages = 0;
-    LocalInputFile in = new LocalInputFile(file);
+    DeviceInputFile in = DeviceInputFile.direct(device, segment.path());
     try (ParquetFileReader reader =
         ParquetFileReader.open(in, footer, SegmentReader.readOptions().build(), in.newStream())) {
       for (BlockMetaData block : footer.getBlocks()) {

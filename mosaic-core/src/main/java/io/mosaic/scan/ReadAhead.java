@@ -6,7 +6,6 @@ import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.DecodedChunk;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -587,7 +586,7 @@ final class ReadAhead implements RowGroupSource {
                 chunk,
                 List.of(),
                 selection.pages()[c],
-                segment.describe(device.resolve(segment.path()), state.table().name())
+                segment.describe(device.where(segment.path()), state.table().name())
                     + ", row group "
                     + group));
       } else {
@@ -631,7 +630,7 @@ final class ReadAhead implements RowGroupSource {
       int group,
       Selection selection,
       int c) {
-    Path file = device.resolve(segment.path());
+    String file = device.where(segment.path());
     byte[] bytes = null;
     List<ChunkPiece> pieces = null;
     OffsetIndex pageIndex = null;
@@ -712,7 +711,7 @@ final class ReadAhead implements RowGroupSource {
 
   /** Column chunk {@code chunk} of row group {@code group}, read whole and checked. */
   private byte[] readWhole(
-      Device device, Path file, SegmentEntry segment, ColumnChunkMetaData chunk, int group)
+      Device device, String file, SegmentEntry segment, ColumnChunkMetaData chunk, int group)
       throws IOException {
     return ChunkReads.read(
         device, file, segment, chunk, group, state.table().name(), state.manifest().version());
@@ -727,7 +726,7 @@ final class ReadAhead implements RowGroupSource {
       byte[] bytes,
       ColumnSpec column,
       int group,
-      Path file) {
+      String file) {
     try {
       if (closed) {
         throw new CancellationException("scan closed");
@@ -764,7 +763,7 @@ final class ReadAhead implements RowGroupSource {
   }
 
   private void fail(
-      Slot slot, Device device, Throwable e, ColumnSpec column, int group, Path file) {
+      Slot slot, Device device, Throwable e, ColumnSpec column, int group, String file) {
     Throwable failure =
         e instanceof CancellationException || e instanceof CorruptTableException
             ? e

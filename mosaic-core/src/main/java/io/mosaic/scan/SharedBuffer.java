@@ -6,7 +6,6 @@ import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.device.Device;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.SegmentEntry;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +38,7 @@ final class SharedBuffer implements AutoCloseable {
    */
   record Source(
       Device device,
-      Path file,
+      String file,
       SegmentEntry segment,
       ParquetMetadata footer,
       ColumnChunkMetaData chunk,

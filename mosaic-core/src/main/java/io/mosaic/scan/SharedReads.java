@@ -10,7 +10,6 @@ import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.DecodedChunk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -66,14 +65,10 @@ final class SharedReads implements RowGroupSource {
                   .footer(state.table().name(), state.manifest(), device, segment);
           ColumnChunkMetaData chunk =
               footer.getBlocks().get(group - segment.firstRowGroup()).getColumns().get(0);
-          Path file = device.resolve(segment.path());
+          String file = device.where(segment.path());
           ChunkRef ref =
               new ChunkRef(
-                  c.name(),
-                  device.id(),
-                  file.toString(),
-                  chunk.getStartingPos(),
-                  chunk.getTotalSize());
+                  c.name(), device.id(), file, chunk.getStartingPos(), chunk.getTotalSize());
           buffer.addSource(
               ref,
               new SharedBuffer.Source(

@@ -1,45 +1,68 @@
 package io.mosaic.segment;
 
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceReadChannel;
+import io.mosaic.storage.Storage;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.file.NoSuchFileException;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
-/** A segment file as parquet-java reads it, through the device's I/O path (and its throttle). */
-final class DeviceInputFile implements InputFile {
-  private final Device device;
-  private final Path path;
+/**
+ * A segment file as parquet-java reads it, from its device's storage by key: through the device's
+ * I/O path (and its throttle), or, for footers and page indexes that caches keep off the data path,
+ * straight from the storage.
+ */
+public final class DeviceInputFile implements InputFile {
+  private interface Opener {
+    Storage.ReadFile open() throws IOException;
+  }
 
-  DeviceInputFile(Device device, Path path) {
+  private final Device device;
+  private final String key;
+  private final Opener opener;
+
+  private DeviceInputFile(Device device, String key, Opener opener) {
     this.device = device;
-    this.path = path;
+    this.key = key;
+    this.opener = opener;
+  }
+
+  /** The file at {@code key} of {@code device}, read through the device's I/O path. */
+  static DeviceInputFile throttled(Device device, String key) {
+    return new DeviceInputFile(device, key, () -> device.openForRead(key));
+  }
+
+  /** The file at {@code key} of {@code device}, read from its storage without the throttle. */
+  public static DeviceInputFile direct(Device device, String key) {
+    return new DeviceInputFile(device, key, () -> device.storage().open(key));
   }
 
   @Override
   public long getLength() throws IOException {
-    return Files.size(path);
+    return device
+        .storage()
+        .stat(key)
+        .orElseThrow(() -> new NoSuchFileException(device.where(key)))
+        .length();
   }
 
   @Override
   public SeekableInputStream newStream() throws IOException {
-    return new Stream(device.openForRead(path));
+    return new Stream(opener.open());
   }
 
   @Override
   public String toString() {
-    return path.toString();
+    return device.where(key);
   }
 
   private static final class Stream extends SeekableInputStream {
-    private final DeviceReadChannel channel;
+    private final Storage.ReadFile channel;
     private long position;
 
-    Stream(DeviceReadChannel channel) {
+    Stream(Storage.ReadFile channel) {
       this.channel = channel;
     }
 

@@ -3,19 +3,18 @@ package io.mosaic.segment;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceOutputStream;
 import java.io.IOException;
-import java.nio.file.Path;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
 /** A new segment file as parquet-java writes it, through the device's write path. */
 final class DeviceOutputFile implements OutputFile {
   private final Device device;
-  private final Path path;
+  private final String key;
   private DeviceOutputStream stream;
 
-  DeviceOutputFile(Device device, Path path) {
+  DeviceOutputFile(Device device, String key) {
     this.device = device;
-    this.path = path;
+    this.key = key;
   }
 
   /** The stream once created: its checksum is the file's once parquet-java has closed it. */
@@ -25,7 +24,7 @@ final class DeviceOutputFile implements OutputFile {
 
   @Override
   public PositionOutputStream create(long blockSizeHint) throws IOException {
-    stream = device.openForWrite(path);
+    stream = device.openForWrite(key);
     return new PositionOutputStream() {
       @Override
       public long getPos() {
@@ -66,6 +65,6 @@ final class DeviceOutputFile implements OutputFile {
 
   @Override
   public String getPath() {
-    return path.toString();
+    return device.where(key);
   }
 }

@@ -10,9 +10,7 @@ import io.mosaic.format.SegmentEntry;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -38,7 +36,6 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -52,7 +49,7 @@ public final class SegmentReader implements AutoCloseable {
   private final String table;
   private final ColumnSpec column;
   private final SegmentEntry segment;
-  private final Path file;
+  private final String file;
   private final ParquetFileReader reader;
   private final ColumnDescriptor descriptor;
 
@@ -82,12 +79,12 @@ public final class SegmentReader implements AutoCloseable {
    * @throws CorruptTableException if the footer does not match the manifest
    * @throws IOException if the file is missing or not readable as Parquet
    */
-  public static void checkFooter(String table, Manifest manifest, SegmentEntry segment, Path file)
-      throws IOException {
-    long size = Files.size(file);
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(new LocalInputFile(file), readOptions().build())) {
-      manifest.checkSegmentFooter(table, segment, file, size, reader.getFooter());
+  public static void checkFooter(
+      String table, Manifest manifest, Device device, SegmentEntry segment) throws IOException {
+    DeviceInputFile file = DeviceInputFile.direct(device, segment.path());
+    long size = file.getLength();
+    try (ParquetFileReader reader = ParquetFileReader.open(file, readOptions().build())) {
+      manifest.checkSegmentFooter(table, segment, file.toString(), size, reader.getFooter());
     }
   }
 
@@ -104,7 +101,7 @@ public final class SegmentReader implements AutoCloseable {
     this.column = column;
     this.segment = segment;
     Device device = pool.device(segment.device());
-    this.file = device.resolve(segment.path());
+    this.file = device.where(segment.path());
     String which =
         "segment "
             + file
@@ -118,7 +115,7 @@ public final class SegmentReader implements AutoCloseable {
       // This reader serves whole-segment work (migration, table dumps): the file is read whole
       // anyway, so its recorded checksum is checked first, and data that fails it is never
       // re-encoded and committed under a new checksum (docs/format.md, "Checked before use").
-      String actual = Checksums.ofFile(device, file);
+      String actual = Checksums.ofFile(device, segment.path());
       if (!actual.equals(segment.checksum())) {
         throw new CorruptTableException(
             which
@@ -130,7 +127,7 @@ public final class SegmentReader implements AutoCloseable {
       }
       this.reader =
           ParquetFileReader.open(
-              new DeviceInputFile(device, file),
+              DeviceInputFile.throttled(device, segment.path()),
               readOptions().usePageChecksumVerification(true).build());
     } catch (CorruptTableException e) {
       throw e;
@@ -145,7 +142,7 @@ public final class SegmentReader implements AutoCloseable {
               + " on device '"
               + device.id()
               + "'"
-              + (Files.isDirectory(device.root()) ? "" : " (the device directory itself is gone)"),
+              + (device.present() ? "" : " (the device directory itself is gone)"),
           e);
     } catch (IOException | RuntimeException e) {
       throw new CorruptTableException(

@@ -13,8 +13,6 @@ import io.mosaic.format.TableSchema;
 import io.mosaic.format.ValueCodec;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
@@ -111,7 +109,7 @@ public final class SegmentWriter implements AutoCloseable {
             .withPageWriteChecksumEnabled(true)
             .build();
     this.codecs = new CodecFactory(new Configuration(false), PAGE_SIZE);
-    this.output = new DeviceOutputFile(device, device.resolve(relativePath));
+    this.output = new DeviceOutputFile(device, relativePath);
     this.file =
         new ParquetFileWriter(
             output,
@@ -262,7 +260,10 @@ public final class SegmentWriter implements AutoCloseable {
   public SegmentEntry finish() throws IOException {
     store.close();
     pages.close();
-    file.end(SegmentStamp.of(tableId, column.name(), firstRowGroup, groupRows));
+    // A storage that cannot overwrite in place keeps no guess the commit could not correct.
+    boolean correctable = device.storage().capabilities().inPlaceWrite();
+    file.end(
+        SegmentStamp.of(tableId, column.name(), correctable ? firstRowGroup : null, groupRows));
     codecs.release();
     done = true;
     List<RowGroupStats> stats = new ArrayList<>();
@@ -319,10 +320,7 @@ public final class SegmentWriter implements AutoCloseable {
       codecs.release();
       if (output.stream() != null) {
         output.stream().close();
-        Path path = output.stream().path();
-        long size = Files.exists(path) ? Files.size(path) : 0;
-        Files.deleteIfExists(path);
-        device.release(size);
+        device.deleteFile(relativePath);
       }
     }
   }

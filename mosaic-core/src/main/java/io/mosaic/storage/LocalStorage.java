@@ -157,6 +157,20 @@ public final class LocalStorage implements Storage {
   }
 
   @Override
+  public void overwrite(String key, long position, byte[] bytes) throws IOException {
+    try (FileChannel channel = FileChannel.open(path(key), StandardOpenOption.WRITE)) {
+      if (position + bytes.length > channel.size()) {
+        throw new IOException(path(key) + ": an overwrite may not extend the file");
+      }
+      ByteBuffer buf = ByteBuffer.wrap(bytes);
+      while (buf.hasRemaining()) {
+        channel.write(buf, position + buf.position());
+      }
+      channel.force(false);
+    }
+  }
+
+  @Override
   public Optional<FileStatus> stat(String key) throws IOException {
     Path file = path(key);
     BasicFileAttributes attributes;

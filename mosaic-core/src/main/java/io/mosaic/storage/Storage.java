@@ -52,6 +52,14 @@ public interface Storage extends Closeable {
    */
   void replace(String key, byte[] content) throws IOException;
 
+  /**
+   * Overwrites bytes of the closed file {@code key} at {@code position}, in place and durably (no
+   * byte moves, the length stays); only where {@link StorageCapabilities#inPlaceWrite()} holds.
+   */
+  default void overwrite(String key, long position, byte[] bytes) throws IOException {
+    throw new UnsupportedOperationException(root() + " cannot overwrite a file in place");
+  }
+
   /** Stat of a file or folder, empty when nothing is at {@code key}. */
   Optional<FileStatus> stat(String key) throws IOException;
 

@@ -1,6 +1,7 @@
 package io.mosaic.table;
 
 import io.mosaic.MosaicException;
+import io.mosaic.device.Device;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
@@ -8,8 +9,6 @@ import io.mosaic.format.SegmentStamp;
 import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,14 +67,20 @@ final class TableCommitter {
       next.validate();
       try (CommitGate.Hold hold = CommitGate.shared(table.root())) {
         for (SegmentEntry s : target.segments()) {
-          Path file;
+          String file;
+          boolean exists;
           try {
-            file = table.pool().device(s.device()).resolve(s.path());
+            Device device = table.pool().device(s.device());
+            file = device.where(s.path());
+            exists = device.storage().stat(s.path()).isPresent();
           } catch (MosaicException e) {
             throw new CorruptTableException(
                 "cannot roll back table " + table.name() + " to v" + to + ": " + e.getMessage(), e);
+          } catch (IOException e) {
+            throw new UncheckedIOException(
+                "cannot roll back table " + table.name() + " to v" + to + ": " + e.getMessage(), e);
           }
-          if (!Files.exists(file)) {
+          if (!exists) {
             throw new CorruptTableException(
                 "cannot roll back table "
                     + table.name()
@@ -209,12 +214,17 @@ final class TableCommitter {
         segments.add(s);
         continue;
       }
-      Path file = table.pool().device(s.device()).resolve(s.path());
+      Device device = table.pool().device(s.device());
+      String file = device.where(s.path());
       String checksum;
       try {
         checksum =
             SegmentStamp.restamp(
-                file, checksums.getOrDefault(key, s.checksum()), next.tableId(), s.firstRowGroup());
+                device.storage(),
+                s.path(),
+                checksums.getOrDefault(key, s.checksum()),
+                next.tableId(),
+                s.firstRowGroup());
       } catch (IOException e) {
         throw new UncheckedIOException(
             "cannot commit to table "
@@ -241,12 +251,28 @@ final class TableCommitter {
         segments);
   }
 
+  private boolean exists(SegmentEntry s) {
+    try {
+      return table.pool().device(s.device()).storage().stat(s.path()).isPresent();
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot commit to table "
+              + table.name()
+              + ": cannot check new segment "
+              + s.path()
+              + " on device '"
+              + s.device()
+              + "': "
+              + e.getMessage(),
+          e);
+    }
+  }
+
   private void checkNewSegmentsExist(Manifest base, Manifest next) {
     Set<String> old = new HashSet<>();
     base.segments().forEach(s -> old.add(s.device() + "/" + s.path()));
     for (SegmentEntry s : next.segments()) {
-      if (!old.contains(s.device() + "/" + s.path())
-          && !Files.exists(table.pool().device(s.device()).resolve(s.path()))) {
+      if (!old.contains(s.device() + "/" + s.path()) && !exists(s)) {
         throw new CorruptTableException(
             "cannot commit to table "
                 + table.name()

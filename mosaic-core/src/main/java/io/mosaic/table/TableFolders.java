@@ -7,19 +7,14 @@ import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
@@ -94,34 +89,19 @@ public final class TableFolders {
   }
 
   /**
-   * The file to delete for {@code relative} on {@code device}, or null when it is not strictly
-   * inside {@code <device root>/<table id>/} once symlinks are followed (a non-canonical path, a
-   * table folder or sub-folder that is a link elsewhere, a directory, or the owner file).
+   * Whether gc and migrations may delete {@code relative} on {@code device}: only a file strictly
+   * inside {@code <device root>/<table id>/} once symlinks are followed (not a non-canonical path,
+   * a table folder or sub-folder that is a link elsewhere, a directory, or the owner file).
    */
-  public static Path deletable(Device device, String tableId, String relative) {
-    if (!isPlainId(tableId) || !isCanonical(tableId, relative)) {
-      return null;
-    }
-    try {
-      Path rootReal = device.root().toRealPath();
-      Path dirReal = device.root().resolve(tableId).toRealPath();
-      if (!dirReal.equals(rootReal.resolve(tableId))) {
-        return null;
-      }
-      Path file = device.root().resolve(relative);
-      Path parentReal = file.getParent().toRealPath();
-      if (!parentReal.startsWith(dirReal)) {
-        return null;
-      }
-      Path target = parentReal.resolve(file.getFileName().toString());
-      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)
-          || (parentReal.equals(dirReal) && target.getFileName().toString().equals(OWNER))) {
-        return null;
-      }
-      return target;
-    } catch (IOException e) {
-      return null; // gone, or not resolvable: nothing to delete
-    }
+  public static boolean deletable(Device device, String tableId, String relative) {
+    return isPlainId(tableId)
+        && isCanonical(tableId, relative)
+        && !relative.equals(ownerKey(tableId))
+        && device.plainFileIn(tableId, relative);
+  }
+
+  private static String ownerKey(String tableId) {
+    return tableId + "/" + OWNER;
   }
 
   /** Who owns the table's folder on a device, as seen from one table root. */
@@ -152,17 +132,21 @@ public final class TableFolders {
     }
   }
 
-  /** The owner of one folder: whom its owner file names, and what that means for this root. */
-  private record Ownership(Device device, Path folder, Owner owner, Recorded recorded) {}
+  /**
+   * The owner of one folder: whom its owner file names, and what that means for this root; {@code
+   * folder} names the folder in messages (a path, or a URI on HDFS).
+   */
+  private record Ownership(
+      Device device, String key, String folder, Owner owner, Recorded recorded) {}
 
   private static Ownership ownership(Path me, String tableId, Device device) throws IOException {
-    Path folder = device.root().resolve(tableId);
-    if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
-      return new Ownership(device, folder, Owner.NONE, null);
+    String folder = device.where(tableId);
+    if (!device.isFolder(tableId)) {
+      return new Ownership(device, tableId, folder, Owner.NONE, null);
     }
-    Optional<Recorded> recorded = readOwner(folder.resolve(OWNER));
+    Optional<Recorded> recorded = readOwner(device, ownerKey(tableId));
     if (recorded.isEmpty()) {
-      return new Ownership(device, folder, Owner.NONE, null);
+      return new Ownership(device, tableId, folder, Owner.NONE, null);
     }
     Recorded r = recorded.get();
     boolean sameDirectory = r.sameDirectory();
@@ -170,7 +154,7 @@ public final class TableFolders {
         sameDirectory && same(r.root(), me)
             ? Owner.THIS
             : sameDirectory && stillOwns(r.root(), tableId) ? Owner.COPY : Owner.UNMATCHED;
-    return new Ownership(device, folder, owner, r);
+    return new Ownership(device, tableId, folder, owner, r);
   }
 
   /** The inode number of a directory, or null where the file system does not give one. */
@@ -205,7 +189,15 @@ public final class TableFolders {
    * see {@link #claim}.
    */
   public static void checkOwner(MosaicTable table, String tableId, Device device) {
-    if (Files.isDirectory(device.root().resolve(tableId), LinkOption.NOFOLLOW_LINKS)) {
+    boolean folder;
+    try {
+      folder = device.isFolder(tableId);
+    } catch (IOException e) {
+      throw MosaicException.io(
+          "cannot check the folder " + device.where(tableId) + " on device '" + device.id() + "'",
+          e);
+    }
+    if (folder) {
       claim(table, tableId, device);
     }
   }
@@ -226,8 +218,8 @@ public final class TableFolders {
               + tableId
               + "', which is not a UUID; nothing is written to its segment folders");
     }
-    Path dir = device.root().resolve(tableId);
-    Path owner = dir.resolve(OWNER);
+    String dir = device.where(tableId);
+    String owner = ownerKey(tableId);
     try {
       Path me = table.root().toRealPath();
       // Every folder, not only this one: a copy writing to a device the original never used would
@@ -237,17 +229,17 @@ public final class TableFolders {
           refuseUnlessOwned(table, tableId, ownership(me, tableId, d));
         }
       }
-      Files.createDirectories(dir);
+      // The owner file's create makes the folder.
       for (int attempt = 0; attempt < 10; attempt++) {
         Ownership o = ownership(me, tableId, device);
         if (o.owner() != Owner.NONE) {
           refuseUnlessOwned(table, tableId, o);
           if (o.recorded().inode() == null && inode(me) != null) {
-            write(owner, me, true); // an owner file from before inodes were recorded
+            write(device, owner, me, true); // an owner file from before inodes were recorded
           }
           return;
         }
-        if (write(owner, me, false)) {
+        if (write(device, owner, me, false)) {
           return;
         }
       }
@@ -298,7 +290,7 @@ public final class TableFolders {
         if (o.owner() == Owner.COPY) {
           throw copiedRoot(table, me, o.recorded().root(), tableId, o);
         }
-        if (Files.isDirectory(o.folder(), LinkOption.NOFOLLOW_LINKS)) {
+        if (o.device().isFolder(o.key())) {
           folders.add(o);
         }
       }
@@ -309,7 +301,7 @@ public final class TableFolders {
         if (o.owner() == Owner.THIS) {
           owned.add(o.device().id());
         } else if (o.owner() == Owner.NONE || previous.test(o.recorded().root())) {
-          write(o.folder().resolve(OWNER), me, true);
+          write(o.device(), ownerKey(o.key()), me, true);
           adopted.add(o.device().id());
           if (o.recorded() != null && !from.contains(o.recorded().root())) {
             from.add(o.recorded().root());
@@ -376,7 +368,6 @@ public final class TableFolders {
 
   private static CorruptTableException copiedRoot(
       MosaicTable table, Path me, Path other, String tableId, Ownership o) {
-    Path owner = o.folder().resolve(OWNER);
     Device device = o.device();
     return new CorruptTableException(
         "table root "
@@ -386,7 +377,7 @@ public final class TableFolders {
             + " are the same table (id "
             + tableId
             + "), and the segment folder "
-            + owner.getParent()
+            + o.folder()
             + " on device '"
             + device.id()
             + "' belongs to "
@@ -432,12 +423,16 @@ public final class TableFolders {
     return MosaicTable.idOf(root).map(tableId::equals).orElse(true);
   }
 
-  /** The owner file: the root's path on the first line, then {@code inode=<n>} if recorded. */
-  private static Optional<Recorded> readOwner(Path owner) throws IOException {
+  /**
+   * The owner file: the root's path on the first line, then {@code inode=<n>} if recorded. The
+   * inode is the table root's, recorded where the root's file system has one, whatever storage the
+   * device is on (docs/format.md, "Devices, owners and what gc refuses").
+   */
+  private static Optional<Recorded> readOwner(Device device, String key) throws IOException {
     try {
       String text =
           new String(
-                  MetadataFiles.read(owner, OWNER_LIMIT, "table folder owner file"),
+                  MetadataFiles.read(device.storage(), key, OWNER_LIMIT, "table folder owner file"),
                   StandardCharsets.UTF_8)
               .strip();
       if (text.isEmpty()) {
@@ -460,31 +455,24 @@ public final class TableFolders {
     }
   }
 
-  /** Writes the owner file: create-if-absent (false if another was first), or replacing. */
-  private static boolean write(Path owner, Path me, boolean replace) throws IOException {
-    Path tmp =
-        owner.resolveSibling(
-            OWNER + ".tmp-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID());
+  /**
+   * Writes the owner file {@code key} of {@code device}: created only if absent (false if another
+   * was first; the storage's exclusive create, so of racing roots one wins), or replacing.
+   */
+  private static boolean write(Device device, String key, Path me, boolean replace)
+      throws IOException {
+    Long inode = inode(me);
+    byte[] text =
+        (me + "\n" + (inode == null ? "" : INODE + inode + "\n")).getBytes(StandardCharsets.UTF_8);
+    if (replace) {
+      device.storage().replace(key, text);
+      return true;
+    }
     try {
-      try (FileChannel ch =
-          FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        Long inode = inode(me);
-        String text = me + "\n" + (inode == null ? "" : INODE + inode + "\n");
-        ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-        ch.force(true);
-      }
-      if (replace) {
-        Files.move(tmp, owner, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        return true;
-      }
-      Files.createLink(owner, tmp);
+      device.storage().createExclusive(key, text);
       return true;
     } catch (FileAlreadyExistsException e) {
       return false;
-    } catch (NoSuchFileException e) {
-      return false; // the temporary file was taken for debris meanwhile: try again
-    } finally {
-      Files.deleteIfExists(tmp);
     }
   }
 }

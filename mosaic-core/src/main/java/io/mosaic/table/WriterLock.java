@@ -2,7 +2,6 @@ package io.mosaic.table;
 
 import io.mosaic.MosaicException;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.UUID;
 
 /**
@@ -29,8 +28,7 @@ public final class WriterLock implements AutoCloseable {
   }
 
   /** The writer id a segment file name starts with ({@code <id>-<n>.parquet}). */
-  public static String idOf(Path segmentFile) {
-    String name = segmentFile.getFileName().toString();
+  public static String idOf(String name) {
     int dash = name.indexOf('-');
     return dash < 0 ? name : name.substring(0, dash);
   }
