@@ -108,6 +108,8 @@ class MosaicHdfsPoolTest {
         .isEqualTo("ALL_SSD");
     assertThat(fs.getStoragePolicy(new org.apache.hadoop.fs.Path("/mosaic/archive")).getName())
         .isEqualTo("COLD");
+    runner.execute("CREATE SCHEMA mosaic.hdfs");
+    assertThat(runner.execute("SHOW SCHEMAS FROM mosaic").getOnlyColumnAsSet()).contains("hdfs");
     // Writes wait for segment I/O on the storage interface (a write claims the table's folder on
     // every device of the pool); creating a table is metadata only.
     runner.execute(
