@@ -18,10 +18,7 @@ import org.apache.hadoop.conf.Configuration;
  */
 record MosaicOptions(String root, String devices, Map<String, String> hadoop)
     implements Serializable {
-  private static final Map<PoolKey, DevicePool> POOLS = new ConcurrentHashMap<>();
-
-  /** One pool per devices.toml and Hadoop configuration. */
-  private record PoolKey(String devices, Map<String, String> hadoop) {}
+  private static final Map<String, DevicePool> POOLS = new ConcurrentHashMap<>();
 
   MosaicOptions {
     hadoop = Map.copyOf(hadoop);
@@ -32,11 +29,13 @@ record MosaicOptions(String root, String devices, Map<String, String> hadoop)
     this(root, devices, Map.of());
   }
 
-  /** The pool, loaded once per JVM (drivers and executors each keep theirs). */
+  /**
+   * The pool, loaded once per JVM and devices.toml (drivers and executors each keep theirs, with
+   * its device space accounting), with the Hadoop settings of its first use: as Hadoop's own
+   * FileSystem cache, later changes to the settings do not reopen it.
+   */
   DevicePool pool() {
-    return POOLS.computeIfAbsent(
-        new PoolKey(devices, hadoop),
-        k -> DevicePool.load(Path.of(k.devices()), hadoopConfiguration()));
+    return POOLS.computeIfAbsent(devices, d -> DevicePool.load(Path.of(d), hadoopConfiguration()));
   }
 
   /** Hadoop's configuration on this JVM (its *-site.xml files), with the driver's settings. */
