@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -51,6 +52,8 @@ final class PlanningInputs {
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   Devices source;
+
+  @Mixin HadoopOptions hadoop;
 
   @Option(
       names = "--model",
@@ -105,7 +108,7 @@ final class PlanningInputs {
         cpu = readCpu(model);
       }
     } else {
-      DevicePool pool = DevicePool.load(source.devices);
+      DevicePool pool = hadoop.load(source.devices);
       Path modelFile = model != null ? model : pool.modelFile();
       if (!Files.exists(modelFile)) {
         throw MosaicException.notFound(

@@ -51,6 +51,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
   private String name;
   private String devices;
   private Path warehouse;
+  private Map<String, String> hadoop;
   private Warehouse store;
 
   @Override
@@ -59,6 +60,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     MosaicSparkConf.CatalogConf conf = MosaicSparkConf.catalog(name, options);
     this.devices = conf.devices();
     this.warehouse = conf.warehouse();
+    this.hadoop = conf.hadoop();
     try {
       Files.createDirectories(warehouse);
     } catch (IOException e) {
@@ -107,7 +109,15 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
    */
   synchronized Warehouse warehouse() {
     if (store == null) {
-      store = Warehouse.open(warehouse, pool());
+      DevicePool pool;
+      try {
+        pool = pool();
+      } catch (MosaicException e) {
+        // Named with the setting to fix: a devices.toml, a device on HDFS that does not answer.
+        throw SparkErrors.toSpark(
+            e, "catalog " + name + " (spark.sql.catalog." + name + ".devices)", null);
+      }
+      store = Warehouse.open(warehouse, pool);
     }
     return store;
   }
@@ -125,7 +135,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
   }
 
   private MosaicOptions options(Path root) {
-    return new MosaicOptions(root.toString(), devices);
+    return new MosaicOptions(root.toString(), devices, hadoop);
   }
 
   @Override
@@ -241,7 +251,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
 
   /** The pool of this catalog's tables. */
   DevicePool pool() {
-    return new MosaicOptions(warehouse.toString(), devices).pool();
+    return new MosaicOptions(warehouse.toString(), devices, hadoop).pool();
   }
 
   /**

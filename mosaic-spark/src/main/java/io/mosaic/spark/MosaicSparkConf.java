@@ -7,9 +7,12 @@ import io.mosaic.scan.Retriever;
 import io.mosaic.table.MosaicTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.sql.SparkSession;
@@ -43,8 +46,11 @@ final class MosaicSparkConf {
     }
   }
 
-  /** A catalog's pool and directory of namespaces. */
-  record CatalogConf(String devices, Path warehouse) {}
+  /**
+   * A catalog's pool and directory of namespaces, and the Hadoop settings of the session that
+   * created it ({@link #hadoopSettings()}).
+   */
+  record CatalogConf(String devices, Path warehouse, Map<String, String> hadoop) {}
 
   private final Map<String, String> options;
   private final Map<String, String> tableProperties;
@@ -116,7 +122,35 @@ final class MosaicSparkConf {
               + ", which does not exist: give the pool's current devices.toml with the option"
               + " \"devices\" or the session conf spark.mosaic.devices (or restore the file)");
     }
-    return new MosaicOptions(path, devices.value());
+    return new MosaicOptions(path, devices.value(), hadoopSettings());
+  }
+
+  /**
+   * The Hadoop settings the pool's devices on HDFS are opened with (docs/spark.md, "Devices on
+   * HDFS"): those of the session's {@code sparkContext().hadoopConfiguration()} that are not
+   * Hadoop's defaults, that is {@code spark.hadoop.*}, the driver's core-site.xml and
+   * hdfs-site.xml, and what the application set there itself. None without a session.
+   */
+  static Map<String, String> hadoopSettings() {
+    SparkSession session =
+        SparkSession.getActiveSession()
+            .getOrElse(() -> SparkSession.getDefaultSession().getOrElse(() -> null));
+    return session == null
+        ? Map.of()
+        : hadoopSettings(session.sparkContext().hadoopConfiguration());
+  }
+
+  /** The settings of {@code conf} that did not come from Hadoop's *-default.xml files only. */
+  static Map<String, String> hadoopSettings(Configuration conf) {
+    Map<String, String> set = new TreeMap<>();
+    for (Map.Entry<String, String> e : conf) {
+      String[] sources = conf.getPropertySources(e.getKey());
+      if (sources == null
+          || !Arrays.stream(sources).allMatch(source -> source.endsWith("-default.xml"))) {
+        set.put(e.getKey(), e.getValue());
+      }
+    }
+    return set;
   }
 
   /**
@@ -234,7 +268,7 @@ final class MosaicSparkConf {
               + name
               + ".warehouse (a directory)");
     }
-    return new CatalogConf(devices, Path.of(dir));
+    return new CatalogConf(devices, Path.of(dir), hadoopSettings());
   }
 
   /**

@@ -43,6 +43,11 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
     this.schema = manifest != null ? SparkTypes.toSpark(manifest.schema()) : schema;
   }
 
+  /** Where the table lives and its pool, as scans and writes ship them to executors. */
+  MosaicOptions options() {
+    return options;
+  }
+
   @Override
   public String name() {
     return options.rootPath().getFileName().toString();

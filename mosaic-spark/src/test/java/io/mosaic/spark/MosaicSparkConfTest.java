@@ -67,9 +67,10 @@ class MosaicSparkConfTest {
     // A table not created yet: its pool from the session conf, else the option.
     spark.conf().set("spark.mosaic.devices", "session.toml");
     assertThat(MosaicSparkConf.location(Map.of("path", "/no/table")))
-        .isEqualTo(new MosaicOptions("/no/table", "session.toml"));
+        .isEqualTo(
+            new MosaicOptions("/no/table", "session.toml", MosaicSparkConf.hadoopSettings()));
     assertThat(MosaicSparkConf.location(Map.of("path", "/no/table", "devices", "option.toml")))
-        .isEqualTo(new MosaicOptions("/no/table", "option.toml"));
+        .isEqualTo(new MosaicOptions("/no/table", "option.toml", MosaicSparkConf.hadoopSettings()));
   }
 
   @Test

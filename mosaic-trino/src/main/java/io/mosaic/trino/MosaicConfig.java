@@ -12,7 +12,12 @@ import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 
 /** The catalog properties ({@code etc/catalog/mosaic.properties}); docs/trino.md lists them. */
 // Not final: airlift's ConfigAssertions records defaults through a subclass proxy.
@@ -32,6 +37,8 @@ public class MosaicConfig {
   private Duration dynamicFilteringWaitTimeout = new Duration(0, TimeUnit.SECONDS);
   // Hive's and Iceberg's minimum-assigned-split-weight default.
   private double minimumAssignedSplitWeight = 0.05;
+  private String hadoopConfigResources;
+  private String hadoopSettings;
 
   @NotNull
   public String getDevicesConfig() {
@@ -175,5 +182,73 @@ public class MosaicConfig {
   public MosaicConfig setMinimumAssignedSplitWeight(double weight) {
     this.minimumAssignedSplitWeight = weight;
     return this;
+  }
+
+  public String getHadoopConfigResources() {
+    return hadoopConfigResources;
+  }
+
+  @Config("mosaic.hadoop.config-resources")
+  @ConfigDescription(
+      "Hadoop configuration files for devices on HDFS, comma-separated (core-site.xml,"
+          + " hdfs-site.xml), as Hive's hive.config.resources")
+  public MosaicConfig setHadoopConfigResources(String files) {
+    this.hadoopConfigResources = files;
+    return this;
+  }
+
+  public String getHadoopSettings() {
+    return hadoopSettings;
+  }
+
+  @Config("mosaic.hadoop.settings")
+  @ConfigDescription(
+      "Hadoop settings for devices on HDFS, comma-separated key=value pairs applied over"
+          + " mosaic.hadoop.config-resources (e.g. dfs.client.use.datanode.hostname=true)")
+  public MosaicConfig setHadoopSettings(String settings) {
+    this.hadoopSettings = settings;
+    return this;
+  }
+
+  /**
+   * The Hadoop configuration devices on HDFS are opened with (docs/trino.md, "Devices on HDFS"):
+   * Hadoop's defaults, then each file of {@code mosaic.hadoop.config-resources}, then {@code
+   * mosaic.hadoop.settings}. Every node of the cluster builds the same from the same catalog file.
+   */
+  Configuration hadoopConfiguration() {
+    Configuration conf = new Configuration();
+    for (String file : list(hadoopConfigResources)) {
+      Path path = Path.of(file);
+      if (!Files.isRegularFile(path)) {
+        throw new IllegalArgumentException(
+            "mosaic.hadoop.config-resources: "
+                + path
+                + " is not a file; list existing files such as"
+                + " /etc/hadoop/conf/core-site.xml,/etc/hadoop/conf/hdfs-site.xml");
+      }
+      conf.addResource(new org.apache.hadoop.fs.Path(path.toAbsolutePath().toUri()));
+    }
+    for (String pair : list(hadoopSettings)) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(
+            "mosaic.hadoop.settings: '"
+                + pair
+                + "' is not key=value; write e.g."
+                + " mosaic.hadoop.settings=dfs.replication=2,dfs.client.use.datanode.hostname=true");
+      }
+      conf.set(
+          pair.substring(0, eq).strip(), pair.substring(eq + 1).strip(), "mosaic.hadoop.settings");
+    }
+    return conf;
+  }
+
+  private static List<String> list(String commaSeparated) {
+    return commaSeparated == null
+        ? List.of()
+        : Arrays.stream(commaSeparated.split(","))
+            .map(String::strip)
+            .filter(s -> !s.isEmpty())
+            .toList();
   }
 }

@@ -40,8 +40,9 @@ final class MosaicStorage {
   @Inject
   MosaicStorage(MosaicConfig config) {
     this.config = config;
-    // Loading validates devices.toml at catalog startup, with the parser's own message.
-    this.pool = DevicePool.load(Path.of(config.getDevicesConfig()));
+    // Loading validates devices.toml at catalog startup, with the parser's own message, and
+    // connects to the NameNode of each device on HDFS.
+    this.pool = DevicePool.load(Path.of(config.getDevicesConfig()), config.hadoopConfiguration());
     Path metadata = Path.of(config.getMetadataDirectory()).toAbsolutePath().normalize();
     if (Files.exists(metadata) && !Files.isDirectory(metadata)) {
       throw new IllegalArgumentException(

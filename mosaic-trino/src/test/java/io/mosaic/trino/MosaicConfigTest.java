@@ -35,7 +35,9 @@ class MosaicConfigTest {
             .setDynamicFilteringWaitTimeout(new Duration(0, TimeUnit.SECONDS))
             .setMinimumAssignedSplitWeight(0.05)
             .setSharingPolicy("relevance")
-            .setSharedBufferMemory(DataSize.of(256, DataSize.Unit.MEGABYTE)));
+            .setSharedBufferMemory(DataSize.of(256, DataSize.Unit.MEGABYTE))
+            .setHadoopConfigResources(null)
+            .setHadoopSettings(null));
   }
 
   @Test
@@ -51,7 +53,9 @@ class MosaicConfigTest {
             Map.entry("mosaic.scan-buffer-memory", "64MB"),
             Map.entry("mosaic.decode-threads", "3"),
             Map.entry("mosaic.target-split-size", "32MB"),
-            Map.entry("mosaic.vector-pool-memory", "0B"));
+            Map.entry("mosaic.vector-pool-memory", "0B"),
+            Map.entry("mosaic.hadoop.config-resources", "/etc/hadoop/core-site.xml"),
+            Map.entry("mosaic.hadoop.settings", "dfs.replication=2"));
     assertFullMapping(
         properties,
         new MosaicConfig()
@@ -64,7 +68,9 @@ class MosaicConfigTest {
             .setDynamicFilteringWaitTimeout(new Duration(3, TimeUnit.SECONDS))
             .setMinimumAssignedSplitWeight(0.2)
             .setSharingPolicy("elevator")
-            .setSharedBufferMemory(DataSize.of(64, DataSize.Unit.MEGABYTE)));
+            .setSharedBufferMemory(DataSize.of(64, DataSize.Unit.MEGABYTE))
+            .setHadoopConfigResources("/etc/hadoop/core-site.xml")
+            .setHadoopSettings("dfs.replication=2"));
   }
 
   private Connector create(Map<String, String> properties) {

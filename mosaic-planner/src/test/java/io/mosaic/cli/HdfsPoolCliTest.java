@@ -1,0 +1,206 @@
+package io.mosaic.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mosaic.MosaicException;
+import io.mosaic.config.DeviceMarker;
+import io.mosaic.model.DeviceModel;
+import io.mosaic.model.DeviceModelFile;
+import io.mosaic.storage.MiniHdfs;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI on a pool with devices on HDFS (docs/distributed-storage.md, "The CLI"): the metadata
+ * device local, two devices on one in-process cluster, the client's settings given with {@code
+ * --hadoop-conf}; and the errors of a NameNode that does not answer and of a policy HDFS lacks.
+ */
+class HdfsPoolCliTest {
+  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+
+  @TempDir Path dir;
+  private StringWriter out;
+  private StringWriter err;
+
+  private int run(List<String> args) {
+    out = new StringWriter();
+    err = new StringWriter();
+    return MosaicCli.run(
+        args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  /** The command with {@code --devices} and the cluster's client settings. */
+  private static List<String> command(Path devices, String... args) {
+    List<String> all = new java.util.ArrayList<>(Arrays.asList(args));
+    all.addAll(
+        List.of(
+            "--devices",
+            devices.toString(),
+            // One replica, as the cluster's DataNodes have one storage type each (MiniHdfs).
+            "--hadoop-conf",
+            "dfs.replication=1",
+            "--hadoop-conf",
+            "dfs.blocksize=" + MiniHdfs.BLOCK_SIZE));
+    return all;
+  }
+
+  private Path pool(String nn, String fastPolicy) throws IOException {
+    Path file = dir.resolve("devices.toml");
+    Files.createDirectories(dir.resolve("pool/local"));
+    Files.writeString(
+        file,
+        """
+        [[device]]
+        id = "local"
+        path = "pool/local"
+        capacity = "1 GB"
+        threads = 2
+        codec = "lz4"
+        cost_per_gb = "60 ct"
+        metadata = true
+
+        [[device]]
+        id = "fast"
+        uri = "%1$s/mosaic/fast"
+        storage_policy = "%2$s"
+        capacity = "1 GB"
+        threads = 2
+        codec = "lz4"
+        cost_per_gb = "40 ct"
+
+        [[device]]
+        id = "archive"
+        uri = "%1$s/mosaic/archive"
+        storage_policy = "COLD"
+        capacity = "2 GB"
+        threads = 1
+        codec = "zstd"
+        cost_per_gb = "2 ct"
+        """
+            .formatted(nn, fastPolicy));
+    return file;
+  }
+
+  private static String nn() {
+    return HDFS.uri().toString().replaceAll("/$", "");
+  }
+
+  @Test
+  void devicesAndCalibrateWorkOnHdfsDevices() throws IOException {
+    Path devices = pool(nn(), "ALL_SSD");
+    assertThat(run(command(devices, "devices"))).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("local (metadata)", dir.resolve("pool/local").toString())
+        .contains(nn() + "/mosaic/fast", nn() + "/mosaic/archive")
+        .contains("3 devices, configuration OK.");
+    // Loading the pool marked each HDFS folder and set its policy.
+    var fs = HDFS.fileSystem();
+    assertThat(fs.getStoragePolicy(new org.apache.hadoop.fs.Path("/mosaic/fast")).getName())
+        .isEqualTo("ALL_SSD");
+    assertThat(fs.getStoragePolicy(new org.apache.hadoop.fs.Path("/mosaic/archive")).getName())
+        .isEqualTo("COLD");
+
+    int status =
+        run(
+            command(
+                devices,
+                "calibrate",
+                "--sample-size",
+                "2 MiB",
+                "--codecs",
+                "none,lz4",
+                "--seek-probes",
+                "8",
+                "--cpu-sample-sf",
+                "0"));
+    assertThat(status).as(err.toString()).isZero();
+    Path modelFile = dir.resolve("pool/local/device-model.toml");
+    assertThat(out.toString()).contains("Wrote " + modelFile, "fast", "archive");
+    Map<String, DeviceModel> models = DeviceModelFile.read(modelFile);
+    assertThat(models).containsOnlyKeys("local", "fast", "archive");
+    assertThat(models.get("fast").raw().bytesPerSecond()).isPositive();
+    assertThat(models.get("archive").threads()).isEqualTo(1);
+    // Calibration leaves only each device's marker on HDFS.
+    for (String device : List.of("fast", "archive")) {
+      assertThat(fs.listStatus(new org.apache.hadoop.fs.Path("/mosaic/" + device)))
+          .extracting(FileStatus::getPath)
+          .extracting(org.apache.hadoop.fs.Path::getName)
+          .containsExactly(DeviceMarker.FILE);
+    }
+  }
+
+  @Test
+  void anUnreachableNameNodeAndAnUnknownPolicyNameTheDeviceAndTheFix() throws IOException {
+    // Port 1 on this host: nothing listens there.
+    Path devices = pool("hdfs://127.0.0.1:1", "ALL_SSD");
+    assertThat(run(command(devices, "devices"))).isEqualTo(MosaicCli.INPUT_ERROR);
+    assertThat(err.toString())
+        .contains("mosaic devices: ")
+        .contains("device 'fast' field 'uri'")
+        .contains("hdfs://127.0.0.1:1/mosaic/fast")
+        .contains("unreachable", "check the host and port in the URI");
+
+    devices = pool(nn(), "FASTEST");
+    assertThat(run(command(devices, "devices"))).isEqualTo(MosaicCli.INPUT_ERROR);
+    assertThat(err.toString())
+        .contains("device 'fast' field 'storage_policy': bad value \"FASTEST\"")
+        .contains("use one of", "ALL_SSD");
+
+    // A URI without a host: the parser names the field before anything is contacted.
+    Files.writeString(
+        devices, Files.readString(devices).replace(nn() + "/mosaic/fast", "hdfs:/mosaic/fast"));
+    assertThat(run(command(devices, "devices"))).isEqualTo(MosaicCli.INPUT_ERROR);
+    assertThat(err.toString()).contains("device 'fast' field 'uri'", "hdfs:/mosaic/fast");
+
+    // A setting that is not key=value is a usage error of the option.
+    assertThat(run(List.of("devices", "--devices", devices.toString(), "--hadoop-conf", "x")))
+        .isEqualTo(MosaicCli.USAGE_ERROR);
+    assertThat(err.toString()).contains("--hadoop-conf");
+  }
+
+  @Test
+  void hadoopConfDirIsReadAndTheOptionWinsOverIt() throws IOException {
+    Path conf = Files.createDirectories(dir.resolve("hadoop-conf"));
+    Files.writeString(
+        conf.resolve("core-site.xml"),
+        """
+        <configuration>
+          <property><name>ipc.client.connect.timeout</name><value>1234</value></property>
+          <property><name>fs.defaultFS</name><value>%s</value></property>
+        </configuration>
+        """
+            .formatted(nn()));
+    Files.writeString(
+        conf.resolve("hdfs-site.xml"),
+        """
+        <configuration>
+          <property><name>dfs.replication</name><value>2</value></property>
+        </configuration>
+        """);
+    Configuration c = HadoopOptions.configuration(conf.toString(), Map.of("dfs.replication", "1"));
+    assertThat(c.get("ipc.client.connect.timeout")).isEqualTo("1234");
+    assertThat(c.get("fs.defaultFS")).isEqualTo(nn());
+    assertThat(c.get("dfs.replication")).isEqualTo("1");
+    assertThat(HadoopOptions.configuration(conf.toString(), Map.of()).get("dfs.replication"))
+        .isEqualTo("2");
+    assertThat(HadoopOptions.configuration(null, Map.of()).get("fs.defaultFS"))
+        .isEqualTo("file:///");
+
+    assertThatThrownBy(
+            () -> HadoopOptions.configuration(dir.resolve("missing").toString(), Map.of()))
+        .isInstanceOf(MosaicException.class)
+        .hasMessageContaining("HADOOP_CONF_DIR=" + dir.resolve("missing") + " is not a directory");
+  }
+}

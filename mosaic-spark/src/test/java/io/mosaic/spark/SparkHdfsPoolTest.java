@@ -1,0 +1,177 @@
+package io.mosaic.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mosaic.MosaicException;
+import io.mosaic.device.Device;
+import io.mosaic.storage.MiniHdfs;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A catalog whose pool has devices on HDFS (docs/spark.md, "Devices on HDFS"): the pool is opened
+ * with the session's Hadoop configuration ({@code spark.hadoop.*}) on the driver, the same settings
+ * travel with each partition to the executors, and a catalog whose NameNode does not answer or
+ * whose policy HDFS lacks fails with the device and the fix.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SparkHdfsPoolTest {
+  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+
+  private Path dir;
+  private SparkSession spark;
+
+  private static String pool(String nn, String policy) {
+    return """
+        [[device]]
+        id = "nvme"
+        path = "pool/nvme"
+        capacity = "10 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "125 ct"
+        metadata = true
+
+        [[device]]
+        id = "fast"
+        uri = "%1$s/mosaic/fast"
+        storage_policy = "%2$s"
+        capacity = "1 GB"
+        threads = 2
+        codec = "lz4"
+        cost_per_gb = "60 ct"
+
+        [[device]]
+        id = "archive"
+        uri = "%1$s/mosaic/archive"
+        storage_policy = "COLD"
+        capacity = "2 GB"
+        threads = 1
+        codec = "zstd"
+        cost_per_gb = "2 ct"
+        """
+        .formatted(nn, policy);
+  }
+
+  private static String nn() {
+    return HDFS.uri().toString().replaceAll("/$", "");
+  }
+
+  @BeforeAll
+  void start(@TempDir Path tempDir) throws IOException {
+    dir = tempDir;
+    Files.createDirectories(dir.resolve("pool/nvme"));
+    Path good = Files.writeString(dir.resolve("devices.toml"), pool(nn(), "ALL_SSD"));
+    // Port 1 on this host: nothing listens there.
+    Path gone = Files.writeString(dir.resolve("gone.toml"), pool("hdfs://127.0.0.1:1", "ALL_SSD"));
+    Path badPolicy = Files.writeString(dir.resolve("bad.toml"), pool(nn(), "FASTEST"));
+    SparkSession.Builder builder =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("mosaic-hdfs-pool")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            // The client settings of the cluster (MiniHdfs): one replica, small blocks.
+            .config("spark.hadoop.dfs.replication", "1")
+            .config("spark.hadoop.dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE));
+    for (var catalog :
+        List.of(List.of("mosaic", good), List.of("gone", gone), List.of("bad", badPolicy))) {
+      String name = (String) catalog.get(0);
+      builder
+          .config("spark.sql.catalog." + name, MosaicCatalog.class.getName())
+          .config("spark.sql.catalog." + name + ".devices", catalog.get(1).toString())
+          .config("spark.sql.catalog." + name + ".warehouse", dir.resolve("warehouse").toString());
+    }
+    spark = builder.getOrCreate();
+  }
+
+  @AfterAll
+  void stop() {
+    spark.stop();
+  }
+
+  private MosaicCatalog catalog(String name) {
+    return (MosaicCatalog) spark.sessionState().catalogManager().catalog(name);
+  }
+
+  @Test
+  void aCatalogLoadsAndListsAPoolWithHdfsDevicesAndShipsItsSettings() throws Exception {
+    spark.sql("CREATE NAMESPACE mosaic.hdfs");
+    assertThat(spark.sql("SHOW NAMESPACES IN mosaic").collectAsList())
+        .extracting(r -> r.getString(0))
+        .contains("hdfs");
+    List<Device> devices = catalog("mosaic").pool().devices();
+    assertThat(devices).extracting(Device::id).containsExactly("nvme", "fast", "archive");
+    assertThat(devices.get(1).spec().location().toString()).isEqualTo(nn() + "/mosaic/fast");
+    var fs = HDFS.fileSystem();
+    assertThat(fs.getStoragePolicy(new org.apache.hadoop.fs.Path("/mosaic/fast")).getName())
+        .isEqualTo("ALL_SSD");
+    assertThat(fs.getStoragePolicy(new org.apache.hadoop.fs.Path("/mosaic/archive")).getName())
+        .isEqualTo("COLD");
+
+    // Writes wait for segment I/O on the storage interface (a write claims the table's folder on
+    // every device of the pool); creating a table is metadata only.
+    spark.sql(
+        "CREATE TABLE mosaic.hdfs.t (id BIGINT, name STRING)"
+            + " TBLPROPERTIES ('default_device' = 'nvme')");
+    assertThat(spark.sql("SHOW TABLES IN mosaic.hdfs").collectAsList())
+        .extracting(r -> r.getString(1))
+        .containsExactly("t");
+
+    // What an executor gets: the spark.hadoop.* settings, after Java serialization.
+    MosaicSparkTable table =
+        (MosaicSparkTable) catalog("mosaic").loadTable(Identifier.of(new String[] {"hdfs"}, "t"));
+    MosaicOptions shipped = roundTrip(table.options());
+    assertThat(shipped.hadoop())
+        .containsEntry("dfs.replication", "1")
+        .containsEntry("dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE));
+    assertThat(shipped.hadoopConfiguration().getInt("dfs.replication", 3)).isEqualTo(1);
+    assertThat(shipped.pool().device("fast").spec().location())
+        .isEqualTo(devices.get(1).spec().location());
+  }
+
+  private static MosaicOptions roundTrip(MosaicOptions options) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(options);
+    }
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      return (MosaicOptions) in.readObject();
+    }
+  }
+
+  @Test
+  void anUnreachableNameNodeAndAnUnknownPolicyNameTheCatalogTheDeviceAndTheFix() {
+    assertThatThrownBy(() -> spark.sql("SHOW NAMESPACES IN gone").collectAsList())
+        .isInstanceOf(MosaicException.class)
+        .satisfies(
+            e ->
+                assertThat(((MosaicException) e).kind())
+                    .isEqualTo(MosaicException.Kind.INVALID_ARGUMENT))
+        .hasMessageContaining("catalog gone (spark.sql.catalog.gone.devices)")
+        .hasMessageContaining("device 'fast' field 'uri'")
+        .hasMessageContaining("hdfs://127.0.0.1:1/mosaic/fast")
+        .hasMessageContaining("check the host and port in the URI");
+    assertThatThrownBy(() -> spark.sql("SHOW NAMESPACES IN bad").collectAsList())
+        .isInstanceOf(MosaicException.class)
+        .hasMessageContaining("catalog bad (spark.sql.catalog.bad.devices)")
+        .hasMessageContaining("device 'fast' field 'storage_policy': bad value \"FASTEST\"")
+        .hasMessageContaining("use one of");
+  }
+}
