@@ -50,20 +50,6 @@ public final class DeviceReadChannel implements SeekableByteChannel, Storage.Rea
     return n;
   }
 
-  /** Reads until {@code dst} is full or the file ends; returns the bytes read. */
-  @Override
-  public int readFully(ByteBuffer dst, long position) throws IOException {
-    int total = 0;
-    while (dst.hasRemaining()) {
-      int n = read(dst, position + total);
-      if (n < 0) {
-        break;
-      }
-      total += n;
-    }
-    return total;
-  }
-
   private void account(long start, long position, int n) throws IOException {
     if (throttle != null && n > 0) {
       throttle.pace(name, group, position, start, n);

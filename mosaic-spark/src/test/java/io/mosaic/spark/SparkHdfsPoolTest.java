@@ -124,14 +124,42 @@ class SparkHdfsPoolTest {
     assertThat(fs.getStoragePolicy(new org.apache.hadoop.fs.Path("/mosaic/archive")).getName())
         .isEqualTo("COLD");
 
-    // Writes wait for segment I/O on the storage interface (a write claims the table's folder on
-    // every device of the pool); creating a table is metadata only.
     spark.sql(
         "CREATE TABLE mosaic.hdfs.t (id BIGINT, name STRING)"
             + " TBLPROPERTIES ('default_device' = 'nvme')");
     assertThat(spark.sql("SHOW TABLES IN mosaic.hdfs").collectAsList())
         .extracting(r -> r.getString(1))
         .containsExactly("t");
+
+    // Rows written to a table whose segments go to the HDFS device, and read back.
+    spark.sql(
+        "CREATE TABLE mosaic.hdfs.on_hdfs (id BIGINT, name STRING)"
+            + " TBLPROPERTIES ('default_device' = 'fast')");
+    spark.sql(
+        "INSERT INTO mosaic.hdfs.on_hdfs SELECT id, concat('n', id) FROM range(0, 5000, 1, 2)");
+    assertThat(
+            spark
+                .sql("SELECT count(*), sum(id), max(name) FROM mosaic.hdfs.on_hdfs")
+                .collectAsList()
+                .get(0)
+                .toString())
+        .isEqualTo("[5000,12497500,n999]");
+    List<org.apache.hadoop.fs.LocatedFileStatus> segments = new java.util.ArrayList<>();
+    var files = fs.listFiles(new org.apache.hadoop.fs.Path("/mosaic/fast"), true);
+    while (files.hasNext()) {
+      var f = files.next();
+      if (f.getPath().getName().endsWith(".parquet")) {
+        segments.add(f);
+      }
+    }
+    assertThat(segments).as("the table's segments on the HDFS device").isNotEmpty();
+    for (var f : segments) {
+      for (var block : f.getBlockLocations()) {
+        assertThat(block.getStorageTypes())
+            .as(f.getPath().toString())
+            .containsOnly(org.apache.hadoop.fs.StorageType.SSD);
+      }
+    }
 
     // What an executor gets: the spark.hadoop.* settings, after Java serialization.
     MosaicSparkTable table =

@@ -110,13 +110,40 @@ class MosaicHdfsPoolTest {
         .isEqualTo("COLD");
     runner.execute("CREATE SCHEMA mosaic.hdfs");
     assertThat(runner.execute("SHOW SCHEMAS FROM mosaic").getOnlyColumnAsSet()).contains("hdfs");
-    // Writes wait for segment I/O on the storage interface (a write claims the table's folder on
-    // every device of the pool); creating a table is metadata only.
     runner.execute(
         "CREATE TABLE mosaic.hdfs.nation (n_nationkey BIGINT, n_name VARCHAR)"
             + " WITH (default_device = 'local')");
     assertThat(runner.execute("SHOW TABLES FROM mosaic.hdfs").getOnlyColumnAsSet())
         .containsExactly("nation");
+
+    // Rows written to a table whose segments go to the HDFS device, and read back.
+    runner.execute(
+        "CREATE TABLE mosaic.hdfs.on_hdfs (id BIGINT, name VARCHAR)"
+            + " WITH (default_device = 'fast')");
+    runner.execute(
+        "INSERT INTO mosaic.hdfs.on_hdfs"
+            + " SELECT x, 'n' || CAST(x AS VARCHAR) FROM UNNEST(sequence(0, 4999)) AS t(x)");
+    assertThat(
+            runner
+                .execute("SELECT count(*), sum(id), max(name) FROM mosaic.hdfs.on_hdfs")
+                .getMaterializedRows()
+                .get(0)
+                .getFields())
+        .containsExactly(5000L, 12497500L, "n999");
+    int segments = 0;
+    var files = fs.listFiles(new org.apache.hadoop.fs.Path("/mosaic/fast"), true);
+    while (files.hasNext()) {
+      var f = files.next();
+      if (f.getPath().getName().endsWith(".parquet")) {
+        segments++;
+        for (var block : f.getBlockLocations()) {
+          assertThat(block.getStorageTypes())
+              .as(f.getPath().toString())
+              .containsOnly(org.apache.hadoop.fs.StorageType.SSD);
+        }
+      }
+    }
+    assertThat(segments).as("the table's segments on the HDFS device").isPositive();
     // The catalog's pool is the whole devices.toml: an unknown device lists the HDFS ones.
     assertThatThrownBy(
             () ->
