@@ -5,11 +5,11 @@ import io.mosaic.config.Bandwidth;
 import io.mosaic.config.Codec;
 import io.mosaic.config.Latency;
 import io.mosaic.device.Device;
-import io.mosaic.device.DeviceOutputStream;
 import io.mosaic.device.DeviceReadChannel;
 import io.mosaic.model.DeviceModel;
 import io.mosaic.storage.Storage;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -196,7 +196,9 @@ public final class DeviceCalibrator {
   private static long[] writeBlocks(Device device, String file, List<byte[]> codecBlocks)
       throws IOException {
     long[] offsets = new long[codecBlocks.size() + 1];
-    try (DeviceOutputStream out = device.openForWrite(file)) {
+    // Straight to the device's storage, not through its capacity: the samples are deleted when
+    // calibration ends, and a device sized for its data (the demo's) has no room to book them.
+    try (OutputStream out = device.storage().create(file)) {
       for (int i = 0; i < codecBlocks.size(); i++) {
         out.write(codecBlocks.get(i));
         offsets[i + 1] = offsets[i] + codecBlocks.get(i).length;
@@ -328,9 +330,7 @@ public final class DeviceCalibrator {
    */
   private static void deleteAll(Device device) throws IOException {
     for (Storage.FileStatus f : device.storage().list(DIR)) {
-      if (device.storage().delete(f.key()) && !f.folder()) {
-        device.release(f.length());
-      }
+      device.storage().delete(f.key());
     }
     device.storage().delete(DIR);
   }
