@@ -80,8 +80,8 @@ public final class SegmentStamp {
     String count = kv.get(ROW_GROUPS);
     if (first != null
         && count != null
-        && (!number(first).equals((long) s.firstRowGroup())
-            || !number(count).equals((long) s.rowGroupCount()))) {
+        && (!Long.valueOf(s.firstRowGroup()).equals(number(first))
+            || !Long.valueOf(s.rowGroupCount()).equals(number(count)))) {
       return "its own metadata says it holds table row groups "
           + range(number(first), number(count))
           + ", the manifest places it at row groups "
@@ -94,7 +94,8 @@ public final class SegmentStamp {
       for (int g = s.firstRowGroup(); g < s.firstRowGroup() + s.rowGroupCount(); g++) {
         want += m.rowGroups().get(g);
       }
-      if (!number(rows).equals(want)) {
+      // A damaged record that is no number differs too (number gives null).
+      if (!Long.valueOf(want).equals(number(rows))) {
         return "its own metadata says it holds " + rows + " rows, the manifest says " + want;
       }
     }
