@@ -32,11 +32,13 @@ public final class DevicePool {
   static final String MODEL_FILE = "device-model.toml";
 
   private final Path configFile;
+  private final Configuration hadoop;
   private final Map<String, Device> devices = new LinkedHashMap<>();
   private final Device metadata;
 
   private DevicePool(Path configFile, List<DeviceSpec> specs, Configuration hadoop) {
     this.configFile = configFile;
+    this.hadoop = hadoop;
     for (DeviceSpec configured : specs) {
       Storage storage = open(configFile, configured, hadoop);
       DeviceMarker.Identity identity = mark(configFile, configured, storage);
@@ -244,6 +246,14 @@ public final class DevicePool {
    */
   public static DevicePool load(Path configFile, Configuration hadoop) {
     return new DevicePool(configFile, DeviceConfigParser.parsePool(configFile), hadoop);
+  }
+
+  /**
+   * The Hadoop settings the pool's storages were opened with (null: Hadoop's defaults); tables on
+   * non-local storage open their metadata with them too.
+   */
+  public Configuration hadoop() {
+    return hadoop;
   }
 
   public Path configFile() {

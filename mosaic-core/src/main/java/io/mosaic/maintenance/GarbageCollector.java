@@ -4,14 +4,18 @@ import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
+import io.mosaic.format.ManifestFile;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
 import io.mosaic.storage.Storage;
 import io.mosaic.table.CommitGate;
 import io.mosaic.table.LockFile;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.Retention;
+import io.mosaic.table.RetentionGc;
 import io.mosaic.table.TableFolders;
 import io.mosaic.table.TableNotFoundException;
+import io.mosaic.table.VersionLog;
 import io.mosaic.table.WriterLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,6 +64,9 @@ public final class GarbageCollector {
 
   /** Collects; files younger than {@code grace} are kept even when unreferenced. */
   public Report collect(Duration grace) {
+    if (table.lockFree()) {
+      return collectByRetention(grace);
+    }
     try (CommitGate.Hold hold = CommitGate.exclusive(table.root())) {
       Manifest latest = table.latest();
       String tableId = latest.tableId();
@@ -87,6 +94,9 @@ public final class GarbageCollector {
    * finds it gone and pins the new one, instead of reading deleted files.
    */
   void retire(Collection<SegmentEntry> segments) {
+    if (table.lockFree()) {
+      return; // kept by time: the next gc after the retention deletes them (collectByRetention)
+    }
     try (CommitGate.Hold hold = CommitGate.exclusive(table.root())) {
       Manifest latest = table.latest();
       String tableId = latest.tableId();
@@ -135,6 +145,10 @@ public final class GarbageCollector {
    * may be a copy of a moved table). A table whose manifests cannot be read loses only its root.
    */
   public void drop() {
+    if (table.lockFree()) {
+      dropLockFree();
+      return;
+    }
     Path root = table.root();
     try (CommitGate.Hold hold = CommitGate.exclusive(root)) {
       String tableId = MosaicTable.idOf(root).orElse(null);
@@ -158,6 +172,117 @@ public final class GarbageCollector {
         }
       }
       MosaicTable.deleteTree(root);
+    }
+  }
+
+  /**
+   * gc of a lock-free table ({@link RetentionGc}, docs/format.md "Commits without POSIX locks"): no
+   * hold on the table; versions retire by time, and a segment goes when no version inside the
+   * retention names it and its writer's lease expired (or, without a lease, it is older than {@code
+   * grace}). The same refusals as on local files come first.
+   */
+  private Report collectByRetention(Duration grace) {
+    Manifest latest = table.latest();
+    String tableId = latest.tableId();
+    TableFolders.requirePlainId(table, latest, "gc");
+    checkKept(List.of(latest), "gc", new HashSet<>());
+    for (Device device : table.pool().devices()) {
+      device.checkIdentity();
+      TableFolders.checkOwner(table, tableId, device);
+    }
+    VersionLog log = table.log();
+    Retention r = log.retention();
+    Retention retention = new Retention(r.versions(), r.tombstones(), grace, r.lease(), r.skew());
+    Map<String, Long> freed = new HashMap<>();
+    RetentionGc.DataFiles files =
+        new RetentionGc.DataFiles() {
+          @Override
+          public List<RetentionGc.DataFile> list() throws IOException {
+            List<RetentionGc.DataFile> all = new ArrayList<>();
+            for (Device device : table.pool().devices()) {
+              if (!device.isFolder(tableId)) {
+                continue;
+              }
+              for (Storage.FileStatus f : device.files(tableId)) {
+                if (!f.key().equals(tableId + "/" + TableFolders.OWNER)) {
+                  all.add(
+                      new RetentionGc.DataFile(
+                          key(device.id(), f.key()),
+                          WriterLock.idOf(f.name()),
+                          f.modifiedMillis(),
+                          f.name().startsWith(".")));
+                }
+              }
+            }
+            return all;
+          }
+
+          @Override
+          public boolean delete(RetentionGc.DataFile file) throws IOException {
+            int split = file.id().indexOf('\0');
+            Device device = table.pool().device(file.id().substring(0, split));
+            String relative = file.id().substring(split + 1);
+            if (!TableFolders.deletable(device, tableId, relative)) {
+              return false;
+            }
+            long size = device.deleteFile(relative);
+            if (size >= 0) {
+              freed.merge(device.id(), size, Long::sum);
+            }
+            return size >= 0;
+          }
+        };
+    try {
+      RetentionGc.Report report =
+          new RetentionGc(
+                  log,
+                  retention,
+                  content -> {
+                    Set<String> ids = new HashSet<>();
+                    addFiles(ids, List.of(ManifestFile.decode(content, "a kept manifest")));
+                    return ids;
+                  },
+                  files,
+                  log.clock())
+              .collect();
+      return new Report(report.retired(), report.files(), freed);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "gc of table " + table.name() + " stopped: " + e.getMessage(), e);
+    }
+  }
+
+  /** Drops a lock-free table: its owned segment folders, then every file under its location. */
+  private void dropLockFree() {
+    String tableId = table.latest().tableId();
+    try {
+      if (TableFolders.isPlainId(tableId)) {
+        List<Device> folders = new ArrayList<>();
+        for (Device d : table.pool().devices()) {
+          if (d.isFolder(tableId)) {
+            d.checkIdentity();
+            folders.add(d);
+          }
+        }
+        for (Device d : folders) {
+          if (TableFolders.dropsFolder(table, tableId, d)) {
+            d.deleteTree(tableId);
+          }
+        }
+      }
+      deleteAll(table.log().storage(), table.log().prefix());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot drop table " + table.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void deleteAll(Storage storage, String prefix) throws IOException {
+    for (Storage.FileStatus f : storage.list(prefix)) {
+      if (f.folder()) {
+        deleteAll(storage, f.key());
+      }
+      storage.delete(f.key());
     }
   }
 

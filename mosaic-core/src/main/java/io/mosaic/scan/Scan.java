@@ -248,7 +248,7 @@ public final class Scan implements AutoCloseable {
       return;
     }
     ScanStats stats = stats();
-    new TraceLog(state.table().root())
+    TraceLog.of(state.table())
         .appendScan(
             state.request().scanId(),
             state.request().fromRowGroup(),

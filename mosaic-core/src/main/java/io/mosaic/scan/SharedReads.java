@@ -50,7 +50,7 @@ final class SharedReads implements RowGroupSource {
     this.buffer = buffer;
     this.raw = raw;
     // Row groups of one table are numbered alike in every version; its root names it uniquely.
-    String key = state.table().root().toAbsolutePath().normalize().toString();
+    String key = state.table().location();
     List<GroupNeed> needs = new ArrayList<>();
     try {
       for (int group : state.groups()) {

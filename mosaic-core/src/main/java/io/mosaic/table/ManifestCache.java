@@ -2,7 +2,6 @@ package io.mosaic.table;
 
 import io.mosaic.format.Manifest;
 import io.mosaic.format.ManifestFile;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -33,17 +32,18 @@ final class ManifestCache {
 
   private final long maxBytes;
   private long bytes;
-  private final LinkedHashMap<Path, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
+  private final LinkedHashMap<Object, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
 
   ManifestCache(long maxBytes) {
     this.maxBytes = maxBytes;
   }
 
   /**
-   * The manifest decoded from {@code content}, the bytes just read from {@code file}: the cached
-   * one if it was decoded from equal bytes, else {@code decode}'s (cached when it succeeds).
+   * The manifest decoded from {@code content}, the bytes just read from {@code file} (a local path,
+   * or a URI string on other storage): the cached one if it was decoded from equal bytes, else
+   * {@code decode}'s (cached when it succeeds).
    */
-  Manifest get(Path file, byte[] content, Supplier<Manifest> decode) {
+  Manifest get(Object file, byte[] content, Supplier<Manifest> decode) {
     synchronized (this) {
       Entry e = entries.get(file);
       if (e != null && Arrays.equals(e.bytes(), content)) {
@@ -55,7 +55,7 @@ final class ManifestCache {
       synchronized (this) {
         Entry old = entries.put(file, new Entry(content, m));
         bytes += content.length - (old == null ? 0 : old.bytes().length);
-        Iterator<Map.Entry<Path, Entry>> eldest = entries.entrySet().iterator();
+        Iterator<Map.Entry<Object, Entry>> eldest = entries.entrySet().iterator();
         while (bytes > maxBytes && eldest.hasNext()) {
           bytes -= eldest.next().getValue().bytes().length;
           eldest.remove();

@@ -8,8 +8,11 @@ import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
+import io.mosaic.storage.Storage;
+import io.mosaic.storage.Storages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -38,18 +41,153 @@ public final class MosaicTable {
   /** Where gc moves old manifests it cannot read, instead of deleting them. */
   public static final String DAMAGED = "_damaged";
 
-  private final Path root;
+  private final Path root; // null on a storage without POSIX locks
+  private final String location;
   private final DevicePool pool;
   // Segment folders (table id, device id) this instance has checked it owns, for writes.
   private final Set<String> claimed = java.util.concurrent.ConcurrentHashMap.newKeySet();
-  private final TableVersions manifests;
+  private final TableVersions manifests; // null on a storage without POSIX locks
+  private final LockFreeVersions lockFree; // null on local files
   private final TableCommitter committer;
 
   private MosaicTable(Path root, DevicePool pool) {
     this.root = root;
+    this.location = root.toString();
     this.pool = pool;
     this.manifests = new TableVersions(root);
+    this.lockFree = null;
     this.committer = new TableCommitter(this, manifests);
+  }
+
+  private MosaicTable(VersionLog log, DevicePool pool) {
+    this.root = null;
+    String storageRoot = log.storage().root().toString().replaceAll("/+$", "");
+    this.location = log.prefix().isEmpty() ? storageRoot : storageRoot + "/" + log.prefix();
+    this.pool = pool;
+    this.manifests = null;
+    this.lockFree = new LockFreeVersions(log, location, nameOf(location));
+    this.committer = new TableCommitter(this, null);
+  }
+
+  private static String nameOf(String location) {
+    String trimmed =
+        location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+    return trimmed.substring(trimmed.lastIndexOf('/') + 1);
+  }
+
+  /**
+   * Whether {@code location} names a table on a storage other than local files: a URI with a scheme
+   * other than {@code file} ({@code hdfs://nn:8020/warehouse/orders}).
+   */
+  public static boolean isRemote(String location) {
+    int colon = location.indexOf(':');
+    int slash = location.indexOf('/');
+    return colon > 1
+        && (slash < 0 || colon < slash)
+        && !location.regionMatches(true, 0, "file:", 0, 5);
+  }
+
+  private static Path localPath(String location) {
+    return location.regionMatches(true, 0, "file:", 0, 5)
+        ? Path.of(URI.create(location).getPath())
+        : Path.of(location);
+  }
+
+  /**
+   * The table at {@code location}: a local path or {@code file:} URI (the local protocol), or a URI
+   * of another storage, opened with the pool's Hadoop settings (the lock-free protocol,
+   * docs/format.md "Commits without POSIX locks").
+   */
+  public static MosaicTable open(String location, DevicePool pool) {
+    return isRemote(location)
+        ? open(logAt(location, pool, Retention.defaults()), pool)
+        : open(localPath(location), pool);
+  }
+
+  /** Creates a table at {@code location} (see {@link #open(String, DevicePool)}). */
+  public static MosaicTable create(
+      String location, DevicePool pool, TableSchema schema, Map<String, String> properties) {
+    return isRemote(location)
+        ? create(logAt(location, pool, Retention.defaults()), pool, schema, properties)
+        : create(localPath(location), pool, schema, properties);
+  }
+
+  /** Whether a table exists at {@code location} (see {@link #open(String, DevicePool)}). */
+  public static boolean exists(String location, DevicePool pool) {
+    if (!isRemote(location)) {
+      return exists(localPath(location));
+    }
+    try {
+      logAt(location, pool, Retention.defaults()).latest();
+      return true;
+    } catch (TableNotFoundException e) {
+      return false;
+    }
+  }
+
+  /** The version log of the table at a non-local {@code location}. */
+  static VersionLog logAt(String location, DevicePool pool, Retention retention) {
+    Storage storage;
+    try {
+      storage =
+          Storages.open(
+              URI.create(location),
+              pool == null || pool.hadoop() == null
+                  ? new org.apache.hadoop.conf.Configuration()
+                  : pool.hadoop());
+    } catch (IllegalArgumentException e) {
+      throw MosaicException.invalid(
+          "table location '" + location + "' is no URI (" + e.getMessage() + ")");
+    } catch (IOException e) {
+      throw MosaicException.io("cannot open table location " + location, e);
+    }
+    return new VersionLog(storage, "", nameOf(location), retention, java.time.Clock.systemUTC());
+  }
+
+  /**
+   * Opens the table kept by {@code log}, on any storage, with the lock-free protocol
+   * (docs/format.md, "Commits without POSIX locks"); on local files this is for tests of the
+   * protocol, tables there use the local one.
+   */
+  public static MosaicTable open(VersionLog log, DevicePool pool) {
+    MosaicTable table = new MosaicTable(log, pool);
+    try {
+      log.latest();
+    } catch (TableNotFoundException e) {
+      throw new TableNotFoundException(
+          "no Mosaic table at "
+              + table.location
+              + " (no version in "
+              + VersionLog.MANIFESTS
+              + "); check the location, or create the table first");
+    }
+    return table;
+  }
+
+  /** Creates a table kept by {@code log} (see {@link #open(VersionLog, DevicePool)}). */
+  public static MosaicTable create(
+      VersionLog log, DevicePool pool, TableSchema schema, Map<String, String> properties) {
+    MosaicTable table = new MosaicTable(log, pool);
+    checkProperties(pool, schema, properties, table.location);
+    try {
+      log.create(LockFreeVersions.encode(first(schema, properties)));
+    } catch (TableConflictException e) {
+      throw new MosaicException(
+          MosaicException.Kind.CONFLICT, "a Mosaic table already exists at " + table.location);
+    }
+    return table;
+  }
+
+  private static Manifest first(TableSchema schema, Map<String, String> properties) {
+    return new Manifest(
+        UUID.randomUUID().toString(),
+        1,
+        "create",
+        Instant.now(),
+        schema,
+        properties,
+        List.of(),
+        List.of());
   }
 
   /**
@@ -74,48 +212,44 @@ public final class MosaicTable {
     if (Files.isDirectory(abs.resolve(MANIFESTS))) {
       new TableVersions(abs).removeStaleTemporaryManifests(); // an interrupted creation's
     }
-    properties.forEach(
-        (key, value) -> {
-          if (key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)) {
-            namedColumn(key, schema, abs);
-          }
-          if (key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)
-              && key.endsWith(TableProperties.COLUMN_CODEC_SUFFIX)) {
-            codecProperty(key, value, abs);
-          } else if (key.equals(TableProperties.DEFAULT_DEVICE)
-              || key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)) {
-            pool.device(value);
-          }
-        });
-    rowGroupRows(properties, abs);
+    checkProperties(pool, schema, properties, abs.toString());
     MosaicTable table = new MosaicTable(abs, pool);
     try {
       Files.createDirectories(abs.resolve(MANIFESTS));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create table directory " + abs, e);
     }
-    Manifest first =
-        new Manifest(
-            UUID.randomUUID().toString(),
-            1,
-            "create",
-            Instant.now(),
-            schema,
-            properties,
-            List.of(),
-            List.of());
-    if (!table.manifests.publish(first)) {
+    if (!table.manifests.publish(first(schema, properties))) {
       throw new MosaicException(
           MosaicException.Kind.CONFLICT, "a Mosaic table was created at " + abs + " concurrently");
     }
     return table;
   }
 
+  /** Refuses properties of a new table that name no column, no codec, no device or no size. */
+  private static void checkProperties(
+      DevicePool pool, TableSchema schema, Map<String, String> properties, String where) {
+    properties.forEach(
+        (key, value) -> {
+          if (key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)) {
+            namedColumn(key, schema, where);
+          }
+          if (key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)
+              && key.endsWith(TableProperties.COLUMN_CODEC_SUFFIX)) {
+            codecProperty(key, value, where);
+          } else if (key.equals(TableProperties.DEFAULT_DEVICE)
+              || key.startsWith(TableProperties.COLUMN_DEVICE_PREFIX)) {
+            pool.device(value);
+          }
+        });
+    rowGroupRows(properties, where);
+  }
+
   /**
    * A per-column property ({@code column.<name>.device}, {@code column.<name>.codec}) of a new
    * table must name one of its columns: one that names none would be kept and silently do nothing.
    */
-  private static void namedColumn(String key, TableSchema schema, Path root) {
+  private static void namedColumn(String key, TableSchema schema, String root) {
     int end = key.lastIndexOf('.');
     String column =
         end > TableProperties.COLUMN_DEVICE_PREFIX.length()
@@ -160,8 +294,40 @@ public final class MosaicTable {
     return table;
   }
 
+  /**
+   * The table's root directory; only tables on local files have one ({@link #lockFree()} tables are
+   * at a {@link #location()}).
+   */
   public Path root() {
+    if (root == null) {
+      throw new UnsupportedOperationException(
+          "table "
+              + name()
+              + " is on "
+              + location
+              + ", not in a local directory; this operation needs a local table root");
+    }
     return root;
+  }
+
+  /** Where the table is: its root directory's path, or its URI on other storage. */
+  public String location() {
+    return location;
+  }
+
+  /**
+   * Whether the table uses the lock-free protocol (docs/format.md, "Commits without POSIX locks").
+   */
+  public boolean lockFree() {
+    return lockFree != null;
+  }
+
+  /** The version log of a {@link #lockFree()} table. */
+  public VersionLog log() {
+    if (lockFree == null) {
+      throw new UnsupportedOperationException("table " + name() + " has no version log");
+    }
+    return lockFree.log();
   }
 
   public DevicePool pool() {
@@ -169,21 +335,25 @@ public final class MosaicTable {
   }
 
   public String name() {
-    return root.getFileName().toString();
+    return root != null ? root.getFileName().toString() : nameOf(location);
   }
 
   // ---- versions
 
   public List<Long> versions() {
-    return manifests.versions();
+    return lockFree != null ? lockFree.versions() : manifests.versions();
   }
 
   public Manifest latest() {
-    return manifests.latest();
+    return lockFree != null ? lockFree.latest() : manifests.latest();
   }
 
   public Manifest version(long version) {
-    return manifests.version(version);
+    return lockFree != null ? lockFree.version(version) : manifests.version(version);
+  }
+
+  LockFreeVersions lockFreeVersions() {
+    return lockFree;
   }
 
   /**
@@ -236,11 +406,21 @@ public final class MosaicTable {
   }
 
   public Path manifestFile(long version) {
-    return manifests.manifestFile(version);
+    return root()
+        .resolve(MANIFESTS)
+        .resolve(String.format(java.util.Locale.ROOT, "v%020d.json", version));
+  }
+
+  /** Where version {@code version}'s manifest is (a path or a URI), for messages. */
+  public String manifestLocation(long version) {
+    return lockFree != null ? lockFree.where(version) : manifests.manifestFile(version).toString();
   }
 
   /** Pins the latest version: its files stay until the pin is closed. */
   public TablePin pin() {
+    if (lockFree != null) {
+      return new TablePin(latest(), null); // kept by time retention (docs/format.md)
+    }
     while (true) {
       long version = latest().version();
       TablePin pin = TablePin.create(root.resolve(PINS), version, UUID.randomUUID().toString());
@@ -255,6 +435,9 @@ public final class MosaicTable {
 
   /** Pins a given version (an executor reading the version its driver planned). */
   public TablePin pin(long version) {
+    if (lockFree != null) {
+      return new TablePin(version(version), null);
+    }
     TablePin pin = TablePin.create(root.resolve(PINS), version, UUID.randomUUID().toString());
     try {
       return pin.withManifest(version(version));
@@ -267,6 +450,9 @@ public final class MosaicTable {
   /** Versions pinned by live readers (in this or another process). */
   public Set<Long> pinnedVersions() {
     Set<Long> versions = new HashSet<>();
+    if (lockFree != null) {
+      return versions; // readers hold versions by time, or by reader leases gc reads itself
+    }
     Path dir = root.resolve(PINS);
     if (!Files.isDirectory(dir)) {
       return versions;
@@ -301,10 +487,10 @@ public final class MosaicTable {
 
   /** Rows per row group a writer cuts for version {@code m} (table property, else the default). */
   public long rowGroupRows(Manifest m) {
-    return rowGroupRows(m.properties(), root);
+    return rowGroupRows(m.properties(), location);
   }
 
-  private static long rowGroupRows(Map<String, String> properties, Path root) {
+  private static long rowGroupRows(Map<String, String> properties, String root) {
     String value = properties.get(TableProperties.ROW_GROUP_ROWS);
     if (value == null) {
       return DEFAULT_ROW_GROUP_ROWS;
@@ -355,7 +541,7 @@ public final class MosaicTable {
         : codecProperty(codecProperty(column), value, null);
   }
 
-  private static Codec codecProperty(String key, String value, Path root) {
+  private static Codec codecProperty(String key, String value, String root) {
     return Codec.fromConfigName(value.strip())
         .orElseThrow(
             () ->

@@ -30,30 +30,88 @@ public final class RetentionGc {
   /** What one pass did. */
   public record Report(long latest, int retired, int tombstonesDeleted, int files, int leases) {}
 
+  /**
+   * A file gc may delete: its id (what {@code references} returns for it), the writer whose lease
+   * guards it, when it was last written, and whether it is hidden (a backend's temporary file).
+   */
+  public record DataFile(String id, String writer, long modifiedMillis, boolean hidden) {}
+
+  /** Where a table's data files are: its segment folders, on one storage or on many devices. */
+  public interface DataFiles {
+    List<DataFile> list() throws IOException;
+
+    /** Deletes the file; true when this call deleted it. */
+    boolean delete(DataFile file) throws IOException;
+  }
+
   private final VersionLog log;
+  private final Retention retention;
   private final Function<byte[], Collection<String>> references;
-  private final List<String> dataFolders;
+  private final DataFiles data;
   private final Clock clock;
 
   /**
    * @param references the keys of the files a version's content refers to
-   * @param dataFolders the folders whose files are the table's segments (walked recursively); a
-   *     file's writer id is its name up to the first {@code -}
+   * @param dataFolders the folders of the log's storage whose files are the table's segments
+   *     (walked recursively); a file's writer id is its name up to the first {@code -}
    */
   public RetentionGc(
       VersionLog log,
       Function<byte[], Collection<String>> references,
       List<String> dataFolders,
       Clock clock) {
+    this(log, log.retention(), references, folders(log.storage(), dataFolders), clock);
+  }
+
+  /**
+   * @param retention the log's retention, or one with another grace (gc's caller may ask for one)
+   * @param references the ids of the files a version's content refers to
+   */
+  public RetentionGc(
+      VersionLog log,
+      Retention retention,
+      Function<byte[], Collection<String>> references,
+      DataFiles data,
+      Clock clock) {
     this.log = log;
+    this.retention = retention;
     this.references = references;
-    this.dataFolders = List.copyOf(dataFolders);
+    this.data = data;
     this.clock = clock;
+  }
+
+  /** The files under {@code folders} of {@code storage}, by key. */
+  public static DataFiles folders(Storage storage, List<String> folders) {
+    List<String> roots = List.copyOf(folders);
+    return new DataFiles() {
+      @Override
+      public List<DataFile> list() throws IOException {
+        List<DataFile> files = new ArrayList<>();
+        for (String folder : roots) {
+          for (Storage.FileStatus f : walk(storage, folder)) {
+            files.add(
+                new DataFile(
+                    f.key(), writerOf(f.name()), f.modifiedMillis(), f.name().startsWith(".")));
+          }
+        }
+        return files;
+      }
+
+      @Override
+      public boolean delete(DataFile file) throws IOException {
+        return storage.delete(file.id());
+      }
+    };
+  }
+
+  /** The writer id a file name starts with ({@code <writer id>-<n>.parquet}). */
+  public static String writerOf(String name) {
+    int dash = name.indexOf('-');
+    return dash < 0 ? name : name.substring(0, dash);
   }
 
   public Report collect() throws IOException {
     Storage storage = log.storage();
-    Retention retention = log.retention();
     long skew = retention.skew().toMillis();
     long start = clock.millis();
     VersionLog.Version latest = log.latest();
@@ -97,25 +155,28 @@ public final class RetentionGc {
       CrashPoints.reached("gc-mid-tombstone");
     }
 
-    List<String> garbage = new ArrayList<>();
+    List<DataFile> garbage = new ArrayList<>();
+    List<DataFile> leftovers = new ArrayList<>();
     Map<String, Optional<Long>> leases = new HashMap<>();
-    for (String folder : dataFolders) {
-      for (Storage.FileStatus f : walk(storage, folder)) {
-        if (referenced.contains(f.key())) {
-          continue;
+    for (DataFile f : data.list()) {
+      if (f.hidden()) {
+        if (f.modifiedMillis() < start - retention.grace().toMillis() - skew) {
+          leftovers.add(f);
         }
-        String name = f.name();
-        String writer = name.indexOf('-') < 0 ? name : name.substring(0, name.indexOf('-'));
-        Optional<Long> expiry =
-            leases.computeIfAbsent(writer, w -> leaseExpiry(storage, writerLease(w)));
-        long now = clock.millis();
-        boolean dead =
-            expiry.isPresent()
-                ? expiry.get() < now - skew
-                : f.modifiedMillis() < start - retention.grace().toMillis() - skew;
-        if (dead) {
-          garbage.add(f.key());
-        }
+        continue;
+      }
+      if (referenced.contains(f.id())) {
+        continue;
+      }
+      Optional<Long> expiry =
+          leases.computeIfAbsent(f.writer(), w -> leaseExpiry(storage, writerLease(w)));
+      long now = clock.millis();
+      boolean dead =
+          expiry.isPresent()
+              ? expiry.get() < now - skew
+              : f.modifiedMillis() < start - retention.grace().toMillis() - skew;
+      if (dead) {
+        garbage.add(f);
       }
     }
     // A writer publishes only while its lease is live, so whatever it published with a file now
@@ -130,13 +191,18 @@ public final class RetentionGc {
       }
     }
     int files = 0;
-    for (String key : garbage) {
-      if (!referenced.contains(key) && storage.delete(key)) {
+    for (DataFile f : garbage) {
+      if (!referenced.contains(f.id()) && data.delete(f)) {
         files++;
         CrashPoints.reached("gc-mid-delete");
       }
     }
-    int leasesDeleted = deleteExpiredLeases(storage, retention, skew);
+    for (DataFile f : leftovers) {
+      if (data.delete(f)) {
+        files++;
+      }
+    }
+    int leasesDeleted = deleteExpiredLeases(storage, skew);
     files += deleteLeftovers(storage, start - retention.grace().toMillis() - skew);
     return new Report(now.number(), retired, tombstonesDeleted, files, leasesDeleted);
   }
@@ -172,8 +238,7 @@ public final class RetentionGc {
    * Deletes reader leases past expiry and writer leases expired for longer than the grace: by then
    * their unreferenced files are older than the grace too, so losing the lease changes nothing.
    */
-  private int deleteExpiredLeases(Storage storage, Retention retention, long skew)
-      throws IOException {
+  private int deleteExpiredLeases(Storage storage, long skew) throws IOException {
     int deleted = 0;
     long now = clock.millis();
     for (String folder : List.of(Lease.READERS, Lease.WRITERS)) {
@@ -194,10 +259,11 @@ public final class RetentionGc {
   /**
    * Deletes hidden files older than the grace: what a backend's atomic create or replace left when
    * its process died ({@link io.mosaic.storage.LocalStorage}'s {@code .tmp-} files). No version or
-   * lease names a hidden file, and none is written for longer than the grace.
+   * lease names a hidden file, and none is written for longer than the grace. (The data files' own
+   * leftovers are {@link DataFiles}' hidden files.)
    */
   private int deleteLeftovers(Storage storage, long before) throws IOException {
-    List<String> folders = new ArrayList<>(dataFolders);
+    List<String> folders = new ArrayList<>();
     folders.add(StorageKeys.join(log.prefix(), VersionLog.MANIFESTS));
     folders.add(StorageKeys.join(log.prefix(), Lease.READERS));
     folders.add(StorageKeys.join(log.prefix(), Lease.WRITERS));
@@ -220,7 +286,7 @@ public final class RetentionGc {
     for (Storage.FileStatus f : storage.list(folder)) {
       if (f.folder()) {
         files.addAll(walk(storage, f.key()));
-      } else if (!f.name().startsWith(".")) {
+      } else {
         files.add(f);
       }
     }

@@ -43,60 +43,19 @@ final class TableCommitter {
    */
   Manifest rollback(long to) {
     Manifest target = table.version(to);
+    if (table.lockFree()) {
+      return publishLockFree(
+          newest -> {
+            Manifest next = rollbackTo(target, newest.number(), to);
+            checkRollbackSegments(target, to);
+            return next;
+          });
+    }
     for (int attempt = 1; ; attempt++) {
       List<Long> versions = table.versions();
-      long newest = versions.get(versions.size() - 1);
-      if (newest == to) {
-        throw MosaicException.invalid(
-            "v"
-                + to
-                + " is already the newest version of table "
-                + table.name()
-                + "; nothing to undo");
-      }
-      Manifest next =
-          new Manifest(
-              target.tableId(),
-              newest + 1,
-              "rollback",
-              Instant.now(),
-              target.schema(),
-              target.properties(),
-              target.rowGroups(),
-              target.segments());
-      next.validate();
+      Manifest next = rollbackTo(target, versions.get(versions.size() - 1), to);
       try (CommitGate.Hold hold = CommitGate.shared(table.root())) {
-        for (SegmentEntry s : target.segments()) {
-          String file;
-          boolean exists;
-          try {
-            Device device = table.pool().device(s.device());
-            file = device.where(s.path());
-            exists = device.storage().stat(s.path()).isPresent();
-          } catch (MosaicException e) {
-            throw new CorruptTableException(
-                "cannot roll back table " + table.name() + " to v" + to + ": " + e.getMessage(), e);
-          } catch (IOException e) {
-            throw new UncheckedIOException(
-                "cannot roll back table " + table.name() + " to v" + to + ": " + e.getMessage(), e);
-          }
-          if (!exists) {
-            throw new CorruptTableException(
-                "cannot roll back table "
-                    + table.name()
-                    + " to v"
-                    + to
-                    + ": its segment "
-                    + file
-                    + " of column "
-                    + s.column()
-                    + " on device '"
-                    + s.device()
-                    + "' is gone (deleted by gc once v"
-                    + to
-                    + " was no longer kept); roll back to a later version");
-          }
-        }
+        checkRollbackSegments(target, to);
         if (manifests.publish(next)) {
           return next;
         }
@@ -110,6 +69,77 @@ final class TableCommitter {
                 + " races in a row; try again");
       }
     }
+  }
+
+  /** Version {@code to}'s content as the version after {@code newest}. */
+  private Manifest rollbackTo(Manifest target, long newest, long to) {
+    if (newest == to) {
+      throw MosaicException.invalid(
+          "v"
+              + to
+              + " is already the newest version of table "
+              + table.name()
+              + "; nothing to undo");
+    }
+    Manifest next =
+        new Manifest(
+            target.tableId(),
+            newest + 1,
+            "rollback",
+            Instant.now(),
+            target.schema(),
+            target.properties(),
+            target.rowGroups(),
+            target.segments());
+    next.validate();
+    return next;
+  }
+
+  /** Refuses a rollback to {@code target} when one of its segments is gone. */
+  private void checkRollbackSegments(Manifest target, long to) {
+    for (SegmentEntry s : target.segments()) {
+      String file;
+      boolean exists;
+      try {
+        Device device = table.pool().device(s.device());
+        file = device.where(s.path());
+        exists = device.storage().stat(s.path()).isPresent();
+      } catch (MosaicException e) {
+        throw new CorruptTableException(
+            "cannot roll back table " + table.name() + " to v" + to + ": " + e.getMessage(), e);
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "cannot roll back table " + table.name() + " to v" + to + ": " + e.getMessage(), e);
+      }
+      if (!exists) {
+        throw new CorruptTableException(
+            "cannot roll back table "
+                + table.name()
+                + " to v"
+                + to
+                + ": its segment "
+                + file
+                + " of column "
+                + s.column()
+                + " on device '"
+                + s.device()
+                + "' is gone (deleted by gc once v"
+                + to
+                + " was no longer kept); roll back to a later version");
+      }
+    }
+  }
+
+  /**
+   * Publishes {@code next(newest version)} with the lock-free protocol ({@link VersionLog#commit}):
+   * a lost race reads the latest version and builds the next one again.
+   */
+  private Manifest publishLockFree(java.util.function.Function<VersionLog.Version, Manifest> next) {
+    LockFreeVersions versions = table.lockFreeVersions();
+    VersionLog log = versions.log();
+    VersionLog.Published published =
+        log.commit(log.latest(), at -> LockFreeVersions.encode(next.apply(at)), List.of(), null);
+    return versions.decode(published.version());
   }
 
   /** Appends the rows of all results in one new version (an empty list commits nothing). */
@@ -162,20 +192,20 @@ final class TableCommitter {
    */
   Manifest commit(String operation, UnaryOperator<Manifest> change) {
     Map<String, String> checksums = new HashMap<>();
+    if (table.lockFree()) {
+      // The segment check runs inside the publish loop, before the lease check and the exclusive
+      // create (docs/format.md, "Commits without POSIX locks").
+      return publishLockFree(
+          newest -> {
+            Manifest base = table.lockFreeVersions().decode(newest);
+            Manifest next = proposed(operation, base, change);
+            checkNewSegmentsExist(base, next);
+            return stamped(base, next, checksums);
+          });
+    }
     for (int attempt = 1; ; attempt++) {
       Manifest base = table.latest();
-      Manifest proposed = change.apply(base);
-      Manifest next =
-          new Manifest(
-              base.tableId(),
-              base.version() + 1,
-              operation,
-              Instant.now(),
-              proposed.schema(),
-              proposed.properties(),
-              proposed.rowGroups(),
-              proposed.segments());
-      next.validate();
+      Manifest next = proposed(operation, base, change);
       // gc decides what is garbage under the exclusive hold: checking that the new segments exist
       // and publishing must not straddle one of its passes.
       try (CommitGate.Hold hold = CommitGate.shared(table.root())) {
@@ -196,6 +226,24 @@ final class TableCommitter {
         throw new TableConflictException("commit to table " + table.name() + " interrupted");
       }
     }
+  }
+
+  /** {@code change(base)} as the version after {@code base}, checked. */
+  private static Manifest proposed(
+      String operation, Manifest base, UnaryOperator<Manifest> change) {
+    Manifest proposed = change.apply(base);
+    Manifest next =
+        new Manifest(
+            base.tableId(),
+            base.version() + 1,
+            operation,
+            Instant.now(),
+            proposed.schema(),
+            proposed.properties(),
+            proposed.rowGroups(),
+            proposed.segments());
+    next.validate();
+    return next;
   }
 
   /**

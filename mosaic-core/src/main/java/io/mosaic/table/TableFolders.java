@@ -60,7 +60,7 @@ public final class TableFolders {
               + " refused: manifest v"
               + m.version()
               + " ("
-              + table.manifestFile(m.version())
+              + table.manifestLocation(m.version())
               + ") records the table id '"
               + m.tableId()
               + "', which is not a UUID; segment folders are <device>/<table id>, and this id"
@@ -125,11 +125,19 @@ public final class TableFolders {
    * one, so a copy put at the recorded path after the original was moved away is not taken for the
    * owner. Owner files written before inodes were recorded have none: path only.
    */
-  private record Recorded(Path root, Long inode) {
+  private record Recorded(String root, Long inode) {
     /** Whether the directory at the recorded path is still the recorded one. */
     boolean sameDirectory() {
-      return inode == null || inode.equals(TableFolders.inode(root));
+      return inode == null || inode.equals(inodeOf(root));
     }
+  }
+
+  /**
+   * What an owner file records of {@code table}: its root's real path, or its URI on a storage
+   * other than local files (where a copy gets another URI, and there is no inode).
+   */
+  private static String identity(MosaicTable table) throws IOException {
+    return table.lockFree() ? table.location() : table.root().toRealPath().toString();
   }
 
   /**
@@ -139,7 +147,8 @@ public final class TableFolders {
   private record Ownership(
       Device device, String key, String folder, Owner owner, Recorded recorded) {}
 
-  private static Ownership ownership(Path me, String tableId, Device device) throws IOException {
+  private static Ownership ownership(MosaicTable table, String me, String tableId, Device device)
+      throws IOException {
     String folder = device.where(tableId);
     if (!device.isFolder(tableId)) {
       return new Ownership(device, tableId, folder, Owner.NONE, null);
@@ -153,7 +162,7 @@ public final class TableFolders {
     Owner owner =
         sameDirectory && same(r.root(), me)
             ? Owner.THIS
-            : sameDirectory && stillOwns(r.root(), tableId) ? Owner.COPY : Owner.UNMATCHED;
+            : sameDirectory && stillOwns(table, r.root(), tableId) ? Owner.COPY : Owner.UNMATCHED;
     return new Ownership(device, tableId, folder, owner, r);
   }
 
@@ -174,7 +183,7 @@ public final class TableFolders {
    */
   public static boolean dropsFolder(MosaicTable table, String tableId, Device device) {
     try {
-      Ownership o = ownership(table.root().toRealPath(), tableId, device);
+      Ownership o = ownership(table, identity(table), tableId, device);
       if (o.owner() == Owner.UNMATCHED) {
         throw unmatched(table, tableId, o, "dropping it is refused");
       }
@@ -221,20 +230,20 @@ public final class TableFolders {
     String dir = device.where(tableId);
     String owner = ownerKey(tableId);
     try {
-      Path me = table.root().toRealPath();
+      String me = identity(table);
       // Every folder, not only this one: a copy writing to a device the original never used would
       // own that folder, and the original's writes there would be refused.
       for (Device d : table.pool().devices()) {
         if (!d.id().equals(device.id())) {
-          refuseUnlessOwned(table, tableId, ownership(me, tableId, d));
+          refuseUnlessOwned(table, tableId, ownership(table, me, tableId, d));
         }
       }
       // The owner file's create makes the folder.
       for (int attempt = 0; attempt < 10; attempt++) {
-        Ownership o = ownership(me, tableId, device);
+        Ownership o = ownership(table, me, tableId, device);
         if (o.owner() != Owner.NONE) {
           refuseUnlessOwned(table, tableId, o);
-          if (o.recorded().inode() == null && inode(me) != null) {
+          if (o.recorded().inode() == null && inodeOf(me) != null) {
             write(device, owner, me, true); // an owner file from before inodes were recorded
           }
           return;
@@ -254,7 +263,7 @@ public final class TableFolders {
   private static void refuseUnlessOwned(MosaicTable table, String tableId, Ownership o)
       throws IOException {
     if (o.owner() == Owner.COPY) {
-      throw copiedRoot(table, table.root().toRealPath(), o.recorded().root(), tableId, o);
+      throw copiedRoot(table, identity(table), o.recorded().root(), tableId, o);
     }
     if (o.owner() == Owner.UNMATCHED) {
       throw unmatched(table, tableId, o, "writes, migrations and gc through it are refused");
@@ -263,7 +272,7 @@ public final class TableFolders {
 
   /** What {@link #adopt} did: the devices whose folders now name this root, and whom they named. */
   public record Adoption(
-      String tableId, List<String> adopted, List<String> owned, List<Path> from) {
+      String tableId, List<String> adopted, List<String> owned, List<String> from) {
     public Adoption {
       adopted = List.copyOf(adopted);
       owned = List.copyOf(owned);
@@ -279,14 +288,14 @@ public final class TableFolders {
    * then a copy, not the moved table. The person adopting vouches that this root is the moved table
    * and not a copy of it (docs/operations.md, "adopt").
    */
-  public static Adoption adopt(MosaicTable table, Predicate<Path> previous) {
+  public static Adoption adopt(MosaicTable table, Predicate<String> previous) {
     String tableId = table.latest().tableId();
     requirePlainId(table, table.latest(), "adopting the segment folders");
     try {
-      Path me = table.root().toRealPath();
+      String me = identity(table);
       List<Ownership> folders = new ArrayList<>();
       for (Device d : table.pool().devices()) {
-        Ownership o = ownership(me, tableId, d);
+        Ownership o = ownership(table, me, tableId, d);
         if (o.owner() == Owner.COPY) {
           throw copiedRoot(table, me, o.recorded().root(), tableId, o);
         }
@@ -296,7 +305,7 @@ public final class TableFolders {
       }
       List<String> adopted = new ArrayList<>();
       List<String> owned = new ArrayList<>();
-      List<Path> from = new ArrayList<>();
+      List<String> from = new ArrayList<>();
       for (Ownership o : folders) {
         if (o.owner() == Owner.THIS) {
           owned.add(o.device().id());
@@ -317,24 +326,24 @@ public final class TableFolders {
 
   private static CorruptTableException unmatched(
       MosaicTable table, String tableId, Ownership o, String refused) {
-    Path me;
+    String me;
     try {
-      me = table.root().toRealPath();
+      me = identity(table);
     } catch (IOException e) {
-      me = table.root();
+      me = table.location();
     }
-    Path other = o.recorded().root();
+    String other = o.recorded().root();
     String why =
-        !MosaicTable.exists(other)
+        !exists(table, other)
             ? "no table is there any more"
             : !o.recorded().sameDirectory()
                 ? "the directory there is not the one recorded (inode "
-                    + inode(other)
+                    + inodeOf(other)
                     + ", recorded "
                     + o.recorded().inode()
                     + "): it was put there by a copy or a restore, after the table was moved away"
                 : "the table there has another id ("
-                    + MosaicTable.idOf(other).orElse("unreadable")
+                    + idOf(table, other).orElse("unreadable")
                     + ")";
     return new CorruptTableException(
         "table root "
@@ -367,7 +376,7 @@ public final class TableFolders {
   }
 
   private static CorruptTableException copiedRoot(
-      MosaicTable table, Path me, Path other, String tableId, Ownership o) {
+      MosaicTable table, String me, String other, String tableId, Ownership o) {
     Device device = o.device();
     return new CorruptTableException(
         "table root "
@@ -404,23 +413,49 @@ public final class TableFolders {
             + " (`mosaic adopt`, docs/operations.md)");
   }
 
-  private static boolean same(Path recorded, Path me) {
+  private static boolean same(String recorded, String me) {
     if (recorded.equals(me)) {
       return true;
     }
+    if (MosaicTable.isRemote(recorded) || MosaicTable.isRemote(me)) {
+      return false;
+    }
     try {
-      return recorded.toRealPath().equals(me);
-    } catch (IOException e) {
+      return Path.of(recorded).toRealPath().equals(Path.of(me));
+    } catch (IOException | java.nio.file.InvalidPathException e) {
       return false;
     }
   }
 
+  private static Long inodeOf(String root) {
+    return MosaicTable.isRemote(root) ? null : inode(Path.of(root));
+  }
+
+  private static boolean exists(MosaicTable table, String root) {
+    try {
+      return MosaicTable.exists(root, table.pool());
+    } catch (RuntimeException e) {
+      return true; // unreachable: assumed still there, so nothing is taken from it
+    }
+  }
+
+  private static Optional<String> idOf(MosaicTable table, String root) {
+    if (!MosaicTable.isRemote(root)) {
+      return MosaicTable.idOf(Path.of(root));
+    }
+    try {
+      return Optional.of(MosaicTable.open(root, table.pool()).latest().tableId());
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
   /** Whether {@code root} is still a table with id {@code tableId}; unreadable: assumed so. */
-  private static boolean stillOwns(Path root, String tableId) {
-    if (!MosaicTable.exists(root)) {
+  private static boolean stillOwns(MosaicTable table, String root, String tableId) {
+    if (!exists(table, root)) {
       return false;
     }
-    return MosaicTable.idOf(root).map(tableId::equals).orElse(true);
+    return idOf(table, root).map(tableId::equals).orElse(true);
   }
 
   /**
@@ -449,7 +484,7 @@ public final class TableFolders {
           }
         }
       }
-      return Optional.of(new Recorded(Path.of(lines[0].strip()), inode));
+      return Optional.of(new Recorded(lines[0].strip(), inode));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
@@ -459,9 +494,9 @@ public final class TableFolders {
    * Writes the owner file {@code key} of {@code device}: created only if absent (false if another
    * was first; the storage's exclusive create, so of racing roots one wins), or replacing.
    */
-  private static boolean write(Device device, String key, Path me, boolean replace)
+  private static boolean write(Device device, String key, String me, boolean replace)
       throws IOException {
-    Long inode = inode(me);
+    Long inode = inodeOf(me);
     byte[] text =
         (me + "\n" + (inode == null ? "" : INODE + inode + "\n")).getBytes(StandardCharsets.UTF_8);
     if (replace) {

@@ -7,16 +7,18 @@ import java.nio.file.Path;
 
 /**
  * A reader's hold on one manifest version: while it is open, no file that version refers to is
- * deleted (docs/format.md, "Pins, writer locks and gc"). It is a {@link LockFile} in the table's
- * {@code _pins} directory; the operating system drops the lock when the process dies, even by
- * {@code kill -9}, so a crashed reader never pins files forever, and nothing this JVM does (gc,
- * migrations listing the pins) releases it early.
+ * deleted (docs/format.md, "Pins, writer locks and gc"). On a lock-free table the version is kept
+ * by time instead, for the retention after it stops being the latest, and the pin holds nothing. It
+ * is a {@link LockFile} in the table's {@code _pins} directory; the operating system drops the lock
+ * when the process dies, even by {@code kill -9}, so a crashed reader never pins files forever, and
+ * nothing this JVM does (gc, migrations listing the pins) releases it early.
  */
 public final class TablePin implements AutoCloseable {
   private final Manifest manifest;
   private final LockFile lock;
 
-  private TablePin(Manifest manifest, LockFile lock) {
+  /** A pin by {@code lock}; none (null) where versions are kept by time (a lock-free table). */
+  TablePin(Manifest manifest, LockFile lock) {
     this.manifest = manifest;
     this.lock = lock;
   }
@@ -49,6 +51,8 @@ public final class TablePin implements AutoCloseable {
 
   @Override
   public void close() {
-    lock.close();
+    if (lock != null) {
+      lock.close();
+    }
   }
 }

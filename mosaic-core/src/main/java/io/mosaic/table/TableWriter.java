@@ -116,6 +116,7 @@ public final class TableWriter implements AutoCloseable {
     }
     rowGroups.add(rowsInGroup);
     rowsInGroup = 0;
+    lock.renew();
     CrashPoints.reached("row-group-written");
   }
 
@@ -137,6 +138,7 @@ public final class TableWriter implements AutoCloseable {
       }
     }
     finished = true;
+    lock.renew();
     return new WriteResult(lock.id(), base.schema(), rowGroups, entries);
   }
 

@@ -8,18 +8,42 @@ import java.util.UUID;
  * Marks a process that is creating segment files for a table (a task writer, a migration): the
  * files it creates start with its id, and while its {@link LockFile} in {@code _writers} is held,
  * gc leaves them alone. The operating system releases the lock when the process dies, even by
- * SIGKILL.
+ * SIGKILL. On a lock-free table it is a writer {@link Lease} instead, which the writer renews
+ * ({@link #renew}) and which expires when it dies (docs/format.md, "Commits without POSIX locks").
  */
 public final class WriterLock implements AutoCloseable {
   private final String id;
   private final LockFile lock;
+  private final Lease lease;
 
   public WriterLock(MosaicTable table, String prefix) {
     this.id = prefix + UUID.randomUUID().toString().replace("-", "");
+    if (table.lockFree()) {
+      VersionLog log = table.log();
+      this.lock = null;
+      this.lease =
+          Lease.acquire(
+              log.storage(),
+              io.mosaic.storage.StorageKeys.join(log.prefix(), Lease.WRITERS + "/" + id),
+              log.retention(),
+              log.clock());
+      return;
+    }
+    this.lease = null;
     try {
       this.lock = LockFile.create(table.root().resolve(MosaicTable.WRITERS), id + ".lock");
     } catch (IOException e) {
       throw MosaicException.io("cannot register a writer in table " + table.name(), e);
+    }
+  }
+
+  /**
+   * Renews a writer lease when half of it is gone, and refuses to go on when it expired (gc may
+   * have taken the files for a dead writer's); a lock needs nothing.
+   */
+  public void renew() {
+    if (lease != null) {
+      lease.ensureLive();
     }
   }
 
@@ -35,6 +59,10 @@ public final class WriterLock implements AutoCloseable {
 
   @Override
   public void close() {
-    lock.close();
+    if (lock != null) {
+      lock.close();
+    } else {
+      lease.close();
+    }
   }
 }

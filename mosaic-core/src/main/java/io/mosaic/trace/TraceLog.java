@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mosaic.config.MetadataFiles;
+import io.mosaic.storage.Storage;
+import io.mosaic.storage.StorageKeys;
+import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -40,6 +43,9 @@ public final class TraceLog {
   private static final Pattern EPOCH = Pattern.compile("epoch-(\\d+)");
   // Per trace directory, the epoch this JVM last appended to (see appendEpoch); under APPEND_LOCK.
   private static final Map<Path, Integer> APPEND_EPOCHS = new java.util.HashMap<>();
+  // Records this JVM wrote to traces on storage without appends: their files' sequence numbers.
+  private static final java.util.concurrent.atomic.AtomicLong RECORDS =
+      new java.util.concurrent.atomic.AtomicLong();
   private static final String PROCESS =
       host()
           + "-"
@@ -47,10 +53,34 @@ public final class TraceLog {
           + "-"
           + UUID.randomUUID().toString().substring(0, 8);
 
-  private final Path dir;
+  private final Path dir; // on local files
+  private final Storage storage; // elsewhere: one file per record (no appends)
+  private final String key;
+  private final String where;
 
   public TraceLog(Path tableRoot) {
     this.dir = tableRoot.resolve("_trace");
+    this.storage = null;
+    this.key = null;
+    this.where = dir.toString();
+  }
+
+  private TraceLog(Storage storage, String prefix, String location) {
+    this.dir = null;
+    this.storage = storage;
+    this.key = StorageKeys.join(prefix, "_trace");
+    this.where = location + "/_trace";
+  }
+
+  /**
+   * The trace of {@code table}: in its root directory, or, for a lock-free table, on its storage,
+   * where each record is a file of its own, since such storage has no appends (docs/format.md,
+   * "Commits without POSIX locks").
+   */
+  public static TraceLog of(MosaicTable table) {
+    return table.lockFree()
+        ? new TraceLog(table.log().storage(), table.log().prefix(), table.location())
+        : new TraceLog(table.root());
   }
 
   private static String host() {
@@ -64,6 +94,19 @@ public final class TraceLog {
   /** The current epoch (1 until a new one is started). */
   public int epoch() {
     int epoch = 1;
+    if (storage != null) {
+      try {
+        for (Storage.FileStatus f : storage.list(key)) {
+          Matcher m = EPOCH.matcher(f.name());
+          if (f.folder() && m.matches()) {
+            epoch = Math.max(epoch, Integer.parseInt(m.group(1)));
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the trace " + where, e);
+      }
+      return epoch;
+    }
     if (Files.isDirectory(dir)) {
       try (Stream<Path> list = Files.list(dir)) {
         for (Path p : list.toList()) {
@@ -83,6 +126,11 @@ public final class TraceLog {
   public int newEpoch() {
     int next = epoch() + 1;
     try {
+      if (storage != null) {
+        // a folder exists once it holds a file: an empty marker, which read skips (hidden)
+        storage.create(epochKey(next) + "/.epoch").close();
+        return next;
+      }
       Files.createDirectories(dir.resolve("epoch-" + next));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start a new trace epoch in " + dir, e);
@@ -180,8 +228,21 @@ public final class TraceLog {
     return o;
   }
 
+  private String epochKey(int epoch) {
+    return key + "/epoch-" + epoch;
+  }
+
   private void write(ObjectNode o) {
     byte[] line = (o.toString() + "\n").getBytes(StandardCharsets.UTF_8);
+    if (storage != null) {
+      String file = epochKey(epoch()) + "/" + PROCESS + "-" + RECORDS.incrementAndGet() + ".jsonl";
+      try {
+        storage.createExclusive(file, line);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write to the trace " + where + "/" + file, e);
+      }
+      return;
+    }
     synchronized (APPEND_LOCK) {
       int epoch = appendEpoch();
       Path file = dir.resolve("epoch-" + epoch).resolve(PROCESS + ".jsonl");
@@ -240,23 +301,14 @@ public final class TraceLog {
     // A planned scan's fragments, by scan id, and the place in records its merged record takes.
     Map<String, List<TraceFragment>> fragments = new LinkedHashMap<>();
     Map<String, Integer> places = new LinkedHashMap<>();
-    Path epochDir = dir.resolve("epoch-" + epoch);
-    if (!Files.isDirectory(epochDir)) {
-      return records;
-    }
-    List<Path> files;
-    try (Stream<Path> list = Files.list(epochDir)) {
-      files = list.sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the trace in " + epochDir, e);
-    }
+    List<TraceFile> files = files(epoch);
+    String epochDir = where + "/epoch-" + epoch;
     String remedy =
         "; move the file out of " + epochDir + " (or start a new trace epoch; docs/format.md)";
-    for (Path f : files) {
+    for (TraceFile f : files) {
       try {
-        MetadataFiles.checkSize(f, (long) MAX_FILE_MIB << 20, "trace file");
         readLines(
-            f,
+            f.open().get(),
             (line, number, terminated) -> {
               try {
                 if (line == null) {
@@ -278,7 +330,7 @@ public final class TraceLog {
                   throw new UncheckedIOException(
                       new IOException(
                           "trace file "
-                              + f
+                              + f.name()
                               + " is damaged at line "
                               + number
                               + " ("
@@ -294,13 +346,69 @@ public final class TraceLog {
         throw new UncheckedIOException(e.getCause().getMessage(), e.getCause());
       } catch (MetadataFiles.TooLargeException e) {
         throw new UncheckedIOException(
-            "cannot read the trace of " + dir.getParent() + ": " + e.getMessage() + remedy, e);
+            "cannot read the trace of "
+                + where.substring(0, where.length() - "/_trace".length())
+                + ": "
+                + e.getMessage()
+                + remedy,
+            e);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot read trace file " + f + ": " + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "cannot read trace file " + f.name() + ": " + e.getMessage(), e);
       }
     }
     places.forEach((id, at) -> records.set(at, TraceFragment.merge(fragments.get(id))));
     return records;
+  }
+
+  /**
+   * A trace file of an epoch: its name (for messages), and how to read it, refused by size first
+   * ({@value #MAX_FILE_MIB} MiB).
+   */
+  private record TraceFile(String name, IoSupplier<java.io.InputStream> open) {}
+
+  private interface IoSupplier<T> {
+    T get() throws IOException;
+  }
+
+  /** The record files of an epoch, by name. */
+  private List<TraceFile> files(int epoch) {
+    List<TraceFile> files = new ArrayList<>();
+    try {
+      if (storage != null) {
+        for (Storage.FileStatus f : storage.list(epochKey(epoch))) {
+          if (!f.folder() && !f.name().startsWith(".")) {
+            files.add(
+                new TraceFile(
+                    where + "/epoch-" + epoch + "/" + f.name(),
+                    () ->
+                        new java.io.ByteArrayInputStream(
+                            MetadataFiles.read(
+                                storage, f.key(), (long) MAX_FILE_MIB << 20, "trace file"))));
+          }
+        }
+        files.sort(java.util.Comparator.comparing(TraceFile::name));
+        return files;
+      }
+      Path epochDir = dir.resolve("epoch-" + epoch);
+      if (!Files.isDirectory(epochDir)) {
+        return files;
+      }
+      try (Stream<Path> list = Files.list(epochDir)) {
+        for (Path p : list.sorted().toList()) {
+          files.add(
+              new TraceFile(
+                  p.toString(),
+                  () -> {
+                    MetadataFiles.checkSize(p, (long) MAX_FILE_MIB << 20, "trace file");
+                    return Files.newInputStream(p);
+                  }));
+        }
+      }
+      return files;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the trace in " + where + "/epoch-" + epoch, e);
+    }
   }
 
   /** Largest trace file read, in MiB. */
@@ -315,12 +423,12 @@ public final class TraceLog {
   }
 
   /** Calls {@code action} with each non-blank line, never holding more than a record's length. */
-  private static void readLines(Path file, LineAction action) throws IOException {
+  private static void readLines(java.io.InputStream file, LineAction action) throws IOException {
     byte[] buf = new byte[1 << 16];
     java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
     boolean tooLong = false;
     int number = 1;
-    try (java.io.InputStream in = Files.newInputStream(file)) {
+    try (java.io.InputStream in = file) {
       for (int n = in.read(buf); n > 0; n = in.read(buf)) {
         int start = 0;
         for (int i = 0; i < n; i++) {

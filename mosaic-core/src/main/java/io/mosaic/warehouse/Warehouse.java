@@ -322,7 +322,8 @@ public final class Warehouse {
     }
     if (TableFolders.isPlainId(MosaicTable.idOf(to).orElse(null))) {
       // This rename is the move: the folders that named the old root now name the new one.
-      TableFolders.adopt(MosaicTable.open(to, pool), recorded -> recorded.equals(fromReal));
+      TableFolders.adopt(
+          MosaicTable.open(to, pool), recorded -> recorded.equals(fromReal.toString()));
     }
   }
 

@@ -88,29 +88,36 @@ public final class TableFixtures {
     try (BufferAllocator alloc = new RootAllocator();
         TableWriter writer = table.newWriter()) {
       for (int from = 0; from < rows.size(); from += 8192) {
-        int n = Math.min(8192, rows.size() - from);
-        try (VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc)) {
-          batch.allocateNew();
-          for (int c = 0; c < schema.columns().size(); c++) {
-            FieldVector v = batch.getVector(c);
-            for (int i = 0; i < n; i++) {
-              Object value = rows.get(from + i).get(c);
-              switch (schema.columns().get(c).type().kind()) {
-                case INT64 -> ((BigIntVector) v).setSafe(i, (Long) value);
-                case INT32 -> ((IntVector) v).setSafe(i, (Integer) value);
-                case DATE -> ((DateDayVector) v).setSafe(i, (Integer) value);
-                case DECIMAL -> ((DecimalVector) v).setSafe(i, (BigDecimal) value);
-                default ->
-                    ((VarCharVector) v)
-                        .setSafe(i, ((String) value).getBytes(StandardCharsets.UTF_8));
-              }
-            }
-          }
-          batch.setRowCount(n);
+        try (VectorSchemaRoot batch =
+            batch(schema, rows.subList(from, Math.min(rows.size(), from + 8192)), alloc)) {
           writer.write(batch);
         }
       }
       return table.append(List.of(writer.finish()));
     }
+  }
+
+  /** One Arrow batch of {@code rows} (as {@link #write} takes them); the caller closes it. */
+  public static VectorSchemaRoot batch(
+      TableSchema schema, List<List<Object>> rows, BufferAllocator alloc) {
+    int n = rows.size();
+    VectorSchemaRoot batch = VectorSchemaRoot.create(schema.arrowSchema(), alloc);
+    batch.allocateNew();
+    for (int c = 0; c < schema.columns().size(); c++) {
+      FieldVector v = batch.getVector(c);
+      for (int i = 0; i < n; i++) {
+        Object value = rows.get(i).get(c);
+        switch (schema.columns().get(c).type().kind()) {
+          case INT64 -> ((BigIntVector) v).setSafe(i, (Long) value);
+          case INT32 -> ((IntVector) v).setSafe(i, (Integer) value);
+          case DATE -> ((DateDayVector) v).setSafe(i, (Integer) value);
+          case DECIMAL -> ((DecimalVector) v).setSafe(i, (BigDecimal) value);
+          default ->
+              ((VarCharVector) v).setSafe(i, ((String) value).getBytes(StandardCharsets.UTF_8));
+        }
+      }
+    }
+    batch.setRowCount(n);
+    return batch;
   }
 }

@@ -416,7 +416,7 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     for (MosaicTable t : tables) {
-      new TraceLog(t.root()).newEpoch();
+      TraceLog.of(t).newEpoch();
     }
     return moved;
   }

@@ -42,7 +42,7 @@ final class TraceCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     MosaicTable table = options.open();
-    TraceLog log = new TraceLog(table.root());
+    TraceLog log = TraceLog.of(table);
     PrintWriter out = spec.commandLine().getOut();
     if (newEpoch) {
       out.println("table " + table.name() + ": trace epoch " + log.newEpoch() + " started");

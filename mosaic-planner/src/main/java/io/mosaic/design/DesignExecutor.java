@@ -199,7 +199,7 @@ public final class DesignExecutor {
     }
     // The epoch starts before the queue says done: a kill between the two leaves the queue running
     // with every step done, and the resume starts the epoch again (an empty one) rather than never.
-    new TraceLog(table.root()).newEpoch();
+    TraceLog.of(table).newEpoch();
     // Under the queue's update lock, as every change: a pause or cancel written meanwhile by
     // another front end is read first, not overwritten by a queue read before it.
     MoveQueue finished = queue;

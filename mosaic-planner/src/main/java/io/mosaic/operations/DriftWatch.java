@@ -58,7 +58,7 @@ public final class DriftWatch {
     if (queue.isPresent() && queue.get().state() == MoveQueue.State.PAUSED) {
       return Optional.empty();
     }
-    TraceLog log = new TraceLog(table.root());
+    TraceLog log = TraceLog.of(table);
     int epoch = log.epoch();
     int scans = log.read(epoch).size();
     if (scans == 0 || (epoch == seenEpoch && scans == seenScans)) {

@@ -469,7 +469,7 @@ public final class MaintenanceExecutor {
   }
 
   private static List<TraceRecord> epochRecords(MosaicTable table) {
-    TraceLog log = new TraceLog(table.root());
+    TraceLog log = TraceLog.of(table);
     return log.read(log.epoch());
   }
 
@@ -611,7 +611,7 @@ public final class MaintenanceExecutor {
     }
     migrator.checkSpace(plan);
     Manifest after = migrator.apply(plan, listener);
-    int epoch = new TraceLog(table.root()).newEpoch();
+    int epoch = TraceLog.of(table).newEpoch();
     return new Applied(plan, after, epoch);
   }
 }

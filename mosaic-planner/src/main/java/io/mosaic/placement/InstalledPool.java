@@ -123,7 +123,7 @@ public final class InstalledPool {
   public static Workload workload(List<MosaicTable> tables) {
     List<DistinctScan> scans = new ArrayList<>();
     for (MosaicTable table : tables) {
-      TraceLog log = new TraceLog(table.root());
+      TraceLog log = TraceLog.of(table);
       for (TraceRecord r : log.read(log.epoch())) {
         Set<ColumnRef> columns = new LinkedHashSet<>();
         r.columns().forEach(c -> columns.add(new ColumnRef(table.name(), c)));
@@ -188,7 +188,7 @@ public final class InstalledPool {
       for (ColumnSpec c : m.schema().columns()) {
         bytes.put(c.name(), rowGroupSizes(m, c.name(), groups));
       }
-      TraceLog log = new TraceLog(table.root());
+      TraceLog log = TraceLog.of(table);
       List<RangeUnits.RangeScan> recorded = new ArrayList<>();
       for (TraceRecord r : log.read(log.epoch())) {
         Set<Integer> read = new HashSet<>();

@@ -40,7 +40,7 @@ public final class MosaicDataSource
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
     MosaicOptions o = MosaicSparkConf.location(options);
-    return SparkTypes.toSpark(MosaicTable.open(o.rootPath(), o.pool()).latest().schema());
+    return SparkTypes.toSpark(MosaicTable.open(o.location(), o.pool()).latest().schema());
   }
 
   @Override
@@ -63,11 +63,11 @@ public final class MosaicDataSource
       Dataset<Row> data) {
     Map<String, String> options = new HashMap<>(CollectionConverters.asJava(parameters));
     MosaicOptions o = MosaicSparkConf.location(options);
-    boolean exists = MosaicTable.exists(o.rootPath());
+    boolean exists = MosaicTable.exists(o.location(), o.pool());
     if (exists && mode == SaveMode.ErrorIfExists) {
       throw new IllegalStateException(
           "a Mosaic table already exists at "
-              + o.rootPath().toAbsolutePath().normalize()
+              + o.location()
               + " and the save mode is errorifexists (Spark's default): use .mode(\"append\") to"
               + " add the rows, .mode(\"overwrite\") to replace the table's rows, or"
               + " .mode(\"ignore\") to leave the table as it is");
@@ -81,7 +81,7 @@ public final class MosaicDataSource
           .save();
     }
     StructType schema =
-        SparkTypes.toSpark(MosaicTable.open(o.rootPath(), o.pool()).latest().schema());
+        SparkTypes.toSpark(MosaicTable.open(o.location(), o.pool()).latest().schema());
     return new BaseRelation() {
       @Override
       public SQLContext sqlContext() {

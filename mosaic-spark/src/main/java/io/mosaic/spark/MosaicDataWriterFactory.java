@@ -32,7 +32,7 @@ final class MosaicDataWriterFactory implements DataWriterFactory {
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-    MosaicTable table = MosaicTable.open(options.rootPath(), options.pool());
+    MosaicTable table = MosaicTable.open(options.location(), options.pool());
     BufferAllocator alloc = new RootAllocator();
     VectorSchemaRoot root = VectorSchemaRoot.create(schema.arrowSchema(), alloc);
     ArrowWriter arrow = ArrowWriter.create(root);

@@ -1,6 +1,7 @@
 package io.mosaic.spark;
 
 import io.mosaic.device.DevicePool;
+import io.mosaic.table.MosaicTable;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Map;
@@ -45,7 +46,17 @@ record MosaicOptions(String root, String devices, Map<String, String> hadoop)
     return conf;
   }
 
-  Path rootPath() {
-    return Path.of(root);
+  /**
+   * The table's location: an absolute local path, or as given when it is a URI of other storage
+   * ({@code hdfs://nn:8020/warehouse/orders}, docs/distributed-storage.md).
+   */
+  String location() {
+    return MosaicTable.isRemote(root) ? root : Path.of(root).toAbsolutePath().normalize().toString();
+  }
+
+  /** The table's name: the last part of its location. */
+  String tableName() {
+    String l = location().replaceAll("/+$", "");
+    return l.substring(l.lastIndexOf('/') + 1);
   }
 }

@@ -66,7 +66,7 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
                   SharingPolicy.ENGINE_DEFAULT,
                   settings.sharedBufferBytes());
             });
-    MosaicTable table = MosaicTable.open(p.options().rootPath(), p.options().pool());
+    MosaicTable table = MosaicTable.open(p.options().location(), p.options().pool());
     TablePin pin = table.pin(p.version());
     Scan scan;
     try {

@@ -161,7 +161,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
    * the rows.
    */
   record Reads(
-      Path root,
+      String location,
       String devices,
       String tableId,
       long version,
@@ -170,7 +170,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
 
   Reads reads() {
     return new Reads(
-        options.rootPath().toAbsolutePath().normalize(),
+        options.location(),
         options.devices(),
         manifest.tableId(),
         manifest.version(),

@@ -104,9 +104,8 @@ final class MosaicSparkConf {
       throw MosaicException.invalid(
           "no table location: use .load(\"/path/to/table\") or .save(\"/path/to/table\")");
     }
-    Path root = Path.of(path);
     Setting devices =
-        new MosaicSparkConf(options, tableProperties(root)).setting(SparkSetting.DEVICES);
+        new MosaicSparkConf(options, tableProperties(path)).setting(SparkSetting.DEVICES);
     if (devices == null) {
       throw MosaicException.invalid(
           "no device pool for Mosaic table "
@@ -157,8 +156,10 @@ final class MosaicSparkConf {
    * The properties of the table at {@code root}, or none if there is no table yet. Reading the
    * manifest needs no pool: the pool is what the properties may name.
    */
-  static Map<String, String> tableProperties(Path root) {
-    return MosaicTable.exists(root) ? MosaicTable.open(root, null).latest().properties() : Map.of();
+  static Map<String, String> tableProperties(String location) {
+    return MosaicTable.exists(location, null)
+        ? MosaicTable.open(location, null).latest().properties()
+        : Map.of();
   }
 
   // ---- reads
@@ -228,7 +229,7 @@ final class MosaicSparkConf {
    * Row-group size and default device are fixed when a table is created: a write option asking for
    * another value than the existing table's property cannot be honoured, so it is refused.
    */
-  void checkWriteToExisting(Path root) {
+  void checkWriteToExisting(String root) {
     for (SparkSetting s : FIXED_AT_CREATION) {
       String name = s.key();
       String wanted = options.get(name);

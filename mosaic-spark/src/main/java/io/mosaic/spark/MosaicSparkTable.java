@@ -37,8 +37,8 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
     this.options = options;
     this.writable = writable;
     this.manifest =
-        MosaicTable.exists(options.rootPath())
-            ? MosaicTable.open(options.rootPath(), options.pool()).latest()
+        MosaicTable.exists(options.location(), options.pool())
+            ? MosaicTable.open(options.location(), options.pool()).latest()
             : null;
     this.schema = manifest != null ? SparkTypes.toSpark(manifest.schema()) : schema;
   }
@@ -50,7 +50,7 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
 
   @Override
   public String name() {
-    return options.rootPath().getFileName().toString();
+    return options.tableName();
   }
 
   @Override
@@ -69,12 +69,12 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
   /** The manifest's properties (SHOW TBLPROPERTIES): devices, row_group_rows, ... */
   @Override
   public Map<String, String> properties() {
-    return MosaicSparkConf.tableProperties(options.rootPath());
+    return MosaicSparkConf.tableProperties(options.location());
   }
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
-    MosaicTable table = MosaicTable.open(options.rootPath(), options.pool());
+    MosaicTable table = MosaicTable.open(options.location(), options.pool());
     Manifest version;
     synchronized (this) {
       if (manifest == null) {

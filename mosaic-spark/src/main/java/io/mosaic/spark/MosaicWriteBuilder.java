@@ -43,14 +43,14 @@ final class MosaicWriteBuilder implements WriteBuilder, SupportsTruncate {
   @Override
   public Write build() {
     MosaicTable table;
-    if (MosaicTable.exists(options.rootPath())) {
-      table = MosaicTable.open(options.rootPath(), options.pool());
+    if (MosaicTable.exists(options.location(), options.pool())) {
+      table = MosaicTable.open(options.location(), options.pool());
       new MosaicSparkConf(writeOptions, table.latest().properties())
-          .checkWriteToExisting(table.root());
+          .checkWriteToExisting(table.location());
     } else {
       table =
           MosaicTable.create(
-              options.rootPath(),
+              options.location(),
               options.pool(),
               SparkTypes.fromSpark(schema),
               MosaicSparkConf.newTable(writeOptions).creationProperties(options.devices()));

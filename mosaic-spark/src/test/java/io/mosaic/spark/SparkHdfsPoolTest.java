@@ -173,6 +173,43 @@ class SparkHdfsPoolTest {
         .isEqualTo(devices.get(1).spec().location());
   }
 
+  /**
+   * A table whose metadata is on HDFS too: saved to and loaded from its {@code hdfs://} location,
+   * appended to by a second job, kept with the lock-free protocol (docs/format.md, "Commits without
+   * POSIX locks"), and its scans traced on HDFS.
+   */
+  @Test
+  void aTableAtAnHdfsLocationIsWrittenAppendedAndReadLockFree() throws Exception {
+    String location = nn() + "/warehouse/events";
+    String devices = dir.resolve("devices.toml").toString();
+    spark
+        .range(0, 3000, 1, 2)
+        .selectExpr("id", "concat('e', id) AS name")
+        .write()
+        .format("mosaic")
+        .option("devices", devices)
+        .option("default_device", "fast")
+        .save(location);
+    spark
+        .range(3000, 4000, 1, 2)
+        .selectExpr("id", "concat('e', id) AS name")
+        .write()
+        .format("mosaic")
+        .option("devices", devices)
+        .mode("append")
+        .save(location);
+    var back = spark.read().format("mosaic").option("devices", devices).load(location);
+    assertThat(back.selectExpr("count(*)", "sum(id)", "count(distinct name)").first().toString())
+        .isEqualTo("[4000,7998000,4000]");
+    io.mosaic.table.MosaicTable table =
+        io.mosaic.table.MosaicTable.open(location, catalog("mosaic").pool());
+    assertThat(table.lockFree()).isTrue();
+    assertThat(table.versions()).containsExactly(1L, 2L, 3L);
+    var fs = HDFS.fileSystem();
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/warehouse/events/_manifests"))).isTrue();
+    assertThat(io.mosaic.trace.TraceLog.of(table).read(1)).isNotEmpty();
+  }
+
   private static MosaicOptions roundTrip(MosaicOptions options) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {

@@ -104,7 +104,7 @@ final class MosaicPlanner {
 
   /** Core's own message names the table by its directory; this one says what to run in Trino. */
   private static void checkTraced(SchemaTableName name, MosaicTable table) {
-    TraceLog log = new TraceLog(table.root());
+    TraceLog log = TraceLog.of(table);
     int epoch = log.epoch();
     boolean scanned = log.read(epoch).stream().anyMatch(r -> !r.columns().isEmpty());
     if (!scanned) {
