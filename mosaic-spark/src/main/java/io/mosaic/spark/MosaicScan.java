@@ -97,7 +97,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
             .map(
                 s ->
                     new MosaicInputPartition(
-                        options, plan.version(), plan.request(s).sharing(sharing)))
+                        options, plan.version(), plan.request(s).sharing(sharing), s.hosts()))
             .toArray(InputPartition[]::new);
     skipped = plan.rowGroupsSkipped();
     return partitions;
