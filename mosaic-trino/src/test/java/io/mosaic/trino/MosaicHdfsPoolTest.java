@@ -172,14 +172,14 @@ class MosaicHdfsPoolTest {
               + device
               + " WITH (default_device = '"
               + device
-              + "', row_group_rows = 2000)"
+              + "', row_group_rows = 1000)"
               + " AS SELECT x AS id, 'n' || CAST(x AS VARCHAR) AS name"
-              + " FROM UNNEST(sequence(0, 19999)) AS t(x)");
+              + " FROM UNNEST(sequence(0, 9999)) AS t(x)");
     }
-    // A connector of its own over the catalog's directories, with splits of about 64 kB.
+    // A connector of its own over the catalog's directories, with splits of about 16 kB.
     Path devices = dir.resolve("hdfs.toml");
     Map<String, String> properties = properties(devices);
-    properties.put("mosaic.target-split-size", "64kB");
+    properties.put("mosaic.target-split-size", "16kB");
     Connector connector =
         new MosaicConnectorFactory().create("mosaic", properties, new TestingConnectorContext());
     try {
@@ -214,7 +214,7 @@ class MosaicHdfsPoolTest {
     }
     // Trino schedules splits with addresses that may name no worker and reads them all.
     assertThat(runner.execute("SELECT count(*) FROM mosaic.loc.on_fast").getOnlyValue())
-        .isEqualTo(20000L);
+        .isEqualTo(10000L);
   }
 
   @Test
