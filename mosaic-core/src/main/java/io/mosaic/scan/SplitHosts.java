@@ -27,7 +27,7 @@ import java.util.Map;
  * plans bytes), after the file's 4-byte magic, in row-group order as Parquet writes them.
  */
 final class SplitHosts {
-  /** As many hosts as HDFS keeps replicas by default, and as Hive gives its splits. */
+  /** As many hosts as HDFS keeps replicas of a block by default. */
   static final int MAX_HOSTS = 3;
 
   private static final long MAGIC_BYTES = 4;

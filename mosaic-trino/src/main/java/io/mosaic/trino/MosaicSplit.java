@@ -14,10 +14,11 @@ import java.util.List;
  * to the worker serialized as Spark ships it in its input partition. Any worker can read it
  * (devices are shared paths or a shared storage), so the split is remotely accessible and its
  * addresses, the hosts holding its bytes on HDFS ({@link io.mosaic.scan.ScanPlan.Split#hosts}), are
- * only a preference: Trino's scheduler places it on a worker at one of them when there is one with
- * room (docs/distributed-storage.md, "Locality"). Its weight is its planned bytes over the target
- * split size (at least the catalog's minimum), so Trino's scheduler gives a node more small splits
- * than large ones.
+ * a preference: Trino's scheduler assigns it among the workers at those hosts when any runs there
+ * ({@code node-scheduler.optimized-local-scheduling}, on by default), else among all workers
+ * (docs/distributed-storage.md, "Locality"). Its weight is its planned bytes over the target split
+ * size (at least the catalog's minimum), so Trino's scheduler gives a node more small splits than
+ * large ones.
  */
 public record MosaicSplit(
     @JsonProperty("request") byte[] planned,
