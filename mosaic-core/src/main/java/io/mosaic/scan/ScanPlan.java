@@ -17,11 +17,11 @@ import java.util.UUID;
  * One engine scan of one table version, planned by core: the row groups the predicate's statistics
  * cannot rule out ({@link RowGroupFilter}), cut into splits of contiguous row groups of about the
  * {@link SplitTarget}'s bytes of the projected columns, with the bytes each split and the whole
- * scan plan to read from each device. Engines turn splits into their own (Trino's splits, Spark's
- * input partitions) and execute each through {@link #request}: every split's {@link Scan} then
- * appends what it actually read to the trace as a fragment of this plan's {@code scanId}, and the
- * trace reads the fragments back as the scan's one record ({@link TraceLog#read}), whichever JVMs
- * ran them.
+ * scan plan to read from each device, and the hosts that hold each split's bytes ({@link
+ * SplitHosts}). Engines turn splits into their own (Trino's splits, Spark's input partitions) and
+ * execute each through {@link #request}: every split's {@link Scan} then appends what it actually
+ * read to the trace as a fragment of this plan's {@code scanId}, and the trace reads the fragments
+ * back as the scan's one record ({@link TraceLog#read}), whichever JVMs ran them.
  *
  * @param queryId the engine's query id, which the trace record carries
  * @param rowGroups the row groups selected, in order
@@ -43,11 +43,25 @@ public record ScanPlan(
   /**
    * Row groups {@code [fromRowGroup, toRowGroup)} and the bytes of the projected columns they hold
    * per device (planned: a segment's compressed bytes shared evenly by its row groups).
+   *
+   * @param hosts the hosts holding most of those bytes, most first, at most three: an engine's
+   *     locality preference (docs/distributed-storage.md, "Locality"); empty on local devices
    */
-  public record Split(int fromRowGroup, int toRowGroup, Map<String, Long> bytesPerDevice)
+  public record Split(
+      int fromRowGroup, int toRowGroup, Map<String, Long> bytesPerDevice, List<String> hosts)
       implements Serializable {
     public Split {
       bytesPerDevice = Map.copyOf(bytesPerDevice);
+      hosts = List.copyOf(hosts);
+    }
+
+    public Split(int fromRowGroup, int toRowGroup, Map<String, Long> bytesPerDevice) {
+      this(fromRowGroup, toRowGroup, bytesPerDevice, List.of());
+    }
+
+    /** This split with {@code newHosts}. */
+    public Split withHosts(List<String> newHosts) {
+      return new Split(fromRowGroup, toRowGroup, bytesPerDevice, newHosts);
     }
 
     public long bytes() {
@@ -116,6 +130,7 @@ public record ScanPlan(
     if (splits.size() < target.minSplits() && !columns.isEmpty()) {
       splits = divide(splits, groups, perGroup, target.minSplits());
     }
+    splits = SplitHosts.locate(table.pool(), manifest, columns, splits);
     return new ScanPlan(
         UUID.randomUUID().toString(),
         queryId,

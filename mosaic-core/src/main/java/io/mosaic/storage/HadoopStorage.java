@@ -399,6 +399,22 @@ public final class HadoopStorage implements Storage {
     return blocks.length == 0 ? List.of() : List.of(blocks[0].getHosts());
   }
 
+  @Override
+  public List<BlockHosts> blockHosts(String key) throws IOException {
+    BlockLocation[] blocks;
+    try {
+      // By path: on HDFS one getBlockLocations call, with no stat before it.
+      blocks = fs.getFileBlockLocations(path(key), 0, Long.MAX_VALUE);
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+    List<BlockHosts> result = new ArrayList<>();
+    for (BlockLocation block : blocks) {
+      result.add(new BlockHosts(block.getOffset(), block.getLength(), List.of(block.getHosts())));
+    }
+    return result;
+  }
+
   private BlockLocation[] blocks(String key, boolean firstOnly) throws IOException {
     try {
       org.apache.hadoop.fs.FileStatus s = fs.getFileStatus(path(key));

@@ -96,9 +96,30 @@ public interface Storage extends Closeable {
     return List.of();
   }
 
+  /**
+   * Every block of a file with the hosts holding a replica of it, in file order, for engines'
+   * locality (docs/distributed-storage.md, "Locality"): one NameNode call on HDFS, from which a
+   * planner finds the hosts of any byte range of the file. Empty where the backend has no hosts.
+   */
+  default List<BlockHosts> blockHosts(String key) throws IOException {
+    return List.of();
+  }
+
   /** Bytes this storage lets Mosaic use under {@code folder}, when it has a quota or a limit. */
   default Optional<Long> quota(String folder) throws IOException {
     return Optional.empty();
+  }
+
+  /** Bytes {@code [offset, offset + length)} of a file and the hosts holding a replica of them. */
+  record BlockHosts(long offset, long length, List<String> hosts) {
+    public BlockHosts {
+      hosts = List.copyOf(hosts);
+    }
+
+    /** How many bytes of {@code [from, to)} this block holds. */
+    public long overlap(long from, long to) {
+      return Math.max(0, Math.min(to, offset + length) - Math.max(from, offset));
+    }
   }
 
   /** A file or folder under the root. */

@@ -10,9 +10,13 @@ import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.SegmentStamp;
 import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
+import io.mosaic.scan.Predicate;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
+import io.mosaic.scan.ScanPlan;
 import io.mosaic.scan.ScanRequest;
+import io.mosaic.scan.SegmentHosts;
+import io.mosaic.scan.SplitTarget;
 import io.mosaic.segment.DeviceInputFile;
 import io.mosaic.storage.MiniHdfs;
 import io.mosaic.table.MosaicTable;
@@ -48,7 +52,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A table whose root and metadata are on a local metadata device and whose segments are on HDFS
  * devices with the storage policies ALL_SSD, HOT and COLD (docs/format.md, "Storage backends"):
  * written, appended to, read whole and scanned, migrated from SSD to ARCHIVE with every block
- * checked from HDFS's block locations, and collected, all through the devices' storages by key.
+ * checked from HDFS's block locations, and collected, all through the devices' storages by key;
+ * scans planned on it give each split the hosts of the blocks it reads
+ * (docs/distributed-storage.md, "Locality").
  */
 class HdfsSegmentsTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
@@ -235,6 +241,75 @@ class HdfsSegmentsTest {
     for (String id : ids) {
       assertThat(pool.device(id).isFolder(written.tableId())).as(id).isFalse();
     }
+  }
+
+  @Test
+  void eachSplitCarriesTheHostsOfTheBlocksItReadsFromOneLookupPerFile() throws IOException {
+    DevicePool pool = pool("/loc");
+    TableSchema schema = TpchBatches.ORDERS;
+    List<String> ids = List.of("ssd", "hot", "cold", "meta");
+    Map<String, String> props = new HashMap<>();
+    props.put(TableProperties.ROW_GROUP_ROWS, "2500");
+    for (int i = 0; i < schema.columns().size(); i++) {
+      props.put("column." + schema.columns().get(i).name() + ".device", ids.get(i % 4));
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    try (BufferAllocator a = new RootAllocator()) {
+      TpchBatches.orders(0.02, 8192, a, b -> rows.addAll(TableFixtures.values(b)));
+    }
+    MosaicTable table =
+        TableFixtures.write(
+            dir.resolve("orders"), pool, schema, new ArrayList<>(rows.subList(0, 15000)), props);
+    Manifest manifest =
+        TableFixtures.appendRows(table, schema, new ArrayList<>(rows.subList(15000, rows.size())));
+    List<String> columns = schema.names();
+    List<SegmentEntry> onHdfs =
+        manifest.segments().stream().filter(s -> !s.device().equals("meta")).toList();
+    assertThat(onHdfs.size()).isGreaterThan(schema.columns().size());
+
+    List<ScanPlan> plans = new ArrayList<>();
+    Map<String, Long> ops =
+        MiniHdfs.operationsOf(
+            () ->
+                plans.add(
+                    ScanPlan.of(
+                        table,
+                        manifest,
+                        columns,
+                        Predicate.ALL,
+                        "q-loc",
+                        SplitTarget.fixed(
+                            manifest.segments().stream()
+                                    .mapToLong(SegmentEntry::compressedBytes)
+                                    .sum()
+                                / 5))));
+    ScanPlan plan = plans.get(0);
+    assertThat(plan.splits()).hasSizeGreaterThan(2);
+    // One block lookup per segment file on HDFS, however many splits read it.
+    assertThat(ops).isEqualTo(Map.of("op_get_file_block_locations", (long) onHdfs.size()));
+    for (ScanPlan.Split split : plan.splits()) {
+      assertThat(split.hosts())
+          .as("hosts of rows groups [%d, %d)", split.fromRowGroup(), split.toRowGroup())
+          .isNotEmpty()
+          .hasSizeLessThanOrEqualTo(3)
+          .doesNotHaveDuplicates()
+          .containsExactlyInAnyOrderElementsOf(
+              SegmentHosts.of(
+                  fs, pool, manifest, columns, split.fromRowGroup(), split.toRowGroup()));
+    }
+    // Columns on the local device alone: no hosts.
+    List<String> local =
+        manifest.segments().stream()
+            .filter(s -> s.device().equals("meta"))
+            .map(SegmentEntry::column)
+            .distinct()
+            .toList();
+    assertThat(local).isNotEmpty();
+    assertThat(
+            ScanPlan.of(table, manifest, local, Predicate.ALL, "q-local", SplitTarget.fixed(1))
+                .splits())
+        .hasSizeGreaterThan(1)
+        .allSatisfy(s -> assertThat(s.hosts()).isEmpty());
   }
 
   @Test

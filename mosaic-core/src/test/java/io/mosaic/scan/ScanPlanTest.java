@@ -132,6 +132,8 @@ class ScanPlanTest {
         share(KV, g).forEach((d, b) -> expected.merge(d, b, Long::sum));
       }
       assertThat(s.bytesPerDevice()).isEqualTo(expected);
+      // Local devices have no hosts: engines get no locality preference.
+      assertThat(s.hosts()).as("hosts of split %d", i).isEmpty();
       expected.forEach((d, b) -> total.merge(d, b, Long::sum));
       if (i < plan.splits().size() - 1) {
         // Cut right after the row group that reached the target, never before.

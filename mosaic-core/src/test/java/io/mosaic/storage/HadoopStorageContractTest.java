@@ -63,9 +63,26 @@ class HadoopStorageContractTest extends StorageContract {
           assertThat(blocks).as(file).hasSizeGreaterThanOrEqualTo(2);
           assertThat(blocks).as(file).allSatisfy(b -> assertThat(b).containsOnly(e.getValue()));
           assertThat(small.hosts(file)).as(file).isNotEmpty();
+          // Every block, in file order, covering the file, each with the hosts of its replicas.
+          List<Storage.BlockHosts> located = small.blockHosts(file);
+          assertThat(located).as(file).hasSameSizeAs(blocks);
+          long next = 0;
+          for (Storage.BlockHosts b : located) {
+            assertThat(b.offset()).as(file).isEqualTo(next);
+            assertThat(b.hosts()).as(file).isNotEmpty();
+            next += b.length();
+          }
+          assertThat(next).as(file).isEqualTo(small.stat(file).orElseThrow().length());
+          assertThat(located.get(0).hosts()).as(file).isEqualTo(small.hosts(file));
         }
       }
     }
+  }
+
+  @Test
+  void blockHostsOfAMissingFileIsNoSuchFile() {
+    assertThatThrownBy(() -> storage.blockHosts("none"))
+        .isInstanceOf(java.nio.file.NoSuchFileException.class);
   }
 
   @Test

@@ -51,7 +51,9 @@ record MosaicOptions(String root, String devices, Map<String, String> hadoop)
    * ({@code hdfs://nn:8020/warehouse/orders}, docs/distributed-storage.md).
    */
   String location() {
-    return MosaicTable.isRemote(root) ? root : Path.of(root).toAbsolutePath().normalize().toString();
+    return MosaicTable.isRemote(root)
+        ? root
+        : Path.of(root).toAbsolutePath().normalize().toString();
   }
 
   /** The table's name: the last part of its location. */

@@ -11,7 +11,6 @@ import io.mosaic.scan.ScanPlan;
 import io.mosaic.scan.SplitTarget;
 import io.mosaic.table.MosaicTable;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,7 +96,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
             .map(
                 s ->
                     new MosaicInputPartition(
-                        options, plan.version(), plan.request(s).sharing(sharing)))
+                        options, plan.version(), plan.request(s).sharing(sharing), s.hosts()))
             .toArray(InputPartition[]::new);
     skipped = plan.rowGroupsSkipped();
     return partitions;

@@ -90,7 +90,7 @@ class MosaicScanTest {
     return spark.read().format("mosaic").option("sharing_policy", "normal").load(path);
   }
 
-  private static BatchScanExec scanOf(Dataset<Row> executed) {
+  static BatchScanExec scanOf(Dataset<Row> executed) {
     SparkPlan plan = executed.queryExecution().executedPlan();
     return (BatchScanExec)
         CollectionConverters.asJava(plan.collectLeaves()).stream()
@@ -321,6 +321,10 @@ class MosaicScanTest {
     orders.limit(500).write().format("mosaic").mode("append").save(pinned);
     BatchScanExec scan = scanOf(df);
     assertThat(scan.scan().description()).contains("pinned v" + loaded + " ");
+    // Local devices: no host to prefer (docs/distributed-storage.md, "Locality").
+    assertThat(scan.batch().planInputPartitions())
+        .isNotEmpty()
+        .allSatisfy(p -> assertThat(p.preferredLocations()).isEmpty());
     // ... and one between planning and execution: the scan reads the version it planned.
     orders.limit(700).write().format("mosaic").mode("append").save(pinned);
     assertThat(df.collectAsList()).hasSize(3000);

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
+import io.mosaic.format.Manifest;
+import io.mosaic.scan.ScanRequest;
+import io.mosaic.scan.SegmentHosts;
 import io.mosaic.storage.MiniHdfs;
+import io.mosaic.table.MosaicTable;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,6 +20,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.read.InputPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A catalog whose pool has devices on HDFS (docs/spark.md, "Devices on HDFS"): the pool is opened
  * with the session's Hadoop configuration ({@code spark.hadoop.*}) on the driver, the same settings
  * travel with each partition to the executors, and a catalog whose NameNode does not answer or
- * whose policy HDFS lacks fails with the device and the fix.
+ * whose policy HDFS lacks fails with the device and the fix. Planned partitions prefer the hosts
+ * holding their blocks (docs/distributed-storage.md, "Locality").
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkHdfsPoolTest {
@@ -208,6 +214,49 @@ class SparkHdfsPoolTest {
     var fs = HDFS.fileSystem();
     assertThat(fs.exists(new org.apache.hadoop.fs.Path("/warehouse/events/_manifests"))).isTrue();
     assertThat(io.mosaic.trace.TraceLog.of(table).read(1)).isNotEmpty();
+  }
+
+  @Test
+  void plannedPartitionsPreferTheHostsHoldingTheirBlocks() throws Exception {
+    spark.sql("CREATE NAMESPACE mosaic.loc");
+    // Columns on two HDFS devices and on the local one.
+    spark.sql(
+        "CREATE TABLE mosaic.loc.t (id BIGINT, name STRING, note STRING)"
+            + " TBLPROPERTIES ('default_device' = 'fast',"
+            + " 'column.name.device' = 'archive', 'column.note.device' = 'nvme')");
+    spark.sql(
+        "INSERT INTO mosaic.loc.t"
+            + " SELECT id, concat('n', id), concat('note ', id % 7) FROM range(0, 10000, 1, 2)");
+    MosaicSparkTable table =
+        (MosaicSparkTable) catalog("mosaic").loadTable(Identifier.of(new String[] {"loc"}, "t"));
+    MosaicTable mosaic = MosaicTable.open(table.options().location(), table.options().pool());
+    InputPartition[] partitions =
+        MosaicScanTest.scanOf(spark.table("mosaic.loc.t")).batch().planInputPartitions();
+    // Below Spark's 4 MB least split this is one partition; core's tests cut several.
+    assertThat(partitions).isNotEmpty();
+    for (InputPartition p : partitions) {
+      ScanRequest request = ((MosaicInputPartition) p).request();
+      Manifest manifest = mosaic.version(((MosaicInputPartition) p).version());
+      assertThat(p.preferredLocations())
+          .as(
+              "preferred locations of row groups [%d, %d)",
+              request.fromRowGroup(), request.toRowGroup())
+          .isNotEmpty()
+          .containsExactlyInAnyOrderElementsOf(
+              SegmentHosts.of(
+                  HDFS.fileSystem(),
+                  table.options().pool(),
+                  manifest,
+                  request.columns(),
+                  request.fromRowGroup(),
+                  request.toRowGroup()));
+    }
+    // Only the column on the local device: no host to prefer.
+    InputPartition[] local =
+        MosaicScanTest.scanOf(spark.table("mosaic.loc.t").select("note"))
+            .batch()
+            .planInputPartitions();
+    assertThat(local).isNotEmpty().allSatisfy(p -> assertThat(p.preferredLocations()).isEmpty());
   }
 
   private static MosaicOptions roundTrip(MosaicOptions options) throws Exception {

@@ -83,7 +83,8 @@ final class MosaicSplitManager implements ConnectorSplitManager {
                     s.bytes(),
                     // As Hive weighs its splits: bytes over the target, clamped to [min, 1].
                     SplitWeight.fromProportion(
-                        Math.min(1.0, Math.max(minWeight, (double) s.bytes() / target)))))
+                        Math.min(1.0, Math.max(minWeight, (double) s.bytes() / target))),
+                    s.hosts()))
         .toList();
   }
 

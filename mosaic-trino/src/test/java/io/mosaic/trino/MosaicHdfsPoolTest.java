@@ -3,13 +3,21 @@ package io.mosaic.trino;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mosaic.device.DevicePool;
+import io.mosaic.format.Manifest;
+import io.mosaic.scan.ScanRequest;
+import io.mosaic.scan.SegmentHosts;
 import io.mosaic.storage.MiniHdfs;
+import io.mosaic.table.MosaicTable;
+import io.trino.spi.HostAddress;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.Connector;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.TestingConnectorContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A catalog whose pool has devices on HDFS (docs/trino.md, "Devices on HDFS"): the client's
  * settings come from {@code mosaic.hadoop.config-resources} and {@code mosaic.hadoop.settings};
  * every node opens the pool at startup, and a catalog whose NameNode does not answer or whose
- * policy HDFS lacks does not start, with the device and the fix.
+ * policy HDFS lacks does not start, with the device and the fix. Splits carry the hosts holding
+ * their blocks as addresses (docs/distributed-storage.md, "Locality").
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicHdfsPoolTest {
@@ -152,6 +161,60 @@ class MosaicHdfsPoolTest {
                         + " WITH (default_device = 'nope')"))
         .hasMessageContaining("unknown device 'nope'")
         .hasMessageContaining("local, fast, archive");
+  }
+
+  @Test
+  void splitsCarryTheHostsHoldingTheirBlocksAsAddresses() throws Exception {
+    runner.execute("CREATE SCHEMA mosaic.loc");
+    for (String device : List.of("fast", "local")) {
+      runner.execute(
+          "CREATE TABLE mosaic.loc.on_"
+              + device
+              + " WITH (default_device = '"
+              + device
+              + "', row_group_rows = 1000)"
+              + " AS SELECT x AS id, 'n' || CAST(x AS VARCHAR) AS name"
+              + " FROM UNNEST(sequence(0, 9999)) AS t(x)");
+    }
+    // A connector of its own over the catalog's directories, with splits of about 16 kB.
+    Path devices = dir.resolve("hdfs.toml");
+    Map<String, String> properties = properties(devices);
+    properties.put("mosaic.target-split-size", "16kB");
+    Connector connector =
+        new MosaicConnectorFactory().create("mosaic", properties, new TestingConnectorContext());
+    try {
+      DevicePool pool = DevicePool.load(devices, HDFS.conf());
+      Manifest manifest = MosaicTable.open(dir.resolve("metadata/loc/on_fast"), pool).latest();
+      List<MosaicSplit> splits = MosaicQueryRunner.splits(connector, "loc", "on_fast");
+      assertThat(splits).hasSizeGreaterThan(1);
+      for (MosaicSplit split : splits) {
+        ScanRequest request = split.request();
+        // A preference only: any worker can read the split.
+        assertThat(split.isRemotelyAccessible()).isTrue();
+        assertThat(split.getAddresses())
+            .as("addresses of row groups [%d, %d)", request.fromRowGroup(), request.toRowGroup())
+            .isNotEmpty()
+            .containsExactlyInAnyOrderElementsOf(
+                SegmentHosts.of(
+                        HDFS.fileSystem(),
+                        pool,
+                        manifest,
+                        request.columns(),
+                        request.fromRowGroup(),
+                        request.toRowGroup())
+                    .stream()
+                    .map(HostAddress::fromString)
+                    .toList());
+      }
+      assertThat(MosaicQueryRunner.splits(connector, "loc", "on_local"))
+          .isNotEmpty()
+          .allSatisfy(s -> assertThat(s.getAddresses()).isEmpty());
+    } finally {
+      connector.shutdown();
+    }
+    // Trino schedules splits with addresses that may name no worker and reads them all.
+    assertThat(runner.execute("SELECT count(*) FROM mosaic.loc.on_fast").getOnlyValue())
+        .isEqualTo(10000L);
   }
 
   @Test

@@ -14,16 +14,29 @@ import io.trino.operator.OperatorStats;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.spi.QueryId;
+import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.transaction.IsolationLevel;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
+import io.trino.testing.TestingConnectorSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * An in-process Trino cluster (a coordinator and a worker, each with its own Mosaic connector over
@@ -173,5 +186,33 @@ public final class MosaicQueryRunner {
               });
     }
     return sums;
+  }
+
+  /** The splits {@code connector} plans for a scan of all of {@code schema.table}. */
+  static List<MosaicSplit> splits(Connector connector, String schema, String table)
+      throws Exception {
+    ConnectorSession session =
+        TestingConnectorSession.builder()
+            .setPropertyMetadata(connector.getSessionProperties())
+            .build();
+    ConnectorTransactionHandle tx =
+        connector.beginTransaction(IsolationLevel.READ_COMMITTED, true, true);
+    ConnectorTableHandle handle =
+        connector
+            .getMetadata(session, tx)
+            .getTableHandle(
+                session, new SchemaTableName(schema, table), Optional.empty(), Optional.empty());
+    List<MosaicSplit> splits = new ArrayList<>();
+    try (ConnectorSplitSource source =
+        connector
+            .getSplitManager()
+            .getSplits(tx, session, handle, DynamicFilter.EMPTY, Constraint.alwaysTrue())) {
+      while (!source.isFinished()) {
+        for (ConnectorSplit s : source.getNextBatch(100).get().getSplits()) {
+          splits.add((MosaicSplit) s);
+        }
+      }
+    }
+    return splits;
   }
 }

@@ -18,27 +18,16 @@ import io.trino.Session;
 import io.trino.operator.OperatorStats;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.Connector;
-import io.trino.spi.connector.ConnectorSession;
-import io.trino.spi.connector.ConnectorSplit;
-import io.trino.spi.connector.ConnectorSplitSource;
-import io.trino.spi.connector.ConnectorTableHandle;
-import io.trino.spi.connector.ConnectorTransactionHandle;
-import io.trino.spi.connector.Constraint;
-import io.trino.spi.connector.DynamicFilter;
-import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SourcePage;
-import io.trino.spi.transaction.IsolationLevel;
 import io.trino.spi.type.BigintType;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import io.trino.testing.TestingConnectorContext;
-import io.trino.testing.TestingConnectorSession;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -252,12 +241,14 @@ class MosaicSplitsTest {
     Connector connector =
         new MosaicConnectorFactory().create("mosaic", properties, new TestingConnectorContext());
     try {
-      List<MosaicSplit> probe = splits(connector, "probe");
+      List<MosaicSplit> probe = MosaicQueryRunner.splits(connector, "df", "probe");
       assertThat(probe).hasSizeGreaterThan(1);
       for (MosaicSplit s : probe) {
         double proportion = Math.max(0.01, Math.min(1.0, s.bytes() / (double) (1 << 20)));
         assertThat(s.getSplitWeight()).isEqualTo(SplitWeight.fromProportion(proportion));
         assertThat(s.bytes()).isPositive().isLessThan(1 << 20);
+        // Local devices: no host to prefer (docs/distributed-storage.md, "Locality").
+        assertThat(s.getAddresses()).isEmpty();
       }
       MosaicSplit first = probe.get(0);
       MosaicSplit last = probe.get(probe.size() - 1);
@@ -266,38 +257,12 @@ class MosaicSplitsTest {
               last.getSplitWeight().getRawValue() * (double) first.bytes(),
               org.assertj.core.data.Percentage.withPercentage(1));
       // Two tiny rows: the minimum weight.
-      assertThat(splits(connector, "build"))
+      assertThat(MosaicQueryRunner.splits(connector, "df", "build"))
           .singleElement()
           .satisfies(
               s -> assertThat(s.getSplitWeight()).isEqualTo(SplitWeight.fromProportion(0.01)));
     } finally {
       connector.shutdown();
     }
-  }
-
-  private static List<MosaicSplit> splits(Connector connector, String table) throws Exception {
-    ConnectorSession session =
-        TestingConnectorSession.builder()
-            .setPropertyMetadata(connector.getSessionProperties())
-            .build();
-    ConnectorTransactionHandle tx =
-        connector.beginTransaction(IsolationLevel.READ_COMMITTED, true, true);
-    ConnectorTableHandle handle =
-        connector
-            .getMetadata(session, tx)
-            .getTableHandle(
-                session, new SchemaTableName("df", table), Optional.empty(), Optional.empty());
-    List<MosaicSplit> splits = new ArrayList<>();
-    try (ConnectorSplitSource source =
-        connector
-            .getSplitManager()
-            .getSplits(tx, session, handle, DynamicFilter.EMPTY, Constraint.alwaysTrue())) {
-      while (!source.isFinished()) {
-        for (ConnectorSplit s : source.getNextBatch(100).get().getSplits()) {
-          splits.add((MosaicSplit) s);
-        }
-      }
-    }
-    return splits;
   }
 }
