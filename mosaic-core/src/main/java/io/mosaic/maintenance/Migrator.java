@@ -448,6 +448,7 @@ public final class Migrator {
           for (Move move : column.getValue()) {
             String path = TableWriter.segmentPath(latest, move.column(), lock.id(), n++);
             created.add(mover.moveSegment(latest, move, path, alloc, listener));
+            lock.renew(); // a lock-free table's lease: its files are garbage once it expires
             CrashPoints.reached("segment-moved");
           }
           latest = commitColumn(column.getValue(), created, plan.codecs().get(column.getKey()));

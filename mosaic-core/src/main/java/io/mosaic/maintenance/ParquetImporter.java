@@ -126,6 +126,7 @@ public final class ParquetImporter {
             if (blocks.isEmpty()) {
               break;
             }
+            lock.renew(); // a lock-free table's lease: its files are garbage once it expires
             Device device = TableWriter.placementOf(table, base, column.name());
             String path = TableWriter.segmentPath(base, column.name(), lock.id(), n++);
             int index = fileSchema.getFieldIndex(column.name());
