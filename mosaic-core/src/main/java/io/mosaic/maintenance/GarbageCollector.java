@@ -56,6 +56,13 @@ public final class GarbageCollector {
     }
   }
 
+  /**
+   * The least age of a hidden file gc deletes: a backend's temporary file of an atomic create (an
+   * owner file's) names no writer, and is written and renamed within moments; one left longer was
+   * left by a process that died.
+   */
+  static final Duration LEFTOVER_AGE = Duration.ofHours(1);
+
   private final MosaicTable table;
 
   public GarbageCollector(MosaicTable table) {
@@ -552,6 +559,8 @@ public final class GarbageCollector {
     Map<String, Long> freed = new HashMap<>();
     int deleted = 0;
     Instant cutoff = Instant.now().minus(grace);
+    Instant leftoverCutoff =
+        Instant.now().minus(LEFTOVER_AGE.compareTo(grace) > 0 ? LEFTOVER_AGE : grace);
     Map<String, Boolean> writerAlive = new HashMap<>();
     for (Device device : table.pool().devices()) {
       List<Storage.FileStatus> files;
@@ -568,6 +577,10 @@ public final class GarbageCollector {
         if (keep.contains(key(device.id(), relative))
             || relative.equals(tableId + "/" + TableFolders.OWNER)) {
           continue;
+        }
+        if (f.name().startsWith(".")
+            && Instant.ofEpochMilli(f.modifiedMillis()).isAfter(leftoverCutoff)) {
+          continue; // a backend's temporary file, maybe being written (see LEFTOVER_AGE)
         }
         String writer = WriterLock.idOf(f.name());
         boolean alive =

@@ -155,12 +155,16 @@ public final class RetentionGc {
       CrashPoints.reached("gc-mid-tombstone");
     }
 
+    // A hidden file is a backend's temporary one, written and renamed within moments by a live
+    // process; at least a lease's time is left to it, as a dead writer's files get.
+    long leftoversBefore =
+        start - Math.max(retention.grace().toMillis(), retention.lease().toMillis()) - skew;
     List<DataFile> garbage = new ArrayList<>();
     List<DataFile> leftovers = new ArrayList<>();
     Map<String, Optional<Long>> leases = new HashMap<>();
     for (DataFile f : data.list()) {
       if (f.hidden()) {
-        if (f.modifiedMillis() < start - retention.grace().toMillis() - skew) {
+        if (f.modifiedMillis() < leftoversBefore) {
           leftovers.add(f);
         }
         continue;
@@ -203,7 +207,7 @@ public final class RetentionGc {
       }
     }
     int leasesDeleted = deleteExpiredLeases(storage, skew);
-    files += deleteLeftovers(storage, start - retention.grace().toMillis() - skew);
+    files += deleteLeftovers(storage, leftoversBefore);
     return new Report(now.number(), retired, tombstonesDeleted, files, leasesDeleted);
   }
 

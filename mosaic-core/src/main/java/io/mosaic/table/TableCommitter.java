@@ -200,6 +200,7 @@ final class TableCommitter {
             Manifest base = table.lockFreeVersions().decode(newest);
             Manifest next = proposed(operation, base, change);
             checkNewSegmentsExist(base, next);
+            checkWriterLeases(base, next);
             return stamped(base, next, checksums);
           });
     }
@@ -224,6 +225,42 @@ final class TableCommitter {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new TableConflictException("commit to table " + table.name() + " interrupted");
+      }
+    }
+  }
+
+  /**
+   * Refuses a lock-free commit when a writer of its new segments still has a lease file but the
+   * lease is expired or within the skew of expiring: gc may then take those files for a dead
+   * writer's (docs/format.md, "Commits without POSIX locks"). A writer that closed its lease is
+   * past this check; its files are kept by gc's grace until the commit.
+   */
+  private void checkWriterLeases(Manifest base, Manifest next) {
+    VersionLog log = table.log();
+    Set<String> old = new HashSet<>();
+    base.segments().forEach(s -> old.add(s.device() + "/" + s.path()));
+    Set<String> writers = new java.util.TreeSet<>();
+    for (SegmentEntry s : next.segments()) {
+      if (!old.contains(s.device() + "/" + s.path())) {
+        writers.add(WriterLock.idOf(s.path().substring(s.path().lastIndexOf('/') + 1)));
+      }
+    }
+    long now = log.clock().millis();
+    for (String writer : writers) {
+      String key = io.mosaic.storage.StorageKeys.join(log.prefix(), Lease.WRITERS + "/" + writer);
+      java.util.Optional<Long> expiry;
+      try {
+        expiry = Lease.expiry(log.storage(), key);
+      } catch (IOException e) {
+        throw MosaicException.io("cannot read the lease of writer " + writer, e);
+      }
+      if (expiry.isPresent() && expiry.get() - log.retention().skew().toMillis() <= now) {
+        throw new TableConflictException(
+            "cannot commit to table "
+                + table.name()
+                + ": the lease of writer "
+                + writer
+                + " expired, so gc may delete its segments; write them again");
       }
     }
   }

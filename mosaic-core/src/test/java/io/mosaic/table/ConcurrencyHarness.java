@@ -117,11 +117,25 @@ public final class ConcurrencyHarness {
   }
 
   static Totals run(int rounds, long seed, Path dir, Progress progress) throws Exception {
+    return run(rounds, seed, dir, roundDir -> roundDir.resolve("t").toString(), progress);
+  }
+
+  /**
+   * As {@link #run(int, long, Path, Progress)}, with each round's table at {@code location(round
+   * directory)} ({@link TableProcess#open}: a root directory, or a lock-free table).
+   */
+  static Totals run(
+      int rounds,
+      long seed,
+      Path dir,
+      java.util.function.Function<Path, String> location,
+      Progress progress)
+      throws Exception {
     Totals totals = new Totals();
     Random random = new Random(seed);
     for (int r = 0; r < rounds; r++) {
       Path roundDir = dir.resolve("round-" + r);
-      round(roundDir, r, random.nextLong(), totals);
+      round(roundDir, location.apply(roundDir), r, random.nextLong(), totals);
       totals.rounds++;
       if (totals.failures.isEmpty()) {
         deleteTree(roundDir);
@@ -133,12 +147,16 @@ public final class ConcurrencyHarness {
 
   private record Child(String role, Process process, List<String> lines, Thread pump) {}
 
-  private static void round(Path dir, int round, long seed, Totals totals) throws Exception {
+  private static void round(Path dir, String root, int round, long seed, Totals totals)
+      throws Exception {
     Files.createDirectories(dir);
     DevicePool pool = TestPool.fourDevices(dir);
-    Path root = dir.resolve("t");
+    VersionLog log = TableProcess.log(root, java.time.Clock.systemUTC());
     MosaicTable table =
-        MosaicTable.create(root, pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
+        log == null
+            ? MosaicTable.create(
+                Path.of(root), pool, CrashWorkload.SCHEMA, CrashWorkload.properties())
+            : MosaicTable.create(log, pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
     Random random = new Random(seed);
     boolean server = round % 2 == 1;
     if (server) {
@@ -148,7 +166,7 @@ public final class ConcurrencyHarness {
     for (String role : ROLES) {
       List<String> args = new ArrayList<>();
       args.add(dir.resolve("devices.toml").toString());
-      args.add(root.toString());
+      args.add(root);
       args.add(role);
       args.add(Long.toString(random.nextLong()));
       args.add(Long.toString(RUN_MILLIS));
@@ -206,7 +224,7 @@ public final class ConcurrencyHarness {
         totals.failures.add(where + ": " + c.role() + " failed: " + c.lines());
       }
     }
-    check(table, pool, children, where, totals);
+    check(table, dir, root, pool, children, where, totals);
   }
 
   private static void pump(Process p, List<String> lines) {
@@ -223,7 +241,13 @@ public final class ConcurrencyHarness {
   }
 
   private static void check(
-      MosaicTable table, DevicePool pool, List<Child> children, String where, Totals totals)
+      MosaicTable table,
+      Path dir,
+      String root,
+      DevicePool pool,
+      List<Child> children,
+      String where,
+      Totals totals)
       throws IOException {
     Map<Long, Integer> acked = new HashMap<>(); // version -> batch
     Map<Long, Set<Integer>> reads = new HashMap<>();
@@ -254,6 +278,9 @@ public final class ConcurrencyHarness {
       }
     }
     totals.acknowledged += acked.size();
+    if (System.getenv("MOSAIC_HARNESS_DEBUG") != null) {
+      children.forEach(c -> System.out.println(c.role() + ": " + c.lines()));
+    }
     Manifest latest = table.latest();
     Set<Integer> finalBatches;
     try (Retriever retriever = new Retriever(pool, 1, 0);
@@ -307,11 +334,17 @@ public final class ConcurrencyHarness {
         totals.failures.add(where + ": segment " + f + " is missing or damaged");
       }
     }
-    // Nothing is left running: gc must now leave exactly the latest version's files.
+    // Nothing is left running: gc must now leave exactly the latest version's files. A lock-free
+    // table's gc is run a day later (its clock), past every retention and lease.
+    if (table.lockFree()) {
+      ShiftedClock later = new ShiftedClock();
+      later.advance(Duration.ofDays(1).toMillis());
+      table = TableProcess.open(root, pool, later);
+    }
     new GarbageCollector(table).collect(Duration.ZERO);
     Set<Path> referenced = new HashSet<>();
     latest.segments().forEach(s -> referenced.add(pool.device(s.device()).resolve(s.path())));
-    try (Stream<Path> files = Files.walk(table.root().getParent().resolve("devices"))) {
+    try (Stream<Path> files = Files.walk(dir.resolve("devices"))) {
       List<Path> left =
           files
               .filter(Files::isRegularFile)
@@ -319,12 +352,23 @@ public final class ConcurrencyHarness {
               // a device's marker and a table folder's owner file are not garbage
               .filter(f -> !f.getFileName().toString().equals(DeviceMarker.FILE))
               .filter(f -> !f.getFileName().toString().equals(TableFolders.OWNER))
+              // a killed process's temporary file: gc leaves it an hour (LEFTOVER_AGE)
+              .filter(f -> !f.getFileName().toString().startsWith("."))
               .toList();
       if (!left.isEmpty()) {
         totals.failures.add(where + ": gc left unreferenced files " + left);
       }
     }
-    for (String sub : new String[] {MosaicTable.PINS, MosaicTable.WRITERS}) {
+    if (table.lockFree()) {
+      for (String leases : new String[] {Lease.WRITERS, Lease.READERS}) {
+        List<String> left = table.log().storage().list(leases).stream().map(f -> f.key()).toList();
+        if (!left.isEmpty()) {
+          totals.failures.add(where + ": gc left leases " + left);
+        }
+      }
+    }
+    for (String sub :
+        table.lockFree() ? new String[0] : new String[] {MosaicTable.PINS, MosaicTable.WRITERS}) {
       Path d = table.root().resolve(sub);
       if (Files.isDirectory(d)) {
         try (Stream<Path> files = Files.list(d)) {

@@ -43,7 +43,7 @@ public final class TableProcess {
 
   public static void main(String[] args) throws Exception {
     DevicePool pool = DevicePool.load(Path.of(args[0]));
-    MosaicTable table = MosaicTable.open(Path.of(args[1]), pool);
+    MosaicTable table = open(args[1], pool, java.time.Clock.systemUTC());
     String role = args[2];
     Random random = new Random(Long.parseLong(args[3]));
     // How long a looping role runs, from its start: long enough for all roles to overlap.
@@ -59,6 +59,50 @@ public final class TableProcess {
       default -> throw new IllegalArgumentException("unknown role " + role);
     }
     System.out.println("DONE");
+  }
+
+  /** Names a table on local files kept with the lock-free protocol: {@code lockfree:<dir>}. */
+  static final String LOCK_FREE = "lockfree:";
+
+  /**
+   * Short times for lock-free tables, so that gc retires versions and takes a killed writer's files
+   * within a round: versions 3 s, tombstones 30 s, grace 0, skew 1 s, and leases of 10 s (a new
+   * JVM's first write can take a few seconds).
+   */
+  static final Retention RETENTION =
+      new Retention(
+          Duration.ofSeconds(3),
+          Duration.ofSeconds(30),
+          Duration.ZERO,
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(1));
+
+  /**
+   * The harness's table at {@code location}: a root directory (the local protocol), {@link
+   * #LOCK_FREE} and a directory, or a URI of other storage (both lock-free, with {@link #RETENTION}
+   * and {@code clock}).
+   */
+  static MosaicTable open(String location, DevicePool pool, java.time.Clock clock) {
+    VersionLog log = log(location, clock);
+    return log == null ? MosaicTable.open(Path.of(location), pool) : MosaicTable.open(log, pool);
+  }
+
+  /** The version log of a lock-free {@code location}; null for a root directory. */
+  static VersionLog log(String location, java.time.Clock clock) {
+    io.mosaic.storage.Storage storage;
+    try {
+      if (location.startsWith(LOCK_FREE)) {
+        Path dir = Path.of(location.substring(LOCK_FREE.length()));
+        storage = new io.mosaic.storage.LocalStorage(java.nio.file.Files.createDirectories(dir));
+      } else if (MosaicTable.isRemote(location)) {
+        storage = io.mosaic.storage.Storages.open(java.net.URI.create(location));
+      } else {
+        return null;
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return new VersionLog(storage, "", "t", RETENTION, clock);
   }
 
   private static Map<String, String> parse(String[] args, int from) {
