@@ -8,18 +8,15 @@ import io.mosaic.storage.MiniHdfs;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableWriter;
 import io.trino.tpch.TpchTable;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -87,23 +84,9 @@ class HdfsLocalClusterIT {
 
   @BeforeAll
   void start() throws Exception {
-    Path sparkHome = Path.of(System.getenv("SPARK_HOME"));
-    Files.createDirectories(sparkHome.resolve("jars"));
-    String classPath =
-        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-            .filter(e -> !e.contains("surefire") && !e.contains("failsafe"))
-            .collect(Collectors.joining(File.pathSeparator));
     devices = writePool();
     spark =
-        SparkSession.builder()
-            .master("local-cluster[2,1,1024]")
-            .appName("mosaic-hdfs-local-cluster")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "4")
-            .config("spark.executor.memory", "512m")
-            .config("spark.executor.extraClassPath", classPath)
-            .config("spark.executor.extraJavaOptions", System.getProperty("mosaic.child.jvm.flags"))
-            .config("spark.mosaic.devices", devices.toString())
+        LocalClusterIT.localCluster("mosaic-hdfs-local-cluster", devices)
             // The cluster's client settings (MiniHdfs): one replica, small blocks.
             .config("spark.hadoop.dfs.replication", "1")
             .config("spark.hadoop.dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE))
