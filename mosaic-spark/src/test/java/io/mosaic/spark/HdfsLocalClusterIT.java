@@ -90,6 +90,9 @@ class HdfsLocalClusterIT {
             // The cluster's client settings (MiniHdfs): one replica, small blocks.
             .config("spark.hadoop.dfs.replication", "1")
             .config("spark.hadoop.dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE))
+            // All of a worker's 1024 MB: with 512 MB, Spark's execution memory ((512 - 300) * 0.6
+            // MB) is too small for TPC-H's joins at SF 0.1.
+            .config("spark.executor.memory", "1g")
             .getOrCreate();
     System.out.printf(
         Locale.ROOT,
