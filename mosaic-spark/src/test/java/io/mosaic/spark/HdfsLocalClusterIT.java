@@ -22,9 +22,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -116,17 +114,7 @@ class HdfsLocalClusterIT {
 
   @Test
   void twoExecutorJvmsWriteAndReadTheSameTableOnHdfs() throws Exception {
-    long driver = ProcessHandle.current().pid();
-    List<Long> pids =
-        spark
-            .range(0, 8, 1, 8)
-            .mapPartitions(
-                (MapPartitionsFunction<Long, Long>)
-                    rows -> List.of(ProcessHandle.current().pid()).iterator(),
-                Encoders.LONG())
-            .distinct()
-            .collectAsList();
-    assertThat(pids).as("executor JVMs").hasSize(2).doesNotContain(driver);
+    LocalClusterIT.assertTwoExecutorJvms(spark);
 
     Dataset<Row> orders = SparkTestTables.orders(spark).repartition(4).cache();
     String table = table("orders");

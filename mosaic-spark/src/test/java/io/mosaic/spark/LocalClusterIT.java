@@ -35,17 +35,7 @@ class LocalClusterIT {
     Path devices = SparkTestTables.devices(dir);
     SparkSession spark = localCluster("mosaic-local-cluster", devices).getOrCreate();
     try {
-      long driver = ProcessHandle.current().pid();
-      List<Long> pids =
-          spark
-              .range(0, 8, 1, 8)
-              .mapPartitions(
-                  (MapPartitionsFunction<Long, Long>)
-                      rows -> List.of(ProcessHandle.current().pid()).iterator(),
-                  Encoders.LONG())
-              .distinct()
-              .collectAsList();
-      assertThat(pids).as("executor JVMs").hasSize(2).doesNotContain(driver);
+      assertTwoExecutorJvms(spark);
 
       Dataset<Row> orders = SparkTestTables.orders(spark).repartition(4).cache();
       String table = dir.resolve("pool/nvme/orders").toString();
@@ -89,6 +79,21 @@ class LocalClusterIT {
         .config("spark.executor.extraClassPath", classPath)
         .config("spark.executor.extraJavaOptions", System.getProperty("mosaic.child.jvm.flags"))
         .config("spark.mosaic.devices", devices.toString());
+  }
+
+  /** Tasks ran in two executor JVMs, neither of them the driver's. */
+  static void assertTwoExecutorJvms(SparkSession spark) {
+    long driver = ProcessHandle.current().pid();
+    List<Long> pids =
+        spark
+            .range(0, 8, 1, 8)
+            .mapPartitions(
+                (MapPartitionsFunction<Long, Long>)
+                    rows -> List.of(ProcessHandle.current().pid()).iterator(),
+                Encoders.LONG())
+            .distinct()
+            .collectAsList();
+    assertThat(pids).as("executor JVMs").hasSize(2).doesNotContain(driver);
   }
 
   private static List<String> sorted(Dataset<Row> rows) {
