@@ -5,7 +5,10 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -98,6 +101,72 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
   /** {@code hdfs://127.0.0.1:port/}. */
   public URI uri() {
     return uri;
+  }
+
+  /**
+   * Devices "ssd", "hot" and "cold" under {@code /mosaic/} with the policies ALL_SSD, HOT and COLD,
+   * as {@code devices.toml} entries, and the storage type each policy puts its blocks on here.
+   */
+  public static final Map<String, StorageType> POLICY_DEVICES =
+      Map.of("ssd", StorageType.SSD, "hot", StorageType.DISK, "cold", StorageType.ARCHIVE);
+
+  /** The {@code [[device]]} entries of {@link #POLICY_DEVICES}, on this cluster. */
+  public String policyDevicesToml() {
+    return """
+
+        [[device]]
+        id = "ssd"
+        uri = "%1$smosaic/ssd"
+        storage_policy = "ALL_SSD"
+        capacity = "2 GB"
+        threads = 2
+        codec = "lz4"
+        cost_per_gb = "60 ct"
+
+        [[device]]
+        id = "hot"
+        uri = "%1$smosaic/hot"
+        storage_policy = "HOT"
+        capacity = "4 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "20 ct"
+
+        [[device]]
+        id = "cold"
+        uri = "%1$smosaic/cold"
+        storage_policy = "COLD"
+        capacity = "8 GB"
+        threads = 1
+        codec = "zstd"
+        cost_per_gb = "2 ct"
+        """
+        .formatted(uri);
+  }
+
+  /**
+   * For each Parquet file under {@code folder} (none if it does not exist), the storage types of
+   * all its blocks' replicas, to assert that segments lie on their device's type.
+   */
+  public Map<String, Set<StorageType>> blockTypes(String folder) throws IOException {
+    Map<String, Set<StorageType>> types = new TreeMap<>();
+    var fs = fileSystem();
+    var root = new org.apache.hadoop.fs.Path(folder);
+    if (!fs.exists(root)) {
+      return types;
+    }
+    var files = fs.listFiles(root, true);
+    while (files.hasNext()) {
+      var f = files.next();
+      if (f.getPath().getName().endsWith(".parquet")) {
+        Set<StorageType> of = EnumSet.noneOf(StorageType.class);
+        for (var block : f.getBlockLocations()) {
+          of.addAll(Arrays.asList(block.getStorageTypes()));
+        }
+        types.put(f.getPath().toString(), of);
+      }
+    }
+    return types;
   }
 
   /** A copy of the clients' configuration (block size {@link #BLOCK_SIZE}, one replica). */

@@ -32,36 +32,10 @@ class LocalClusterIT {
 
   @Test
   void twoExecutorJvmsWriteAndReadTheSameTable() throws IOException {
-    Path sparkHome = Path.of(System.getenv("SPARK_HOME"));
-    Files.createDirectories(sparkHome.resolve("jars"));
-    String classPath =
-        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-            .filter(e -> !e.contains("surefire") && !e.contains("failsafe"))
-            .collect(Collectors.joining(File.pathSeparator));
     Path devices = SparkTestTables.devices(dir);
-    SparkSession spark =
-        SparkSession.builder()
-            .master("local-cluster[2,1,1024]")
-            .appName("mosaic-local-cluster")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "4")
-            .config("spark.executor.memory", "512m")
-            .config("spark.executor.extraClassPath", classPath)
-            .config("spark.executor.extraJavaOptions", System.getProperty("mosaic.child.jvm.flags"))
-            .config("spark.mosaic.devices", devices.toString())
-            .getOrCreate();
+    SparkSession spark = localCluster("mosaic-local-cluster", devices).getOrCreate();
     try {
-      long driver = ProcessHandle.current().pid();
-      List<Long> pids =
-          spark
-              .range(0, 8, 1, 8)
-              .mapPartitions(
-                  (MapPartitionsFunction<Long, Long>)
-                      rows -> List.of(ProcessHandle.current().pid()).iterator(),
-                  Encoders.LONG())
-              .distinct()
-              .collectAsList();
-      assertThat(pids).as("executor JVMs").hasSize(2).doesNotContain(driver);
+      assertTwoExecutorJvms(spark);
 
       Dataset<Row> orders = SparkTestTables.orders(spark).repartition(4).cache();
       String table = dir.resolve("pool/nvme/orders").toString();
@@ -83,6 +57,43 @@ class LocalClusterIT {
     } finally {
       spark.stop();
     }
+  }
+
+  /**
+   * A session on {@code local-cluster[2,1,1024]} over the pool {@code devices}: two executor JVMs
+   * launched from failsafe's empty SPARK_HOME, with this JVM's class path.
+   */
+  static SparkSession.Builder localCluster(String appName, Path devices) throws IOException {
+    Path sparkHome = Path.of(System.getenv("SPARK_HOME"));
+    Files.createDirectories(sparkHome.resolve("jars"));
+    String classPath =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(e -> !e.contains("surefire") && !e.contains("failsafe"))
+            .collect(Collectors.joining(File.pathSeparator));
+    return SparkSession.builder()
+        .master("local-cluster[2,1,1024]")
+        .appName(appName)
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.executor.memory", "512m")
+        .config("spark.executor.extraClassPath", classPath)
+        .config("spark.executor.extraJavaOptions", System.getProperty("mosaic.child.jvm.flags"))
+        .config("spark.mosaic.devices", devices.toString());
+  }
+
+  /** Tasks ran in two executor JVMs, neither of them the driver's. */
+  static void assertTwoExecutorJvms(SparkSession spark) {
+    long driver = ProcessHandle.current().pid();
+    List<Long> pids =
+        spark
+            .range(0, 8, 1, 8)
+            .mapPartitions(
+                (MapPartitionsFunction<Long, Long>)
+                    rows -> List.of(ProcessHandle.current().pid()).iterator(),
+                Encoders.LONG())
+            .distinct()
+            .collectAsList();
+    assertThat(pids).as("executor JVMs").hasSize(2).doesNotContain(driver);
   }
 
   private static List<String> sorted(Dataset<Row> rows) {

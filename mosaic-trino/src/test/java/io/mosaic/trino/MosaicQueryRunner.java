@@ -137,10 +137,16 @@ public final class MosaicQueryRunner {
 
   /** The cluster with {@code overrides} of the mosaic catalog's properties. */
   static DistributedQueryRunner create(Path dir, Map<String, String> overrides) throws Exception {
+    return create(dir, overrides, 1);
+  }
+
+  /** As {@link #create(Path, Map)}, with {@code workers} workers beside the coordinator. */
+  static DistributedQueryRunner create(Path dir, Map<String, String> overrides, int workers)
+      throws Exception {
     DistributedQueryRunner runner =
         DistributedQueryRunner.builder(
                 testSessionBuilder().setCatalog("mosaic").setSchema("tiny").build())
-            .setWorkerCount(1)
+            .setWorkerCount(workers)
             .build();
     try {
       installTpch(runner);
