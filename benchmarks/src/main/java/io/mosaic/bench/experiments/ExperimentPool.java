@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * The measured experiments' fixture: the four devices of the paper's Table 1 emulated by throttled
@@ -83,12 +84,13 @@ public final class ExperimentPool implements AutoCloseable {
    * column on the HDD.
    */
   public static ExperimentPool create(Path work, double sf, double divisor) throws IOException {
-    return create(
-        work,
-        sf,
-        divisor,
-        TpchTable.getTables(),
-        (t, root, pool, properties) -> TpchTables.load(t, sf, root, pool, properties, rows -> {}));
+    return create(work, sf, divisor, TpchTable.getTables(), tpchLoader(sf));
+  }
+
+  /** Loads TPC-H's generated rows at scale factor {@code sf}. */
+  public static Loader tpchLoader(double sf) {
+    return (t, root, pool, properties) ->
+        TpchTables.load(t, sf, root, pool, properties, rows -> {});
   }
 
   /** Loads one TPC-H table into a new Mosaic table at {@code root}, with {@code properties}. */
@@ -104,8 +106,6 @@ public final class ExperimentPool implements AutoCloseable {
   public static ExperimentPool create(
       Path work, double sf, double divisor, List<TpchTable<?>> tpch, Loader loader)
       throws IOException {
-    deleteTree(work);
-    Files.createDirectories(work);
     StringBuilder toml =
         new StringBuilder(
             String.format(
@@ -130,20 +130,44 @@ public final class ExperimentPool implements AutoCloseable {
               mbps,
               seekMs));
     }
+    return create(work, sf, toml.toString(), new Configuration(), "hdd", tpch, loader);
+  }
+
+  /**
+   * Creates the pool of {@code devicesToml} (its local paths relative to {@code work}, which is
+   * replaced; devices on HDFS opened with {@code hadoop}), and loads {@code tpch} by {@code loader}
+   * with every column on {@code device}. The tables' roots are local folders under {@code work}.
+   */
+  public static ExperimentPool create(
+      Path work,
+      double sf,
+      String devicesToml,
+      Configuration hadoop,
+      String device,
+      List<TpchTable<?>> tpch,
+      Loader loader)
+      throws IOException {
+    deleteTree(work);
+    Files.createDirectories(work);
     Path config = work.resolve("devices.toml");
-    Files.writeString(config, toml);
-    ExperimentPool p = new ExperimentPool(work, sf, DevicePool.load(config));
+    Files.writeString(config, devicesToml);
+    ExperimentPool p = new ExperimentPool(work, sf, DevicePool.load(config, hadoop));
     for (TpchTable<?> t : tpch) {
       MosaicTable table =
           loader.load(
               t,
               work.resolve("tables").resolve(t.getTableName()),
               p.pool,
-              Map.of(TableProperties.DEFAULT_DEVICE, "hdd"));
+              Map.of(TableProperties.DEFAULT_DEVICE, device));
       p.tables.add(table);
       p.byName.put(table.name(), table);
     }
     return p;
+  }
+
+  /** The pool's devices, in configuration order. */
+  public List<Device> devices() {
+    return pool.devices();
   }
 
   public double scaleFactor() {
@@ -165,6 +189,11 @@ public final class ExperimentPool implements AutoCloseable {
    * capacities (bytes per device id; absent means unbounded).
    */
   public List<DeviceProfile> calibrate(long sampleBytes) throws IOException {
+    return calibrate(sampleBytes, pool.devices().stream().map(Device::id).toList());
+  }
+
+  /** {@link #calibrate(long)} of the devices {@code ids} only, in their order. */
+  public List<DeviceProfile> calibrate(long sampleBytes, List<String> ids) throws IOException {
     DeviceCalibrator calibrator =
         new DeviceCalibrator(
             CalibrationSample.generate(sampleBytes),
@@ -180,7 +209,8 @@ public final class ExperimentPool implements AutoCloseable {
               public void finished(Device device, String phase, String result) {}
             });
     List<DeviceProfile> profiles = new ArrayList<>();
-    for (Device d : pool.devices()) {
+    for (String id : ids) {
+      Device d = pool.device(id);
       DeviceModel m = calibrator.calibrate(d);
       profiles.add(DeviceProfile.installed(d.spec(), m));
       System.out.printf(
@@ -281,17 +311,26 @@ public final class ExperimentPool implements AutoCloseable {
     return measure(
         () -> {
           for (DistinctScan scan : workload.scans()) {
-            List<String> columns = new ArrayList<>();
-            String table = null;
-            for (ColumnRef c : scan.sortedColumns()) {
-              table = c.table();
-              columns.add(c.column());
-            }
-            for (long i = 0; i < scan.weight(); i++) {
-              scanAll(table, ScanRequest.of(columns).recorded(false));
-            }
+            scanWeighted(scan);
           }
         });
+  }
+
+  /** Runs one distinct scan of a workload ({@code weight} times), unrecorded; its measurement. */
+  public Measurement run(DistinctScan scan) {
+    return measure(() -> scanWeighted(scan));
+  }
+
+  private void scanWeighted(DistinctScan scan) {
+    List<String> columns = new ArrayList<>();
+    String table = null;
+    for (ColumnRef c : scan.sortedColumns()) {
+      table = c.table();
+      columns.add(c.column());
+    }
+    for (long i = 0; i < scan.weight(); i++) {
+      scanAll(table, ScanRequest.of(columns).recorded(false));
+    }
   }
 
   private void scanAll(String table, ScanRequest request) {

@@ -138,6 +138,12 @@ public final class SvgChart {
 
   /** Horizontal bars, one per label, the value printed at the bar's end. */
   public static String bars(String title, String xLabel, List<String> labels, List<Double> values) {
+    return bars(title, xLabel, labels, values, List.of("#7f7f7f", "#ff7f0e", "#1f77b4", "#2ca02c"));
+  }
+
+  /** {@link #bars} with the colours cycling through {@code colors}, from the first bar. */
+  public static String bars(
+      String title, String xLabel, List<String> labels, List<Double> values, List<String> colors) {
     int rowH = 36;
     int left = 170;
     int width = 480;
@@ -153,7 +159,6 @@ public final class SvgChart {
                 left + width + 60,
                 height))
         .append(text(10, 20, "start", title, 14));
-    String[] colors = {"#7f7f7f", "#ff7f0e", "#1f77b4", "#2ca02c"};
     for (int i = 0; i < labels.size(); i++) {
       int y = 40 + i * rowH;
       double w = width * values.get(i) / max;
@@ -165,7 +170,7 @@ public final class SvgChart {
                   left,
                   y + 4,
                   w,
-                  colors[i % colors.length]))
+                  colors.get(i % colors.size())))
           .append(text(left + w + 6, y + 19, "start", fmt(values.get(i))));
     }
     int baseY = 40 + rowH * labels.size() + 6;
