@@ -25,11 +25,13 @@ class HdfsConcurrencyHarnessTest {
     int rounds = Integer.getInteger("mosaic.harness.rounds", 2);
     long seed = Long.getLong("mosaic.harness.seed", System.nanoTime());
     String nn = HDFS.uri().toString().replaceAll("/$", "");
-    // A writer JVM's first commit on HDFS can take longer than the kill window: rounds go on (up
-    // to three more) until one acknowledged an append, so the run checks some.
+    // A fresh JVM's first commit or read on HDFS can take longer than the kill window: rounds go
+    // on (up to five more) until some acknowledged an append and some checked a read.
     List<ConcurrencyHarness.Totals> runs = new ArrayList<>();
-    for (int r = 0; r < rounds + 3; r++) {
-      if (r >= rounds && runs.stream().anyMatch(t -> t.acknowledged > 0)) {
+    for (int r = 0; r < rounds + 5; r++) {
+      if (r >= rounds
+          && runs.stream().anyMatch(t -> t.acknowledged > 0)
+          && runs.stream().anyMatch(t -> t.reads > 0)) {
         break;
       }
       String table = nn + "/harness/" + r + "/t";
