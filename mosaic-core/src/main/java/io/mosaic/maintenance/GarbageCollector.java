@@ -277,19 +277,10 @@ public final class GarbageCollector {
           }
         }
       }
-      deleteAll(table.log().storage(), table.log().prefix());
+      table.log().storage().deleteTree(table.log().prefix());
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot drop table " + table.name() + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static void deleteAll(Storage storage, String prefix) throws IOException {
-    for (Storage.FileStatus f : storage.list(prefix)) {
-      if (f.folder()) {
-        deleteAll(storage, f.key());
-      }
-      storage.delete(f.key());
     }
   }
 

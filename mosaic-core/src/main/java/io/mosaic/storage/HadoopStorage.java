@@ -352,6 +352,16 @@ public final class HadoopStorage implements Storage {
     }
   }
 
+  /** One recursive delete: a single NameNode call on HDFS. */
+  @Override
+  public boolean deleteTree(String prefix) throws IOException {
+    try {
+      return fs.delete(path(prefix), true);
+    } catch (IOException e) {
+      throw translate(e, prefix);
+    }
+  }
+
   @Override
   public void setPlacement(String folder, String policy) throws IOException {
     if (!capabilities.placement()) {

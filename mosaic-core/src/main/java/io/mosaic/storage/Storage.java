@@ -72,6 +72,34 @@ public interface Storage extends Closeable {
   /** Deletes a file or an empty folder; false when nothing was there. */
   boolean delete(String key) throws IOException;
 
+  /** Every file at any depth below folder {@code prefix}; folders are walked, not listed. */
+  default List<FileStatus> walk(String prefix) throws IOException {
+    List<FileStatus> files = new java.util.ArrayList<>();
+    for (FileStatus f : list(prefix)) {
+      if (f.folder()) {
+        files.addAll(walk(f.key()));
+      } else {
+        files.add(f);
+      }
+    }
+    return files;
+  }
+
+  /**
+   * Deletes folder {@code prefix} ({@code ""} for the root) and everything below it, children
+   * first; false when nothing was there.
+   */
+  default boolean deleteTree(String prefix) throws IOException {
+    for (FileStatus f : list(prefix)) {
+      if (f.folder()) {
+        deleteTree(f.key());
+      } else {
+        delete(f.key());
+      }
+    }
+    return delete(prefix);
+  }
+
   /**
    * Sets the placement policy of a folder, which its new files inherit (an HDFS storage policy).
    * Only where {@link StorageCapabilities#placement()} holds.

@@ -88,7 +88,7 @@ public final class RetentionGc {
       public List<DataFile> list() throws IOException {
         List<DataFile> files = new ArrayList<>();
         for (String folder : roots) {
-          for (Storage.FileStatus f : walk(storage, folder)) {
+          for (Storage.FileStatus f : storage.walk(folder)) {
             files.add(
                 new DataFile(
                     f.key(), writerOf(f.name()), f.modifiedMillis(), f.name().startsWith(".")));
@@ -283,17 +283,5 @@ public final class RetentionGc {
       }
     }
     return deleted;
-  }
-
-  private static List<Storage.FileStatus> walk(Storage storage, String folder) throws IOException {
-    List<Storage.FileStatus> files = new ArrayList<>();
-    for (Storage.FileStatus f : storage.list(folder)) {
-      if (f.folder()) {
-        files.addAll(walk(storage, f.key()));
-      } else {
-        files.add(f);
-      }
-    }
-    return files;
   }
 }
