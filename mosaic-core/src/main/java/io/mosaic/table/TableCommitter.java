@@ -199,9 +199,10 @@ final class TableCommitter {
           newest -> {
             Manifest base = table.lockFreeVersions().decode(newest);
             Manifest next = proposed(operation, base, change);
-            checkNewSegmentsExist(base, next);
-            checkWriterLeases(base, next);
-            return stamped(base, next, checksums);
+            Set<String> added = added(base, next);
+            checkNewSegmentsExist(next, added);
+            checkWriterLeases(next, added);
+            return stamped(next, added, checksums);
           });
     }
     for (int attempt = 1; ; attempt++) {
@@ -210,8 +211,9 @@ final class TableCommitter {
       // gc decides what is garbage under the exclusive hold: checking that the new segments exist
       // and publishing must not straddle one of its passes.
       try (CommitGate.Hold hold = CommitGate.shared(table.root())) {
-        checkNewSegmentsExist(base, next);
-        next = stamped(base, next, checksums);
+        Set<String> added = added(base, next);
+        checkNewSegmentsExist(next, added);
+        next = stamped(next, added, checksums);
         if (manifests.publish(next)) {
           return next;
         }
@@ -235,13 +237,11 @@ final class TableCommitter {
    * writer's (docs/format.md, "Commits without POSIX locks"). A writer that closed its lease is
    * past this check; its files are kept by gc's grace until the commit.
    */
-  private void checkWriterLeases(Manifest base, Manifest next) {
+  private void checkWriterLeases(Manifest next, Set<String> added) {
     VersionLog log = table.log();
-    Set<String> old = new HashSet<>();
-    base.segments().forEach(s -> old.add(s.device() + "/" + s.path()));
     Set<String> writers = new java.util.TreeSet<>();
     for (SegmentEntry s : next.segments()) {
-      if (!old.contains(s.device() + "/" + s.path())) {
+      if (added.contains(key(s))) {
         writers.add(WriterLock.idOf(s.path().substring(s.path().lastIndexOf('/') + 1)));
       }
     }
@@ -289,13 +289,11 @@ final class TableCommitter {
    * clone's copies which table they belong to. {@code checksums} carries a file's checksum from one
    * attempt to the next, since a lost race renumbers the segments again.
    */
-  private Manifest stamped(Manifest base, Manifest next, Map<String, String> checksums) {
-    Set<String> old = new HashSet<>();
-    base.segments().forEach(s -> old.add(s.device() + "/" + s.path()));
+  private Manifest stamped(Manifest next, Set<String> added, Map<String, String> checksums) {
     List<SegmentEntry> segments = new ArrayList<>();
     for (SegmentEntry s : next.segments()) {
-      String key = s.device() + "/" + s.path();
-      if (old.contains(key)) {
+      String key = key(s);
+      if (!added.contains(key)) {
         segments.add(s);
         continue;
       }
@@ -353,11 +351,26 @@ final class TableCommitter {
     }
   }
 
-  private void checkNewSegmentsExist(Manifest base, Manifest next) {
+  /** The keys ({@link #key}) of the segments {@code next} adds to {@code base}. */
+  private static Set<String> added(Manifest base, Manifest next) {
     Set<String> old = new HashSet<>();
-    base.segments().forEach(s -> old.add(s.device() + "/" + s.path()));
+    base.segments().forEach(s -> old.add(key(s)));
+    Set<String> added = new HashSet<>();
     for (SegmentEntry s : next.segments()) {
-      if (!old.contains(s.device() + "/" + s.path()) && !exists(s)) {
+      if (!old.contains(key(s))) {
+        added.add(key(s));
+      }
+    }
+    return added;
+  }
+
+  private static String key(SegmentEntry s) {
+    return s.device() + "/" + s.path();
+  }
+
+  private void checkNewSegmentsExist(Manifest next, Set<String> added) {
+    for (SegmentEntry s : next.segments()) {
+      if (added.contains(key(s)) && !exists(s)) {
         throw new CorruptTableException(
             "cannot commit to table "
                 + table.name()
