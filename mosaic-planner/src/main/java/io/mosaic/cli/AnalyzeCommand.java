@@ -5,7 +5,6 @@ import io.mosaic.operations.AnalyzeResult;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,8 +30,7 @@ final class AnalyzeCommand implements Callable<Integer> {
   public Integer call() {
     DevicePool pool = options.pool();
     AnalyzeResult r =
-        new MaintenanceExecutor(pool, t -> MosaicTable.open(Path.of(t), pool))
-            .analyze(options.table.toString());
+        new MaintenanceExecutor(pool, t -> MosaicTable.open(t, pool)).analyze(options.table);
     PrintWriter out = spec.commandLine().getOut();
     if (r.version() == null) {
       out.printf(

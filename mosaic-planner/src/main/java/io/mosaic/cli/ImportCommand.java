@@ -56,14 +56,14 @@ final class ImportCommand implements Callable<Integer> {
     List<Path> files = expand(inputs);
     DevicePool pool = options.pool();
     MosaicTable table;
-    if (!MosaicTable.exists(options.table) && create) {
+    if (!MosaicTable.exists(options.table, pool) && create) {
       table =
           MosaicTable.create(
               options.table,
               pool,
               ParquetImporter.schemaOf(files.get(0)),
               device == null ? Map.of() : Map.of(TableProperties.DEFAULT_DEVICE, device));
-      err.println("created table " + table.name() + " at " + table.root());
+      err.println("created table " + table.name() + " at " + table.location());
     } else {
       table = MosaicTable.open(options.table, pool);
     }

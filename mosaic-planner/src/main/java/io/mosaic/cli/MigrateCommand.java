@@ -59,7 +59,7 @@ final class MigrateCommand implements Callable<Integer> {
       throw MosaicException.invalid("nothing to place: give --set COLUMN=DEVICE or --plan FILE");
     }
     MaintenanceExecutor executor = new MaintenanceExecutor(table.pool(), name -> table);
-    MoveRequest request = new MoveRequest(table.root().toString(), placement, !dryRun);
+    MoveRequest request = new MoveRequest(table.location(), placement, !dryRun);
     // The dry run first: its listing is what the user sees before anything moves.
     MoveResult planned = executor.move(new MoveRequest(request.table(), placement, false));
     out.print(planned.plan().describe());

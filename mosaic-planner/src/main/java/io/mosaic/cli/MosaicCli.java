@@ -146,6 +146,14 @@ public final class MosaicCli {
     return Path.of(text);
   }
 
+  /** A table's location as typed: a path ({@link #path}), or a URI of another storage. */
+  static final class Location implements CommandLine.ITypeConverter<String> {
+    @Override
+    public String convert(String text) {
+      return io.mosaic.table.MosaicTable.isRemote(text) ? text : path(text).toString();
+    }
+  }
+
   /**
    * A duration as every option takes it ({@link MaintenanceSyntax#duration}): {@code 1h}, {@code
    * 2m}, {@code 10s}, {@code 500ms}, ISO-8601 {@code PT1H}; zero is allowed ({@code gc --grace 0}).

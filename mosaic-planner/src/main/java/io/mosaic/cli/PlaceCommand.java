@@ -58,9 +58,11 @@ final class PlaceCommand implements Callable<Integer> {
   @Option(
       names = "--table",
       required = true,
-      paramLabel = "DIR",
-      description = "A table's root directory (repeat for several tables placed together).")
-  List<Path> tables;
+      paramLabel = "DIR|URI",
+      converter = MosaicCli.Location.class,
+      description =
+          "A table's root directory or HDFS URI (repeat for several tables placed together).")
+  List<String> tables;
 
   // No defaultValue: an absent option keeps PlaceRequest's default (docs/operations.md).
   @Option(
@@ -128,7 +130,7 @@ final class PlaceCommand implements Callable<Integer> {
     DevicePool pool = poolOption.load();
     PlaceRequest request =
         constraints
-            .addTo(PlaceRequest.builder(tables.stream().map(Path::toString).toList()))
+            .addTo(PlaceRequest.builder(tables))
             .strategy(strategy)
             .timeLimit(
                 timeLimit == null ? null : MaintenanceSyntax.duration(timeLimit, "--time-limit"))
@@ -137,7 +139,7 @@ final class PlaceCommand implements Callable<Integer> {
             .ranges(ranges)
             .build();
     PlaceResult result =
-        new MaintenanceExecutor(pool, t -> MosaicTable.open(Path.of(t), pool)).place(request);
+        new MaintenanceExecutor(pool, t -> MosaicTable.open(t, pool)).place(request);
 
     TextTable t =
         new TextTable("column", "now", "placed on", "stored there", "moves", "pinned", "applied");

@@ -8,6 +8,8 @@ import io.mosaic.config.DeviceMarker;
 import io.mosaic.model.DeviceModel;
 import io.mosaic.model.DeviceModelFile;
 import io.mosaic.storage.MiniHdfs;
+import io.trino.tpch.Order;
+import io.trino.tpch.OrderGenerator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -18,6 +20,13 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -202,5 +211,66 @@ class HdfsPoolCliTest {
             () -> HadoopOptions.configuration(dir.resolve("missing").toString(), Map.of()))
         .isInstanceOf(MosaicException.class)
         .hasMessageContaining("HADOOP_CONF_DIR=" + dir.resolve("missing") + " is not a directory");
+  }
+
+  /**
+   * A table whose location is an {@code hdfs://} URI, through the table commands: imported from
+   * Parquet, migrated between HDFS devices, traced and collected (docs/distributed-storage.md).
+   */
+  @Test
+  void tableCommandsTakeAnHdfsTableLocation() throws IOException {
+    Path devices = pool(nn(), "ALL_SSD");
+    MessageType schema =
+        MessageTypeParser.parseMessageType(
+            "message m { required int64 o_orderkey; required binary o_comment (STRING); }");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    Path parquet = dir.resolve("orders.parquet");
+    long rows = 0;
+    try (ParquetWriter<Group> writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(parquet)).withType(schema).build()) {
+      for (Order o : new OrderGenerator(0.001, 1, 1)) {
+        writer.write(
+            groups
+                .newGroup()
+                .append("o_orderkey", o.getOrderKey())
+                .append("o_comment", o.getComment()));
+        rows++;
+      }
+    }
+    String table = nn() + "/cli/orders";
+    assertThat(
+            run(
+                command(
+                    devices,
+                    "import",
+                    "--table",
+                    table,
+                    "--create",
+                    "--device",
+                    "fast",
+                    parquet.toString())))
+        .as(err.toString())
+        .isZero();
+    assertThat(err.toString()).contains("at " + table);
+    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path("/cli/orders/_manifests")))
+        .isTrue();
+
+    assertThat(run(command(devices, "migrate", "--table", table, "--set", "o_comment=archive")))
+        .as(err.toString())
+        .isZero();
+    io.mosaic.table.MosaicTable opened =
+        io.mosaic.table.MosaicTable.open(
+            table, io.mosaic.device.DevicePool.load(devices, HDFS.conf()));
+    assertThat(opened.lockFree()).isTrue();
+    assertThat(opened.latest().rowCount()).isEqualTo(rows);
+    assertThat(opened.latest().segments())
+        .filteredOn(seg -> seg.column().equals("o_comment"))
+        .isNotEmpty()
+        .allSatisfy(seg -> assertThat(seg.device()).isEqualTo("archive"));
+    assertThat(HDFS.blockTypes("/mosaic/archive").values())
+        .isNotEmpty()
+        .allSatisfy(
+            types -> assertThat(types).containsOnly(org.apache.hadoop.fs.StorageType.ARCHIVE));
+    assertThat(run(command(devices, "gc", "--table", table))).as(err.toString()).isZero();
   }
 }
