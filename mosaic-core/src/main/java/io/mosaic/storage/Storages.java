@@ -25,6 +25,34 @@ public final class Storages {
 
   private Storages() {}
 
+  // Storages opened by shared(), per configuration (by identity) and root URI.
+  private static final Map<Configuration, Map<URI, Storage>> SHARED =
+      java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+  private static final Configuration DEFAULT_CONF = new Configuration();
+
+  /**
+   * The storage of {@code uri}, opened once per JVM and configuration ({@code null} for Hadoop's
+   * defaults) and never closed, as Hadoop's own {@code FileSystem} cache does: for callers that
+   * reach one location again and again, such as a table opened by every scan task.
+   */
+  public static Storage shared(URI uri, Configuration conf) throws IOException {
+    Map<URI, Storage> byUri =
+        SHARED.computeIfAbsent(
+            conf == null ? DEFAULT_CONF : conf,
+            c -> new java.util.concurrent.ConcurrentHashMap<>());
+    Storage storage = byUri.get(uri);
+    if (storage == null) {
+      Storage opened = open(uri, conf == null ? DEFAULT_CONF : conf);
+      storage = byUri.putIfAbsent(uri, opened);
+      if (storage == null) {
+        storage = opened;
+      } else {
+        opened.close(); // another thread opened it first
+      }
+    }
+    return storage;
+  }
+
   /** {@link #open(URI, Configuration)} with Hadoop's configuration files on the class path. */
   public static Storage open(URI uri) throws IOException {
     return open(uri, new Configuration());

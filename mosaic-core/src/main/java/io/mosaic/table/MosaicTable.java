@@ -129,12 +129,8 @@ public final class MosaicTable {
   static VersionLog logAt(String location, DevicePool pool, Retention retention) {
     Storage storage;
     try {
-      storage =
-          Storages.open(
-              URI.create(location),
-              pool == null || pool.hadoop() == null
-                  ? new org.apache.hadoop.conf.Configuration()
-                  : pool.hadoop());
+      // Executors open a table per task: one storage per location and pool's settings.
+      storage = Storages.shared(URI.create(location), pool == null ? null : pool.hadoop());
     } catch (IllegalArgumentException e) {
       throw MosaicException.invalid(
           "table location '" + location + "' is no URI (" + e.getMessage() + ")");
@@ -406,9 +402,7 @@ public final class MosaicTable {
   }
 
   public Path manifestFile(long version) {
-    return root()
-        .resolve(MANIFESTS)
-        .resolve(String.format(java.util.Locale.ROOT, "v%020d.json", version));
+    return manifests.manifestFile(version);
   }
 
   /** Where version {@code version}'s manifest is (a path or a URI), for messages. */

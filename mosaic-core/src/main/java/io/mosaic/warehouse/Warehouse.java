@@ -4,12 +4,15 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.TableSchema;
 import io.mosaic.maintenance.GarbageCollector;
+import io.mosaic.storage.Storage;
+import io.mosaic.storage.Storages;
 import io.mosaic.table.CommitGate;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFolders;
 import io.mosaic.table.TableNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
@@ -49,6 +52,13 @@ import java.util.stream.Stream;
  * <p>Rename moves the table root: a table's identity is its id, which names its segment folders on
  * the devices ({@code <device>/<table id>/}), not its name, so no segment moves. Each folder's
  * owner file is then pointed at the new root ({@link TableFolders}).
+ *
+ * <p>A warehouse at a URI of another storage ({@code hdfs://nn:8020/mosaic/warehouse}) keeps the
+ * same names on that storage: a namespace is a folder holding an empty {@value #NAMESPACE_MARKER}
+ * file, created exclusively so that two engines creating one namespace see one winner (object
+ * stores have no folders to create), and a table is a location below it, with the lock-free
+ * protocol (docs/format.md, "Commits without POSIX locks"). Such a table is not renamed: its
+ * location is all it has, on storages where a folder's rename is not atomic.
  */
 public final class Warehouse {
   /** Longest namespace or table name: each is a directory, and file names have 255 bytes. */
@@ -56,11 +66,18 @@ public final class Warehouse {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
 
-  private final Path root;
+  /** The file that makes a folder of a warehouse on a storage a namespace. */
+  public static final String NAMESPACE_MARKER = ".namespace";
+
+  private final Path root; // local warehouses
+  private final Storage storage; // warehouses on another storage
+  private final String location;
   private final DevicePool pool;
 
-  private Warehouse(Path root, DevicePool pool) {
+  private Warehouse(Path root, Storage storage, String location, DevicePool pool) {
     this.root = root;
+    this.storage = storage;
+    this.location = location;
     this.pool = pool;
   }
 
@@ -80,11 +97,46 @@ public final class Warehouse {
     } catch (IOException e) {
       throw MosaicException.io("cannot create the warehouse " + abs + ": " + e.getMessage(), e);
     }
-    return new Warehouse(abs, pool);
+    return new Warehouse(abs, null, abs.toString(), pool);
   }
 
+  /**
+   * The warehouse at {@code location}: a local path or {@code file:} URI ({@link #open(Path,
+   * DevicePool)}), or a URI of another storage, reached with the pool's Hadoop settings.
+   */
+  public static Warehouse open(String location, DevicePool pool) {
+    if (!MosaicTable.isRemote(location)) {
+      return open(
+          location.regionMatches(true, 0, "file:", 0, 5)
+              ? Path.of(URI.create(location))
+              : Path.of(location),
+          pool);
+    }
+    String at = location.replaceAll("/+$", "");
+    Storage storage;
+    try {
+      storage = Storages.shared(URI.create(at), pool.hadoop());
+    } catch (IllegalArgumentException e) {
+      throw MosaicException.invalid(
+          "the warehouse '" + location + "' is no URI (" + e.getMessage() + "); fix the setting");
+    } catch (IOException e) {
+      throw MosaicException.io("cannot reach the warehouse " + at + ": " + e.getMessage(), e);
+    }
+    if (MosaicTable.exists(at, pool)) {
+      throw MosaicException.invalid(
+          "the warehouse " + at + " is a table's location, not a folder of namespaces");
+    }
+    return new Warehouse(null, storage, at, pool);
+  }
+
+  /** The local directory of this warehouse; null for a warehouse on another storage. */
   public Path root() {
     return root;
+  }
+
+  /** Where this warehouse is: a local directory, or a URI. */
+  public String location() {
+    return location;
   }
 
   public DevicePool pool() {
@@ -136,6 +188,9 @@ public final class Warehouse {
 
   /** The namespaces, sorted: directories with legal names that are not tables. */
   public List<String> namespaces() {
+    if (storage != null) {
+      return listOnStorage("", this::isNamespaceFolder);
+    }
     return list(root, d -> !MosaicTable.exists(d));
   }
 
@@ -143,21 +198,48 @@ public final class Warehouse {
     if (!couldExist("namespace", namespace)) {
       return false;
     }
+    if (storage != null) {
+      return isNamespaceFolder(namespace);
+    }
     Path dir = root.resolve(namespace);
     return Files.isDirectory(dir) && !MosaicTable.exists(dir);
   }
 
-  private Path namespaceDir(String namespace) {
+  private boolean isNamespaceFolder(String key) {
+    try {
+      return storage.stat(key + "/" + NAMESPACE_MARKER).isPresent();
+    } catch (IOException e) {
+      throw MosaicException.io("cannot read " + where(key) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private String where(String key) {
+    return key.isEmpty() ? location : location + "/" + key;
+  }
+
+  private void checkNamespace(String namespace) {
     checkName("namespace", namespace);
     if (!namespaceExists(namespace)) {
       throw MosaicException.notFound(
-          "no namespace '" + namespace + "' in the warehouse " + root + "; create it first");
+          "no namespace '" + namespace + "' in the warehouse " + location + "; create it first");
     }
-    return root.resolve(namespace);
   }
 
   public void createNamespace(String namespace) {
     checkName("namespace", namespace);
+    if (storage != null) {
+      try {
+        storage.createExclusive(namespace + "/" + NAMESPACE_MARKER, new byte[0]);
+      } catch (FileAlreadyExistsException e) {
+        throw new MosaicException(
+            MosaicException.Kind.CONFLICT,
+            "namespace '" + namespace + "' already exists at " + where(namespace));
+      } catch (IOException e) {
+        throw MosaicException.io(
+            "cannot create namespace " + where(namespace) + ": " + e.getMessage(), e);
+      }
+      return;
+    }
     Path dir = root.resolve(namespace);
     try {
       Files.createDirectory(dir);
@@ -178,21 +260,59 @@ public final class Warehouse {
    * anywhere below it count, so no table root is ever deleted without its segments.
    */
   public void dropNamespace(String namespace, boolean cascade) {
-    Path dir = namespaceDir(namespace);
-    List<Path> tables = tableRootsBelow(dir);
+    checkNamespace(namespace);
+    List<String> tables = tablesBelow(namespace);
     if (!cascade && !tables.isEmpty()) {
+      String prefix = where(namespace) + "/";
       throw new MosaicException(
           MosaicException.Kind.CONFLICT,
           "namespace '"
               + namespace
               + "' still has tables "
-              + tables.stream().map(t -> dir.relativize(t).toString()).toList()
+              + tables.stream().map(t -> t.substring(prefix.length())).toList()
               + ": drop them first, or drop the namespace with its tables (cascade)");
     }
-    for (Path t : tables) {
+    for (String t : tables) {
       new GarbageCollector(MosaicTable.open(t, pool)).drop();
     }
-    MosaicTable.deleteTree(dir); // what is left holds no table: nothing on the devices
+    // What is left holds no table: nothing on the devices.
+    if (storage == null) {
+      MosaicTable.deleteTree(root.resolve(namespace));
+      return;
+    }
+    try {
+      storage.deleteTree(namespace);
+    } catch (IOException e) {
+      throw MosaicException.io(
+          "cannot delete namespace " + where(namespace) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The locations of the tables at any depth below a namespace, not looking inside them. */
+  private List<String> tablesBelow(String namespace) {
+    if (storage == null) {
+      return tableRootsBelow(root.resolve(namespace)).stream().map(Path::toString).toList();
+    }
+    List<String> tables = new ArrayList<>();
+    try {
+      tablesBelow(namespace, tables);
+    } catch (IOException e) {
+      throw MosaicException.io("cannot list " + where(namespace) + ": " + e.getMessage(), e);
+    }
+    tables.sort(null);
+    return tables;
+  }
+
+  private void tablesBelow(String key, List<String> tables) throws IOException {
+    for (Storage.FileStatus f : storage.list(key)) {
+      if (f.folder()) {
+        if (MosaicTable.exists(where(f.key()), pool)) {
+          tables.add(where(f.key()));
+        } else {
+          tablesBelow(f.key(), tables);
+        }
+      }
+    }
   }
 
   /** The table roots at any depth below {@code dir}, not looking inside them. */
@@ -222,21 +342,30 @@ public final class Warehouse {
 
   /** The tables of a namespace, sorted. */
   public List<String> tables(String namespace) {
-    return list(namespaceDir(namespace), MosaicTable::exists);
+    checkNamespace(namespace);
+    if (storage != null) {
+      return listOnStorage(namespace, key -> MosaicTable.exists(where(key), pool));
+    }
+    return list(root.resolve(namespace), MosaicTable::exists);
   }
 
   public boolean exists(String namespace, String table) {
     if (!couldExist("namespace", namespace) || !couldExist("table", table)) {
       return false;
     }
-    return MosaicTable.exists(root.resolve(namespace).resolve(table));
+    return MosaicTable.exists(location(namespace, table), pool);
   }
 
-  /** The root directory of a table (whether it exists or not), after checking both names. */
-  public Path location(String namespace, String table) {
+  /**
+   * The location of a table (whether it exists or not), after checking both names: a local path, or
+   * a URI for a warehouse on another storage.
+   */
+  public String location(String namespace, String table) {
     checkName("namespace", namespace);
     checkName("table", table);
-    return root.resolve(namespace).resolve(table);
+    return storage != null
+        ? where(namespace + "/" + table)
+        : root.resolve(namespace).resolve(table).toString();
   }
 
   /**
@@ -246,9 +375,9 @@ public final class Warehouse {
    */
   public MosaicTable create(
       String namespace, String table, TableSchema schema, Map<String, String> properties) {
-    Path location = location(namespace, table);
-    namespaceDir(namespace);
-    if (MosaicTable.exists(location)) {
+    String location = location(namespace, table);
+    checkNamespace(namespace);
+    if (MosaicTable.exists(location, pool)) {
       throw new MosaicException(
           MosaicException.Kind.CONFLICT,
           "table '" + namespace + "." + table + "' already exists at " + location);
@@ -260,16 +389,16 @@ public final class Warehouse {
     return MosaicTable.open(existing(namespace, table), pool);
   }
 
-  private Path existing(String namespace, String table) {
-    Path location = location(namespace, table);
-    if (!MosaicTable.exists(location)) {
+  private String existing(String namespace, String table) {
+    String location = location(namespace, table);
+    if (!MosaicTable.exists(location, pool)) {
       throw new TableNotFoundException(
           "no table '"
               + namespace
               + "."
               + table
               + "' in the warehouse "
-              + root
+              + location
               + (namespaceExists(namespace) ? "" : " (no namespace '" + namespace + "' either)"));
     }
     return location;
@@ -290,9 +419,22 @@ public final class Warehouse {
    * segments do not move); a writer of the old name fails to commit and its files become gc's.
    */
   public void rename(String namespace, String table, String toNamespace, String toTable) {
-    Path from = existing(namespace, table);
-    Path to = location(toNamespace, toTable);
-    namespaceDir(toNamespace);
+    if (storage != null) {
+      existing(namespace, table);
+      throw MosaicException.unsupported(
+          "cannot rename table '"
+              + namespace
+              + "."
+              + table
+              + "' in the warehouse "
+              + location
+              + ": a table on this storage is its location, and its folder cannot be renamed"
+              + " atomically; create the new table from this one (CREATE TABLE ... AS SELECT),"
+              + " then drop this one");
+    }
+    Path from = Path.of(existing(namespace, table));
+    Path to = Path.of(location(toNamespace, toTable));
+    checkNamespace(toNamespace);
     if (Files.exists(to, LinkOption.NOFOLLOW_LINKS)) {
       throw new MosaicException(
           MosaicException.Kind.CONFLICT,
@@ -325,6 +467,22 @@ public final class Warehouse {
       TableFolders.adopt(
           MosaicTable.open(to, pool), recorded -> recorded.equals(fromReal.toString()));
     }
+  }
+
+  /** The legal names of the folders in {@code key} that {@code keep} keeps (by key), sorted. */
+  private List<String> listOnStorage(String key, Predicate<String> keep) {
+    List<String> names = new ArrayList<>();
+    try {
+      for (Storage.FileStatus f : storage.list(key)) {
+        if (f.folder() && legal(f.name()) && keep.test(f.key())) {
+          names.add(f.name());
+        }
+      }
+    } catch (IOException e) {
+      throw MosaicException.io("cannot list " + where(key) + ": " + e.getMessage(), e);
+    }
+    names.sort(null);
+    return names;
   }
 
   private static List<String> list(Path dir, Predicate<Path> keep) {

@@ -64,7 +64,7 @@ abstract class LockFreeTableContract {
     return MosaicTable.create(log, pool, SCHEMA, props);
   }
 
-  private static List<List<Object>> rows(double sf) {
+  static List<List<Object>> rows(double sf) {
     List<List<Object>> rows = new ArrayList<>();
     try (BufferAllocator a = new RootAllocator()) {
       TpchBatches.orders(sf, 8192, a, b -> rows.addAll(TableFixtures.values(b)));

@@ -379,6 +379,9 @@ public record MoveQueue(
 
   /** The table's queue, if a transformation was ever started. */
   public static Optional<MoveQueue> read(MosaicTable table) {
+    if (table.lockFree()) {
+      return Optional.empty(); // a transformation is kept only beside a local table root
+    }
     Path file = file(table);
     JsonNode root;
     try {

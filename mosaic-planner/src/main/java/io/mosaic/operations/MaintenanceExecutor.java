@@ -203,6 +203,16 @@ public final class MaintenanceExecutor {
       MaintainRequest request, DesignExecutor.Listener listener, boolean background)
       throws IOException {
     MosaicTable table = open.apply(request.table());
+    if (table.lockFree()) {
+      // The queue, its request file and the runner's lock are local files with POSIX locks
+      // (docs/physical-design.md); a table on HDFS has neither.
+      throw MosaicException.unsupported(
+          "maintain (a background transformation) is not available yet for table "
+              + request.table()
+              + " at "
+              + table.location()
+              + ", which is not on local files; run place, then move, instead");
+    }
     for (String device : request.deviceRates().keySet()) {
       if (pool.devices().stream().noneMatch(d -> d.id().equals(device))) {
         throw MosaicException.invalid(

@@ -50,7 +50,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
 
   private String name;
   private String devices;
-  private Path warehouse;
+  private String warehouse; // a local path, or a URI of another storage
   private Map<String, String> hadoop;
   private Warehouse store;
 
@@ -59,14 +59,19 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     this.name = name;
     MosaicSparkConf.CatalogConf conf = MosaicSparkConf.catalog(name, options);
     this.devices = conf.devices();
-    this.warehouse = conf.warehouse();
     this.hadoop = conf.hadoop();
-    try {
-      Files.createDirectories(warehouse);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create warehouse " + warehouse, e);
+    if (MosaicTable.isRemote(conf.warehouse())) {
+      this.warehouse = conf.warehouse(); // reached on first use, with the pool's Hadoop settings
+    } else {
+      Path dir = Path.of(conf.warehouse()).toAbsolutePath().normalize();
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create warehouse " + dir, e);
+      }
+      this.warehouse = dir.toString();
     }
-    if (RESTARTED.add(name + "@" + warehouse.toAbsolutePath().normalize())) {
+    if (RESTARTED.add(name + "@" + warehouse)) {
       Thread t = new Thread(this::resumeLeftRunning, "mosaic-maintain-restart-" + name);
       t.setDaemon(true);
       t.start();
@@ -117,7 +122,12 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
         throw SparkErrors.toSpark(
             e, "catalog " + name + " (spark.sql.catalog." + name + ".devices)", null);
       }
-      store = Warehouse.open(warehouse, pool);
+      try {
+        store = Warehouse.open(warehouse, pool);
+      } catch (MosaicException e) {
+        throw SparkErrors.toSpark(
+            e, "catalog " + name + " (spark.sql.catalog." + name + ".warehouse)", null);
+      }
     }
     return store;
   }
@@ -134,8 +144,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     return ident.namespace().length == 1;
   }
 
-  private MosaicOptions options(Path root) {
-    return new MosaicOptions(root.toString(), devices, hadoop);
+  private MosaicOptions options(String location) {
+    return new MosaicOptions(location, devices, hadoop);
   }
 
   @Override
@@ -167,7 +177,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
           "Mosaic tables are not partitioned (placement is per column): drop PARTITIONED BY");
     }
     String ns = namespace(ident.namespace());
-    Path root = warehouse().location(ns, ident.name());
+    String root = warehouse().location(ns, ident.name());
     if (!warehouse().namespaceExists(ns)) {
       throw new NoSuchNamespaceException(ident.namespace());
     }
@@ -251,7 +261,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
 
   /** The pool of this catalog's tables. */
   DevicePool pool() {
-    return new MosaicOptions(warehouse.toString(), devices, hadoop).pool();
+    return new MosaicOptions(warehouse, devices, hadoop).pool();
   }
 
   /**

@@ -50,7 +50,7 @@ final class MosaicSparkConf {
    * A catalog's pool and directory of namespaces, and the Hadoop settings of the session that
    * created it ({@link #hadoopSettings()}).
    */
-  record CatalogConf(String devices, Path warehouse, Map<String, String> hadoop) {}
+  record CatalogConf(String devices, String warehouse, Map<String, String> hadoop) {}
 
   private final Map<String, String> options;
   private final Map<String, String> tableProperties;
@@ -267,9 +267,9 @@ final class MosaicSparkConf {
               + ".devices (the pool's"
               + " devices.toml) and spark.sql.catalog."
               + name
-              + ".warehouse (a directory)");
+              + ".warehouse (a directory, or a URI such as hdfs://nn:8020/mosaic/warehouse)");
     }
-    return new CatalogConf(devices, Path.of(dir), hadoopSettings());
+    return new CatalogConf(devices, dir, hadoopSettings());
   }
 
   /**

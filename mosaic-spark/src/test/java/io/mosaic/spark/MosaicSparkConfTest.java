@@ -99,6 +99,6 @@ class MosaicSparkConfTest {
         .hasMessageContaining("spark.mosaic.shared_buffer_memory = '0': give a size above 0");
     assertThatThrownBy(() -> MosaicSparkConf.catalog("lake", Map.of("devices", "d.toml")))
         .hasMessageContaining("catalog lake needs spark.sql.catalog.lake.devices")
-        .hasMessageContaining("spark.sql.catalog.lake.warehouse (a directory)");
+        .hasMessageContaining("spark.sql.catalog.lake.warehouse (a directory, or a URI");
   }
 }

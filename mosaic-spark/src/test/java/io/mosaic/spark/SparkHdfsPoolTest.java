@@ -95,13 +95,19 @@ class SparkHdfsPoolTest {
             // The client settings of the cluster (MiniHdfs): one replica, small blocks.
             .config("spark.hadoop.dfs.replication", "1")
             .config("spark.hadoop.dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE));
+    String local = dir.resolve("warehouse").toString();
     for (var catalog :
-        List.of(List.of("mosaic", good), List.of("gone", gone), List.of("bad", badPolicy))) {
+        List.of(
+            List.of("mosaic", good, local),
+            List.of("gone", gone, local),
+            List.of("bad", badPolicy, local),
+            // Namespaces and tables on HDFS too.
+            List.of("onhdfs", good, nn() + "/catalog"))) {
       String name = (String) catalog.get(0);
       builder
           .config("spark.sql.catalog." + name, MosaicCatalog.class.getName())
           .config("spark.sql.catalog." + name + ".devices", catalog.get(1).toString())
-          .config("spark.sql.catalog." + name + ".warehouse", dir.resolve("warehouse").toString());
+          .config("spark.sql.catalog." + name + ".warehouse", catalog.get(2).toString());
     }
     spark = builder.getOrCreate();
   }
@@ -214,6 +220,45 @@ class SparkHdfsPoolTest {
     var fs = HDFS.fileSystem();
     assertThat(fs.exists(new org.apache.hadoop.fs.Path("/warehouse/events/_manifests"))).isTrue();
     assertThat(io.mosaic.trace.TraceLog.of(table).read(1)).isNotEmpty();
+  }
+
+  /**
+   * A catalog whose warehouse is an {@code hdfs://} URI: namespaces and tables are there, tables
+   * take the lock-free protocol, and the path-based source reaches the same table by its URI.
+   */
+  @Test
+  void aCatalogWhoseWarehouseIsOnHdfsKeepsItsTablesThere() throws Exception {
+    spark.sql("CREATE NAMESPACE onhdfs.w");
+    spark.sql(
+        "CREATE TABLE onhdfs.w.t (id BIGINT, name STRING) TBLPROPERTIES ('default_device' = 'fast')");
+    spark.sql("INSERT INTO onhdfs.w.t SELECT id, concat('n', id) FROM range(0, 3000, 1, 2)");
+    spark.sql("INSERT INTO onhdfs.w.t SELECT id, 'm' FROM range(3000, 4000, 1, 2)");
+    assertThat(spark.sql("SHOW TABLES IN onhdfs.w").collectAsList())
+        .extracting(r -> r.getString(1))
+        .containsExactly("t");
+    assertThat(
+            spark
+                .sql("SELECT count(*), sum(id), count_if(name = 'm') FROM onhdfs.w.t")
+                .first()
+                .toString())
+        .isEqualTo("[4000,7998000,1000]");
+    var fs = HDFS.fileSystem();
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/catalog/w/t/_manifests"))).isTrue();
+    String location = nn() + "/catalog/w/t";
+    MosaicTable table = MosaicTable.open(location, catalog("onhdfs").pool());
+    assertThat(table.lockFree()).isTrue();
+    assertThat(table.latest().version()).isEqualTo(3);
+    String devices = dir.resolve("devices.toml").toString();
+    assertThat(spark.read().format("mosaic").option("devices", devices).load(location).count())
+        .isEqualTo(4000);
+
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE onhdfs.w.t RENAME TO w.u"))
+        .hasMessageContaining("cannot rename table 'w.t'")
+        .hasMessageContaining("CREATE TABLE ... AS SELECT");
+    spark.sql("DROP TABLE onhdfs.w.t");
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/catalog/w/t"))).isFalse();
+    spark.sql("DROP NAMESPACE onhdfs.w");
+    assertThat(spark.sql("SHOW NAMESPACES IN onhdfs").collectAsList()).isEmpty();
   }
 
   @Test

@@ -58,7 +58,8 @@ public class MosaicConfig {
   }
 
   @Config("mosaic.metadata-directory")
-  @ConfigDescription("Directory of the catalog's schemas and table manifests (a metadata device)")
+  @ConfigDescription(
+      "Directory or URI (hdfs://...) of the catalog's schemas and table manifests (a metadata device)")
   public MosaicConfig setMetadataDirectory(String metadataDirectory) {
     this.metadataDirectory = metadataDirectory;
     return this;

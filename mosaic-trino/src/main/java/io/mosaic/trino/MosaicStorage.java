@@ -43,14 +43,19 @@ final class MosaicStorage {
     // Loading validates devices.toml at catalog startup, with the parser's own message, and
     // connects to the NameNode of each device on HDFS.
     this.pool = DevicePool.load(Path.of(config.getDevicesConfig()), config.hadoopConfiguration());
-    Path metadata = Path.of(config.getMetadataDirectory()).toAbsolutePath().normalize();
-    if (Files.exists(metadata) && !Files.isDirectory(metadata)) {
-      throw new IllegalArgumentException(
-          "mosaic.metadata-directory="
-              + metadata
-              + " is a file, not a directory: point it at a directory");
+    String metadata = config.getMetadataDirectory();
+    if (!MosaicTable.isRemote(metadata)) {
+      Path dir = Path.of(metadata).toAbsolutePath().normalize();
+      if (Files.exists(dir) && !Files.isDirectory(dir)) {
+        throw new IllegalArgumentException(
+            "mosaic.metadata-directory="
+                + dir
+                + " is a file, not a directory: point it at a directory");
+      }
+      metadata = dir.toString();
     }
     try {
+      // A URI (hdfs://nn:8020/mosaic/metadata) keeps schemas and tables on that storage.
       this.warehouse = Warehouse.open(metadata, pool);
     } catch (MosaicException e) {
       throw new IllegalArgumentException("mosaic.metadata-directory: " + e.getMessage(), e);

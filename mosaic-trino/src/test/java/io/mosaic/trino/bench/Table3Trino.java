@@ -278,7 +278,12 @@ public final class Table3Trino {
       props.put(TableProperties.COLUMN_DEVICE_PREFIX + "l_shipdate.device", "ssd");
       props.put(TableProperties.COLUMN_DEVICE_PREFIX + "l_discount.device", "ssd");
       TpchTables.load(
-          TpchTable.LINE_ITEM, sf, warehouse.location(SCHEMA, "lineitem"), pool, props, n -> {});
+          TpchTable.LINE_ITEM,
+          sf,
+          Path.of(warehouse.location(SCHEMA, "lineitem")),
+          pool,
+          props,
+          n -> {});
       Files.writeString(marker, sfText);
     }
     Manifest m = warehouse.open(SCHEMA, "lineitem").latest();
