@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkHdfsPoolTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   private Path dir;
   private SparkSession spark;

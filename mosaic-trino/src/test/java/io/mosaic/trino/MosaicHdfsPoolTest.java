@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicHdfsPoolTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   @TempDir static Path dir;
   private DistributedQueryRunner runner;
