@@ -54,8 +54,11 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
           "org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit",
           "org.apache.hadoop.hdfs.StateChange",
           "BlockStateChange",
+          "org.apache.hadoop.hdfs.server.datanode.DataNode",
           "org.apache.hadoop.hdfs.server.datanode.DataNode.clienttrace",
-          "org.apache.hadoop.hdfs.server.datanode.fsdataset.impl.FsDatasetImpl");
+          "org.apache.hadoop.hdfs.server.datanode.fsdataset.impl.FsDatasetImpl",
+          "org.apache.hadoop.hdfs.server.datanode.fsdataset.impl.FsDatasetAsyncDiskService",
+          "org.apache.hadoop.io.compress.CodecPool");
 
   /** Held: java.util.logging keeps its loggers (and so their levels) only weakly. */
   private static final List<java.util.logging.Logger> QUIET = new ArrayList<>();

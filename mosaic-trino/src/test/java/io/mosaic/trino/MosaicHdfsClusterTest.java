@@ -71,6 +71,9 @@ class MosaicHdfsClusterTest {
    */
   private static final int PARALLEL = 4;
 
+  /** Between a reader's queries while columns move. */
+  private static final long READER_PAUSE_MILLIS = 250;
+
   /** The TPC-H queries' answers, by pool and query, all submitted by the first TPC-H test. */
   private ExecutorService answers;
 
@@ -88,18 +91,7 @@ class MosaicHdfsClusterTest {
   private static Path pool() throws Exception {
     Files.createDirectories(dir.resolve("devices/local"));
     return Files.writeString(
-        dir.resolve("hdfs.toml"),
-        """
-        [[device]]
-        id = "local"
-        path = "devices/local"
-        capacity = "10 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "100 ct"
-        metadata = true
-        """
-            + HDFS.policyDevicesToml());
+        dir.resolve("hdfs.toml"), MosaicHdfsPoolTest.LOCAL_DEVICE + HDFS.policyDevicesToml());
   }
 
   @BeforeAll
@@ -330,6 +322,8 @@ class MosaicHdfsClusterTest {
                         .as("query %d while moving", q)
                         .containsExactlyInAnyOrderElementsOf(expected.get(q));
                     n++;
+                    // Paced: readers flat out take the CPUs from the moves they are to overlap.
+                    Thread.sleep(READER_PAUSE_MILLIS);
                   } while (moving.get());
                   return n;
                 }));
