@@ -67,18 +67,7 @@ class HdfsLocalClusterIT {
   private static Path writePool() throws Exception {
     Files.createDirectories(dir.resolve("pool/nvme"));
     return Files.writeString(
-        dir.resolve("devices.toml"),
-        """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "10 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
-        """
-            + HDFS.policyDevicesToml());
+        dir.resolve("devices.toml"), SparkTestTables.NVME + HDFS.policyDevicesToml());
   }
 
   @BeforeAll

@@ -43,15 +43,8 @@ class SparkHdfsPoolTest {
   private SparkSession spark;
 
   private static String pool(String nn, String policy) {
-    return """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "10 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
+    return SparkTestTables.NVME
+        + """
 
         [[device]]
         id = "fast"
@@ -71,7 +64,7 @@ class SparkHdfsPoolTest {
         codec = "zstd"
         cost_per_gb = "2 ct"
         """
-        .formatted(nn, policy);
+            .formatted(nn, policy);
   }
 
   private static String nn() {
