@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HdfsDeviceTest {
   private static final int BLOCK = (int) MiniHdfs.BLOCK_SIZE;
 
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   private static DistributedFileSystem fs;
   private static String nn;

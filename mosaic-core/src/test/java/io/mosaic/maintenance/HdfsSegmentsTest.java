@@ -57,7 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (docs/distributed-storage.md, "Locality").
  */
 class HdfsSegmentsTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   private static DistributedFileSystem fs;
   private static String nn;

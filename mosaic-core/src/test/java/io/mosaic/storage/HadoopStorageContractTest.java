@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The storage contract on HDFS (a MiniHdfs), and what only HDFS has: placement and quotas. */
 class HadoopStorageContractTest extends StorageContract {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   /** Small blocks, so a file of a few hundred KiB has several blocks to place. */
   static final long SMALL_BLOCK = 64 * 1024;

@@ -5,8 +5,10 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -26,11 +28,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * An in-process HDFS for tests: one NameNode and three DataNodes, one with SSD, one with DISK and
  * one with ARCHIVE storage, so a storage policy decides which DataNode holds a block (ALL_SSD on
  * the SSD one, HOT on the DISK one, COLD on the ARCHIVE one) and tests can assert it from the block
- * locations. Starting takes tens of seconds, so a test class starts one:
+ * locations. Starting takes seconds (tens on a loaded machine), so the test classes of a test JVM
+ * share one cluster, started by the first and shut down when JUnit's root context closes:
  *
- * <pre>{@code @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();}</pre>
+ * <pre>{@code @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();}</pre>
  *
- * or calls {@link #start()} and {@link #close()} itself.
+ * Classes on the shared cluster keep to their own folders. A class that needs a cluster of its own
+ * (one it stops or fills) registers {@code new MiniHdfs()}, or calls {@link #start()} and {@link
+ * #close()} itself.
  */
 public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
   /** Files written through {@link #conf()} have blocks this large, so segments span blocks. */
@@ -39,10 +44,60 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
   /** The smallest block size a client may ask for here (HDFS's own minimum is 1 MiB). */
   public static final long MIN_BLOCK_SIZE = 4096;
 
+  /**
+   * Loggers that write a line per file operation or per block (the NameNode's audit log, block
+   * state changes, a DataNode's client trace and its thousands of "Added DIR lock" lines at start):
+   * megabytes of test output and the time to write them. Warnings still show.
+   */
+  private static final List<String> CHATTY =
+      List.of(
+          "org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit",
+          "org.apache.hadoop.hdfs.StateChange",
+          "BlockStateChange",
+          "org.apache.hadoop.hdfs.server.datanode.DataNode",
+          "org.apache.hadoop.hdfs.server.datanode.DataNode.clienttrace",
+          "org.apache.hadoop.hdfs.server.datanode.fsdataset.impl.FsDatasetImpl",
+          "org.apache.hadoop.hdfs.server.datanode.fsdataset.impl.FsDatasetAsyncDiskService",
+          "org.apache.hadoop.io.compress.CodecPool");
+
+  /** Held: java.util.logging keeps its loggers (and so their levels) only weakly. */
+  private static final List<java.util.logging.Logger> QUIET = new ArrayList<>();
+
+  static {
+    for (String name : CHATTY) {
+      // Both bindings the modules' tests log through: slf4j-simple and java.util.logging.
+      System.setProperty("org.slf4j.simpleLogger.log." + name, "warn");
+      java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+      logger.setLevel(java.util.logging.Level.WARNING);
+      QUIET.add(logger);
+    }
+  }
+
+  private static final ExtensionContext.Namespace SHARED =
+      ExtensionContext.Namespace.create(MiniHdfs.class);
+
+  private final boolean shared;
   private MiniDFSCluster cluster;
   private Configuration conf;
   private URI uri;
   private Duration startTime;
+
+  /** An extension that starts a cluster for its test class and shuts it down after. */
+  public MiniHdfs() {
+    this(false);
+  }
+
+  private MiniHdfs(boolean shared) {
+    this.shared = shared;
+  }
+
+  /**
+   * An extension on the cluster of this test JVM (surefire and failsafe run a module's classes in
+   * one JVM), started by the first class that asks; JUnit closes it with its root context.
+   */
+  public static MiniHdfs shared() {
+    return new MiniHdfs(true);
+  }
 
   /** Starts a cluster now, for callers that manage its life themselves. */
   public static MiniHdfs start() {
@@ -53,12 +108,26 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    startCluster();
+    if (!shared) {
+      startCluster();
+      return;
+    }
+    MiniHdfs running =
+        context
+            .getRoot()
+            .getStore(SHARED)
+            .getOrComputeIfAbsent(MiniHdfs.class, k -> start(), MiniHdfs.class);
+    cluster = running.cluster;
+    conf = running.conf;
+    uri = running.uri;
+    startTime = running.startTime;
   }
 
   @Override
   public void afterAll(ExtensionContext context) {
-    close();
+    if (!shared) {
+      close();
+    }
   }
 
   private void startCluster() {
@@ -110,13 +179,34 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
   public static final Map<String, StorageType> POLICY_DEVICES =
       Map.of("ssd", StorageType.SSD, "hot", StorageType.DISK, "cold", StorageType.ARCHIVE);
 
+  /**
+   * The device of {@link #POLICY_DEVICES} a TPC-H table goes to in the engines' cluster tests, so
+   * their queries read all three storage types: lineitem cold, orders and partsupp hot, the rest on
+   * SSD.
+   */
+  public static String tpchDevice(String table) {
+    return switch (table) {
+      case "lineitem" -> "cold";
+      case "orders", "partsupp" -> "hot";
+      default -> "ssd";
+    };
+  }
+
   /** The {@code [[device]]} entries of {@link #POLICY_DEVICES}, on this cluster. */
   public String policyDevicesToml() {
+    return policyDevicesToml("mosaic");
+  }
+
+  /**
+   * The devices of {@link #POLICY_DEVICES} under {@code /folder/} instead of {@code /mosaic/}, for
+   * a pool of its own on the shared cluster.
+   */
+  public String policyDevicesToml(String folder) {
     return """
 
         [[device]]
         id = "ssd"
-        uri = "%1$smosaic/ssd"
+        uri = "%1$s%2$s/ssd"
         storage_policy = "ALL_SSD"
         capacity = "2 GB"
         threads = 2
@@ -125,7 +215,7 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
 
         [[device]]
         id = "hot"
-        uri = "%1$smosaic/hot"
+        uri = "%1$s%2$s/hot"
         storage_policy = "HOT"
         capacity = "4 GB"
         threads = 2
@@ -134,14 +224,14 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
 
         [[device]]
         id = "cold"
-        uri = "%1$smosaic/cold"
+        uri = "%1$s%2$s/cold"
         storage_policy = "COLD"
         capacity = "8 GB"
         threads = 1
         codec = "zstd"
         cost_per_gb = "2 ct"
         """
-        .formatted(uri);
+        .formatted(uri, folder);
   }
 
   /**
@@ -236,7 +326,7 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
 
   @Override
   public void close() {
-    if (cluster != null) {
+    if (cluster != null && !shared) {
       cluster.shutdown(true);
       cluster = null;
     }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * named by its {@code hdfs://} URI, and its devices are HDFS folders with storage policies.
  */
 class HdfsLockFreeTableTest extends LockFreeTableContract {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   @TempDir Path dir;
 
@@ -28,25 +28,8 @@ class HdfsLockFreeTableTest extends LockFreeTableContract {
 
   @Override
   DevicePool pool() throws IOException {
-    String prefix = "/pool-" + System.nanoTime();
-    StringBuilder toml = new StringBuilder();
-    String[][] devices = {
-      {"ssd", "ALL_SSD", "zstd"}, {"hot", "HOT", "lz4"}, {"cold", "COLD", "zstd"}
-    };
-    for (String[] d : devices) {
-      toml.append("[[device]]\nid = \"")
-          .append(d[0])
-          .append("\"\nuri = \"")
-          .append(nn())
-          .append(prefix)
-          .append('/')
-          .append(d[0])
-          .append("\"\nstorage_policy = \"")
-          .append(d[1])
-          .append("\"\ncapacity = \"1 GB\"\nthreads = 2\ncodec = \"")
-          .append(d[2])
-          .append("\"\ncost_per_gb = \"10 ct\"\n\n");
-    }
+    // A pool of its own per table: the cluster is shared.
+    String toml = HDFS.policyDevicesToml("pool-" + System.nanoTime());
     Path file = dir.resolve("devices.toml");
     Files.writeString(file, toml);
     return DevicePool.load(file, HDFS.conf());

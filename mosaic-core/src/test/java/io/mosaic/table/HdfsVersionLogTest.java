@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The lock-free commit protocol on HDFS ({@link MiniHdfs}). */
 class HdfsVersionLogTest extends VersionLogContract {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
   private int n;
 
   @Override

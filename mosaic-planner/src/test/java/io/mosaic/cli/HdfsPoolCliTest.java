@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * --hadoop-conf}; and the errors of a NameNode that does not answer and of a policy HDFS lacks.
  */
 class HdfsPoolCliTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   @TempDir Path dir;
   private StringWriter out;

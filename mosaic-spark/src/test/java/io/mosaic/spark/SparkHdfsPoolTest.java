@@ -37,21 +37,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkHdfsPoolTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   private Path dir;
   private SparkSession spark;
 
   private static String pool(String nn, String policy) {
-    return """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "10 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
+    return SparkTestTables.NVME
+        + """
 
         [[device]]
         id = "fast"
@@ -71,7 +64,7 @@ class SparkHdfsPoolTest {
         codec = "zstd"
         cost_per_gb = "2 ct"
         """
-        .formatted(nn, policy);
+            .formatted(nn, policy);
   }
 
   private static String nn() {

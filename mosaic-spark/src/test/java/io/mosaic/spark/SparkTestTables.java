@@ -38,21 +38,30 @@ final class SparkTestTables {
           .add("o_comment", DataTypes.StringType, true);
 
   /**
+   * The pool's local device "nvme" in {@code pool/nvme} of the pool file's folder, holding the
+   * metadata; the HDFS tests' pools have it beside their HDFS devices.
+   */
+  static final String NVME =
+      """
+      [[device]]
+      id = "nvme"
+      path = "pool/nvme"
+      capacity = "10 GB"
+      threads = 2
+      codec = "zstd"
+      cost_per_gb = "125 ct"
+      metadata = true
+      """;
+
+  /**
    * Writes {@code dir/devices.toml}: devices nvme (zstd, metadata) and hdd (lz4) under dir/pool.
    */
   static Path devices(Path dir) throws IOException {
     Path devices = dir.resolve("devices.toml");
     Files.writeString(
         devices,
-        """
-        [[device]]
-        id = "nvme"
-        path = "pool/nvme"
-        capacity = "10 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "125 ct"
-        metadata = true
+        NVME
+            + """
         emulate = { read = "2 GB/s" }
 
         [[device]]

@@ -35,10 +35,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicHdfsPoolTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   @TempDir static Path dir;
   private DistributedQueryRunner runner;
+
+  /**
+   * The local device beside the HDFS ones, holding the pool's metadata, in {@code devices/local} of
+   * the pool file's folder (shared with {@link MosaicHdfsClusterTest}).
+   */
+  static final String LOCAL_DEVICE =
+      """
+      [[device]]
+      id = "local"
+      path = "devices/local"
+      capacity = "10 GB"
+      threads = 2
+      codec = "zstd"
+      cost_per_gb = "100 ct"
+      metadata = true
+      """;
 
   private static String nn() {
     return HDFS.uri().toString().replaceAll("/$", "");
@@ -48,15 +64,8 @@ class MosaicHdfsPoolTest {
     Files.createDirectories(dir.resolve("devices/local"));
     return Files.writeString(
         dir.resolve(name + ".toml"),
-        """
-        [[device]]
-        id = "local"
-        path = "devices/local"
-        capacity = "10 GB"
-        threads = 2
-        codec = "zstd"
-        cost_per_gb = "100 ct"
-        metadata = true
+        LOCAL_DEVICE
+            + """
 
         [[device]]
         id = "fast"
@@ -76,7 +85,7 @@ class MosaicHdfsPoolTest {
         codec = "zstd"
         cost_per_gb = "2 ct"
         """
-            .formatted(nn, policy));
+                .formatted(nn, policy));
   }
 
   /** The catalog's properties: the cluster's client settings as a site file and as pairs. */
