@@ -143,7 +143,7 @@ final class SparkChild implements AutoCloseable {
   /** Waits until the child's Spark session is up. */
   void awaitReady(Duration timeout) {
     String reply = reply("start", timeout);
-    if (!reply.equals("READY")) {
+    if (!reply.equals("ready")) {
       throw failure("start: unexpected reply " + reply);
     }
   }
