@@ -298,7 +298,7 @@ class TrinoSparkHdfsTest {
               + "')");
       assertThat(devices("moving")).containsEntry("o_totalprice", "hot");
     } finally {
-      // Right answers, and queries failed clearly on a segment the migration deleted under them
+      // Right answers, and queries failed clearly on files the migration deleted under their plan
       // (SparkPeer.readUntilStopped says why that may happen); a wrong answer fails the stop.
       String[] stopped = spark.call(CALL, "stop").split(" ");
       System.out.println(
@@ -306,7 +306,7 @@ class TrinoSparkHdfsTest {
               + stopped[0]
               + " right answers, "
               + stopped[1]
-              + " queries failed on a deleted segment");
+              + " queries failed on files deleted under their plan");
       assertThat(Integer.parseInt(stopped[0])).isGreaterThanOrEqualTo(1);
     }
     assertThat(spark.call(CALL, "query", location("moving"), query.formatted("t")))

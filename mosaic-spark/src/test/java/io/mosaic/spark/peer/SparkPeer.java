@@ -1,8 +1,11 @@
 package io.mosaic.spark.peer;
 
+import io.mosaic.table.TableNotFoundException;
 import java.io.BufferedReader;
+import java.io.FileNotFoundException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
@@ -29,8 +32,8 @@ import org.apache.spark.sql.SparkSession;
  *   <li>{@code loop <location> <sql> <expected>}: starts running {@code sql} over and over,
  *       comparing each answer with {@code expected}; replies at once
  *   <li>{@code stop}: ends the loop after an answer to a query started after {@code stop}; replies
- *       the number of right answers and of queries failed on a deleted segment, or the first wrong
- *       answer
+ *       the number of right answers and of queries failed on files deleted under their plan, or the
+ *       first wrong answer
  *   <li>{@code quit}
  * </ul>
  */
@@ -118,7 +121,17 @@ public final class SparkPeer {
         }
         stopped = false;
         loopResult = null;
-        loop = new Thread(() -> loopResult = readUntilStopped(f[1], f[2], f[3]), "peer-loop");
+        loop =
+            new Thread(
+                () -> {
+                  try {
+                    loopResult = readUntilStopped(f[1], f[2], f[3]);
+                  } catch (Throwable t) {
+                    t.printStackTrace();
+                    loopResult = "wrong: the loop failed: " + t;
+                  }
+                },
+                "peer-loop");
         loop.start();
         yield "looping";
       }
@@ -145,38 +158,38 @@ public final class SparkPeer {
   }
 
   /**
-   * The number of right answers and of queries that failed on a segment deleted under them, or the
-   * first wrong answer (or other failure).
+   * The number of right answers and of queries that failed on files deleted under their plan, or
+   * the first wrong answer (or other failure).
    *
    * <p>Why a failure may be right: a table whose metadata is on a local path keeps the POSIX
    * protocol, in which a migration deletes its old segments at once unless a pinned version names
    * them (docs/format.md, "Writing and committing", step 3), and a Spark read pins its version only
    * in the executors, after the driver read the manifest and planned. A migration committed in
-   * between fails the query with a clear error (docs/format.md, "Pins, writer locks and gc": rows
-   * or a clear error, never a wrong answer). Tables on HDFS keep old segments for the version
-   * retention instead.
+   * between deletes the version's old segments, or retires the version, and the query fails with a
+   * clear error (docs/format.md, "Pins, writer locks and gc": rows or a clear error, never a wrong
+   * answer). Tables on HDFS keep old segments for the version retention instead.
    */
   private String readUntilStopped(String location, String sql, String expected) {
     int answers = 0;
-    int segmentGone = 0;
+    int deletedUnder = 0;
     while (true) {
       // Read the flag before the query: the last answer is to a query started after stop.
       boolean last = stopped;
       String answer;
       try {
         answer = query(location, sql);
-      } catch (RuntimeException e) {
-        if (segmentDeleted(e)) {
-          System.err.println("SparkPeer: a segment was deleted under a query: " + e);
-          segmentGone++;
+      } catch (Exception e) { // Spark throws its checked SparkException undeclared
+        if (deletedUnderThePlan(e)) {
+          System.err.println("SparkPeer: the version's files were deleted under a query: " + e);
+          deletedUnder++;
           continue;
         }
         e.printStackTrace();
-        return "wrong: query " + (answers + segmentGone + 1) + " failed: " + e;
+        return "wrong: query " + (answers + deletedUnder + 1) + " failed: " + e;
       }
       if (!answer.equals(expected)) {
         return "wrong: query "
-            + (answers + segmentGone + 1)
+            + (answers + deletedUnder + 1)
             + " answered "
             + answer
             + ", expected "
@@ -184,16 +197,24 @@ public final class SparkPeer {
       }
       answers++;
       if (last) {
-        return answers + " " + segmentGone;
+        return answers + " " + deletedUnder;
       }
     }
   }
 
-  /** Whether Mosaic failed the query because a segment file of its version no longer exists. */
-  private static boolean segmentDeleted(Throwable e) {
+  /**
+   * Whether Mosaic failed the query because its version's files were deleted under it: a segment
+   * (at planning or reading), or the manifest of the version retired before the executor pinned it.
+   */
+  private static boolean deletedUnderThePlan(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.io.FileNotFoundException
-          || t instanceof java.nio.file.NoSuchFileException) {
+      String message = String.valueOf(t.getMessage());
+      // An executor's exception may reach here as the text of Spark's, without the cause.
+      boolean retired =
+          message.contains(" has no version ")
+              && (t instanceof TableNotFoundException
+                  || message.contains(TableNotFoundException.class.getName()));
+      if (t instanceof FileNotFoundException || t instanceof NoSuchFileException || retired) {
         return true;
       }
     }
