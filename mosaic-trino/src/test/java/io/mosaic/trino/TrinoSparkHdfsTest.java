@@ -184,13 +184,11 @@ class TrinoSparkHdfsTest {
         .containsExactlyInAnyOrderElementsOf(expected);
     // ...and Spark reads exactly what Trino inserts next.
     sql("INSERT INTO mosaic.shared.both " + trinoRows(3500, 4000, "trino2"));
-    assertThat(spark.call(CALL, "query", location("both"), BY_WRITER))
-        .isEqualTo(
-            String.join(
-                ";",
-                writer("spark", 2000, 3500),
-                writer("trino", 0, 2000),
-                writer("trino2", 3500, 4000)));
+    assertSparkReadsWriters(
+        "both",
+        writer("spark", 2000, 3500),
+        writer("trino", 0, 2000),
+        writer("trino2", 3500, 4000));
   }
 
   @Test
@@ -247,13 +245,17 @@ class TrinoSparkHdfsTest {
                 .get(0)
                 .getFields())
         .containsExactly(n, n, n * (n - 1) / 2, 3L);
-    assertThat(spark.call(CALL, "query", location("events"), BY_WRITER))
-        .isEqualTo(
-            String.join(
-                ";",
-                writer("spark", 0, 3000),
-                writer("trino0", 3000, 6000),
-                writer("trino1", 6000, 9000)));
+    assertSparkReadsWriters(
+        "events",
+        writer("spark", 0, 3000),
+        writer("trino0", 3000, 6000),
+        writer("trino1", 6000, 9000));
+  }
+
+  /** Spark's {@link #BY_WRITER} over {@code table} is {@code rows}, in that order. */
+  private void assertSparkReadsWriters(String table, String... rows) {
+    assertThat(spark.call(CALL, "query", location(table), BY_WRITER))
+        .isEqualTo(String.join(";", rows));
   }
 
   @Test
