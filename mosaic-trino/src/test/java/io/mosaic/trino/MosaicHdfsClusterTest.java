@@ -88,15 +88,16 @@ class MosaicHdfsClusterTest {
     return dir.resolve("metadata");
   }
 
-  private static Path pool() throws Exception {
+  /** A local metadata device and the HDFS devices of {@link MiniHdfs#policyDevicesToml()}. */
+  static Path pool(Path dir, MiniHdfs hdfs) throws Exception {
     Files.createDirectories(dir.resolve("devices/local"));
     return Files.writeString(
-        dir.resolve("hdfs.toml"), MosaicHdfsPoolTest.LOCAL_DEVICE + HDFS.policyDevicesToml());
+        dir.resolve("hdfs.toml"), MosaicHdfsPoolTest.LOCAL_DEVICE + hdfs.policyDevicesToml());
   }
 
   @BeforeAll
   void start() throws Exception {
-    Path devices = pool();
+    Path devices = pool(dir, HDFS);
     Map<String, String> properties = new HashMap<>();
     properties.put("mosaic.devices-config", devices.toString());
     properties.put("mosaic.metadata-directory", tableRoot().toString());
@@ -141,7 +142,7 @@ class MosaicHdfsClusterTest {
   }
 
   /** A model in which "ssd" is far faster than "hot" and "cold", so placing moves columns. */
-  private static void writeDeviceModel(DevicePool pool) throws Exception {
+  static void writeDeviceModel(DevicePool pool) throws Exception {
     Files.createDirectories(pool.modelFile().getParent());
     DeviceModelFile.write(
         pool.modelFile(),
