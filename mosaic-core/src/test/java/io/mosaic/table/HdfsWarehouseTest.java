@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lock-free tables below them, and the names, errors and drops are those of a local warehouse.
  */
 class HdfsWarehouseTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   @TempDir Path dir;
   private DevicePool pool;
@@ -40,7 +40,7 @@ class HdfsWarehouseTest {
   @BeforeEach
   void setUp() throws IOException {
     Path devices = dir.resolve("devices.toml");
-    Files.writeString(devices, HDFS.policyDevicesToml());
+    Files.writeString(devices, HDFS.policyDevicesToml("wh-" + System.nanoTime()));
     pool = DevicePool.load(devices, HDFS.conf());
     location = HDFS.uri().toString().replaceAll("/$", "") + "/wh-" + System.nanoTime();
     warehouse = Warehouse.open(location, pool);

@@ -56,12 +56,9 @@ class HdfsLocalClusterIT {
   private Path devices;
   private final long started = System.nanoTime();
 
-  /**
-   * Where the tables' metadata lives. A local directory while table metadata is not on the storage
-   * interface; the one place to change when it moves onto HDFS.
-   */
-  private static Path tableRoot() {
-    return dir.resolve("tables");
+  /** Where the tables' metadata lives: on HDFS, where every executor reaches it. */
+  private static String tableRoot() {
+    return HDFS.uri() + "spark-cluster/tables";
   }
 
   private static Path writePool() throws Exception {
@@ -99,7 +96,7 @@ class HdfsLocalClusterIT {
   }
 
   private String table(String name) {
-    return tableRoot().resolve(name).toString();
+    return tableRoot() + "/" + name;
   }
 
   @Test
@@ -115,7 +112,7 @@ class HdfsLocalClusterIT {
 
     Dataset<Row> back = spark.read().format("mosaic").load(table);
     assertThat(sorted(back)).hasSize(15_000).isEqualTo(sorted(orders));
-    MosaicTable written = MosaicTable.open(Path.of(table), pool());
+    MosaicTable written = MosaicTable.open(table, pool());
     assertThat(written.versions()).hasSize(3); // create, two appends
     assertThat(written.latest().segments())
         .isNotEmpty()
@@ -141,7 +138,7 @@ class HdfsLocalClusterIT {
         .format("mosaic")
         .option("default_device", "ssd")
         .save(table);
-    int before = MosaicTable.open(Path.of(table), pool()).versions().size();
+    int before = MosaicTable.open(table, pool()).versions().size();
     int rounds = 3;
     int rows = 2000;
     // Writer w appends ids [(w * rounds + r) * rows, + rows) in round r.
@@ -185,7 +182,7 @@ class HdfsLocalClusterIT {
                 .toString())
         .isEqualTo("[" + n + "," + n + "," + n * (n - 1) / 2 + ",3]");
     // One version per append, none lost to a concurrent commit.
-    assertThat(MosaicTable.open(Path.of(table), pool()).versions()).hasSize(before + 3 * rounds);
+    assertThat(MosaicTable.open(table, pool()).versions()).hasSize(before + 3 * rounds);
     assertBlocksOnTheirDevicesType();
   }
 
@@ -194,7 +191,7 @@ class HdfsLocalClusterIT {
    * cluster does not fit on this module's class path).
    */
   private Void coreAppends(String path, int writer, int rounds, int rows) throws Exception {
-    MosaicTable table = MosaicTable.open(Path.of(path), pool());
+    MosaicTable table = MosaicTable.open(path, pool());
     try (BufferAllocator alloc = new RootAllocator()) {
       for (int r = 0; r < rounds; r++) {
         long first = ((long) writer * rounds + r) * rows;

@@ -80,27 +80,27 @@ class MosaicHdfsClusterTest {
   private final Map<String, Future<MaterializedResult>> tpch = new HashMap<>();
   private final long started = System.nanoTime();
 
-  /**
-   * The catalog's table root (the tables' metadata). A local directory while table metadata is not
-   * on the storage interface; the one place to change when it moves onto HDFS.
-   */
-  private static Path tableRoot() {
-    return dir.resolve("metadata");
+  /** The catalog's metadata directory: on HDFS, so every node reaches the same tables there. */
+  private static String tableRoot() {
+    return HDFS.uri() + "trino-cluster/metadata";
   }
 
-  /** A local metadata device and the HDFS devices of {@link MiniHdfs#policyDevicesToml()}. */
-  static Path pool(Path dir, MiniHdfs hdfs) throws Exception {
+  /**
+   * A local metadata device and the HDFS devices of {@link MiniHdfs#policyDevicesToml(String)}
+   * under {@code /folder/}.
+   */
+  static Path pool(Path dir, MiniHdfs hdfs, String folder) throws Exception {
     Files.createDirectories(dir.resolve("devices/local"));
     return Files.writeString(
-        dir.resolve("hdfs.toml"), MosaicHdfsPoolTest.LOCAL_DEVICE + hdfs.policyDevicesToml());
+        dir.resolve("hdfs.toml"), MosaicHdfsPoolTest.LOCAL_DEVICE + hdfs.policyDevicesToml(folder));
   }
 
   @BeforeAll
   void start() throws Exception {
-    Path devices = pool(dir, HDFS);
+    Path devices = pool(dir, HDFS, "mosaic");
     Map<String, String> properties = new HashMap<>();
     properties.put("mosaic.devices-config", devices.toString());
-    properties.put("mosaic.metadata-directory", tableRoot().toString());
+    properties.put("mosaic.metadata-directory", tableRoot());
     properties.put(
         "mosaic.hadoop.settings", "dfs.replication=1,dfs.blocksize=" + MiniHdfs.BLOCK_SIZE);
     runner = MosaicQueryRunner.create(dir, properties, 2);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicHdfsWarehouseTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   @TempDir static Path dir;
   private DistributedQueryRunner runner;
@@ -33,9 +33,10 @@ class MosaicHdfsWarehouseTest {
 
   @BeforeAll
   void start() throws Exception {
-    Path devices = Files.writeString(dir.resolve("hdfs-devices.toml"), HDFS.policyDevicesToml());
+    Path devices =
+        Files.writeString(dir.resolve("hdfs-devices.toml"), HDFS.policyDevicesToml("wh"));
     pool = DevicePool.load(devices, HDFS.conf());
-    metadata = HDFS.uri() + "mosaic/metadata";
+    metadata = HDFS.uri() + "wh/metadata";
     runner =
         MosaicQueryRunner.create(
             dir,
@@ -59,8 +60,7 @@ class MosaicHdfsWarehouseTest {
   @Test
   void schemasAndTablesLiveOnHdfs() throws Exception {
     runner.execute("CREATE SCHEMA mosaic.w");
-    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path("/mosaic/metadata/w")))
-        .isTrue();
+    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path("/wh/metadata/w"))).isTrue();
     runner.execute(
         "CREATE TABLE mosaic.w.t WITH (default_device = 'hot', row_group_rows = 1000)"
             + " AS SELECT x AS id, 'n' || CAST(x AS VARCHAR) AS name"
@@ -81,7 +81,7 @@ class MosaicHdfsWarehouseTest {
     MosaicTable table = MosaicTable.open(metadata + "/w/t", pool);
     assertThat(table.lockFree()).isTrue();
     assertThat(table.latest().version()).isEqualTo(3);
-    assertThat(HDFS.blockTypes("/mosaic/hot").values())
+    assertThat(HDFS.blockTypes("/wh/hot").values())
         .isNotEmpty()
         .allSatisfy(types -> assertThat(types).containsOnly(MiniHdfs.POLICY_DEVICES.get("hot")));
 
@@ -93,7 +93,6 @@ class MosaicHdfsWarehouseTest {
     runner.execute("DROP TABLE mosaic.w.t");
     runner.execute("DROP SCHEMA mosaic.w");
     assertThat(runner.execute("SHOW SCHEMAS FROM mosaic").getOnlyColumnAsSet()).doesNotContain("w");
-    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path("/mosaic/metadata/w")))
-        .isFalse();
+    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path("/wh/metadata/w"))).isFalse();
   }
 }

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TrinoSparkHdfsTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   private static final String SCHEMA = "shared";
   private static final Duration CALL = Duration.ofMinutes(2);
@@ -61,12 +61,9 @@ class TrinoSparkHdfsTest {
         }
       };
 
-  /**
-   * Trino's metadata directory ({@code mosaic.metadata-directory}). A local directory while Trino's
-   * warehouse takes only local paths; the one place to change for an {@code hdfs://} warehouse.
-   */
+  /** Trino's metadata directory ({@code mosaic.metadata-directory}), on HDFS. */
   private static String metadataDirectory() {
-    return dir.resolve("metadata").toString();
+    return HDFS.uri() + "trino-spark/metadata";
   }
 
   /**
@@ -79,7 +76,7 @@ class TrinoSparkHdfsTest {
 
   @BeforeAll
   void start() throws Exception {
-    Path devices = MosaicHdfsClusterTest.pool(dir, HDFS);
+    Path devices = MosaicHdfsClusterTest.pool(dir, HDFS, "trino-spark");
     // The cluster's client settings (MiniHdfs): one replica, small blocks.
     Map<String, String> hadoop =
         Map.of("dfs.replication", "1", "dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE));
