@@ -290,6 +290,8 @@ public final class ConcurrencyHarness {
       totals.millis = System.currentTimeMillis() - start;
       if (totals.failures.isEmpty()) {
         deleteTree(roundDir);
+      } else {
+        Files.write(roundDir.resolve("failures.txt"), totals.failures);
       }
       progress.round(r, totals);
     }
@@ -323,7 +325,7 @@ public final class ConcurrencyHarness {
   }
 
   private static final java.util.regex.Pattern EVENT =
-      java.util.regex.Pattern.compile("(ACK|MIGRATED|GC|READ|LATEST|ERROR|WRONG) .*");
+      java.util.regex.Pattern.compile("(ACK|MIGRATED|UNMOVED|GC|READ|LATEST|ERROR|WRONG) .*");
 
   private static void round(Shape shape, Path dir, String root, int round, long seed, Totals totals)
       throws Exception {
@@ -372,7 +374,7 @@ public final class ConcurrencyHarness {
             c.killed = true;
             totals.killed.merge(c.role, 1, Integer::sum);
             totals.killedAfter.merge(c.role + "@" + c.lastEvent, 1, Integer::sum);
-          } else if (now - c.startedAt > HANG_MILLIS) {
+          } else if (now - c.startedAt > shape.runMillis() + HANG_MILLIS) {
             c.process.destroyForcibly();
             c.killed = true;
             totals.failures.add(where + ": " + c.role + " hung; its output: " + output(c));

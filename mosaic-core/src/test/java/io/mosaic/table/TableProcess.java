@@ -190,8 +190,15 @@ public final class TableProcess {
         }
       }
       try {
-        Manifest m = migrate(table, placement);
-        System.out.println("MIGRATED " + m.version() + " " + lost());
+        Migrator migrator = new Migrator(table);
+        Migrator.Plan plan = migrator.plan(placement);
+        if (plan.moves().isEmpty()) {
+          // Nothing to move commits nothing: no version to claim.
+          System.out.println("UNMOVED " + plan.baseVersion());
+        } else {
+          Manifest m = migrator.apply(plan, new Migrator.Listener() {});
+          System.out.println("MIGRATED " + m.version() + " " + lost());
+        }
       } catch (java.io.IOException | CorruptTableException | TableConflictException e) {
         System.out.println("ERROR " + oneLine(e));
       }
