@@ -199,7 +199,9 @@ public final class TableProcess {
           Manifest m = migrator.apply(plan, new Migrator.Listener() {});
           System.out.println("MIGRATED " + m.version() + " " + lost());
         }
-      } catch (java.io.IOException | CorruptTableException | TableConflictException e) {
+      } catch (java.io.IOException | io.mosaic.MosaicException e) {
+        // A clear error: a conflict, or a migration stopped with the table complete (its writer
+        // lease expired under a long pause, as on an overloaded machine).
         System.out.println("ERROR " + oneLine(e));
       }
       Thread.sleep(random.nextInt(30));
