@@ -237,9 +237,13 @@ public final class ConcurrencyHarness {
     org.assertj.core.api.Assertions.assertThat(totals.acknowledged)
         .as("appends acknowledged")
         .isPositive();
-    org.assertj.core.api.Assertions.assertThat(totals.contestedVersions)
-        .as("contested versions")
-        .isPositive();
+    if (totals.acknowledged >= 50) {
+      // A short round on a loaded machine may end with each writer's first commit alone (a JVM's
+      // first commit took 36 s at load 30); fifty commits of four writers cannot all miss.
+      org.assertj.core.api.Assertions.assertThat(totals.contestedVersions)
+          .as("contested versions")
+          .isPositive();
+    }
     org.assertj.core.api.Assertions.assertThat(totals.reads).as("reads checked").isPositive();
     org.assertj.core.api.Assertions.assertThat(totals.killed).as("processes killed").isNotEmpty();
   }
