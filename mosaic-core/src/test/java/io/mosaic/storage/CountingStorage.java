@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class CountingStorage implements Storage {
   private final Storage storage;
   private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+  private final java.util.Queue<String> taken = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   public CountingStorage(Storage storage) {
     this.storage = storage;
@@ -42,6 +43,18 @@ public final class CountingStorage implements Storage {
   public long count(String op) {
     AtomicLong c = counts.get(op);
     return c == null ? 0 : c.get();
+  }
+
+  /**
+   * The keys whose exclusive create found the name taken since the last call, and forgets them: a
+   * commit's lost races (the concurrency harness reports how contested its commits were).
+   */
+  public List<String> drainTaken() {
+    List<String> keys = new java.util.ArrayList<>();
+    for (String k = taken.poll(); k != null; k = taken.poll()) {
+      keys.add(k);
+    }
+    return keys;
   }
 
   public void reset() {
@@ -73,7 +86,12 @@ public final class CountingStorage implements Storage {
   @Override
   public void createExclusive(String key, byte[] content) throws IOException {
     tally("createExclusive");
-    storage.createExclusive(key, content);
+    try {
+      storage.createExclusive(key, content);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      taken.add(key);
+      throw e;
+    }
   }
 
   @Override

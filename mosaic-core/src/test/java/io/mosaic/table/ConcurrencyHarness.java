@@ -27,33 +27,60 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
  * The randomized concurrency and fault harness (issue 27, docs/format.md): each round starts a
- * table and five processes on it, a writer appending, a migrator moving random columns, gc looping
- * with no grace or the default hour, a reader checking every row of the versions it pins (every
- * other round as a server does, listing pins and collecting garbage in its own JVM), and a process
- * reading the latest version in a loop as an importer does before it writes. Each process is killed
- * with SIGKILL at a random moment with probability {@link #KILL_CHANCE}.
+ * table and processes on it, writers appending, a migrator moving random columns, gc looping with
+ * no grace or the default hour, a reader checking every row of the versions it pins (as a server
+ * does, listing pins and collecting garbage in its own JVM, every other round or beside a plain
+ * reader), and a process reading the latest version in a loop as an importer does before it writes.
+ * Processes are killed with SIGKILL at random moments, never before their first event (a commit, a
+ * read, a gc pass): a JVM slow to start, as an HDFS client is, still has every round check
+ * something. A {@link Shape} says how many writers race, how long a round runs and whether killed
+ * processes start again.
  *
- * <p>After each round: every acknowledged append is in the table, every file the latest version
- * refers to is there with its checksum, every reader got exactly the committed rows of the version
- * it pinned (a version's batches include every batch acknowledged at or before it) or a clear
- * error, no process hung, and gc leaves nothing unreferenced. Run on demand with {@code
- * benchmarks/bench}'s class path, or from {@code ConcurrencyHarnessTest} at a size that fits CI.
+ * <p>After each round: every acknowledged append is in the table, no version was acknowledged to
+ * two committers, every file the latest version refers to is there with its checksum, every reader
+ * got exactly the committed rows of the version it pinned (a version's batches include every batch
+ * acknowledged at or before it) or a clear error, no process hung, and gc leaves nothing
+ * unreferenced. Run on demand with {@code mosaic-core/harness}, or from {@code
+ * ConcurrencyHarnessTest} and {@code HdfsConcurrencyHarnessTest} at a size that fits CI.
  */
 public final class ConcurrencyHarness {
-  static final double KILL_CHANCE = 0.4;
-  // Each role runs this long from its start; kills fall after the JVMs have started and before
-  // the roles end.
-  private static final long RUN_MILLIS = 4_000;
-  private static final long KILL_FROM_MILLIS = 1_000;
-  private static final long KILL_WINDOW_MILLIS = 4_500;
-  private static final long HANG_SECONDS = 180;
-  private static final String[] ROLES = {"writer", "migrator", "gc", "reader", "latest"};
+  private static final long HANG_MILLIS = 180_000;
+
+  /**
+   * How a round runs: {@code writers} writer processes racing for each next version, the roles
+   * running {@code runMillis} from when their table is open, each process killed with probability
+   * {@code killChance} at a uniform moment within {@code killWindowMillis} after its first event,
+   * killed (or finished) processes started again until the round's end when {@code restart}, gc
+   * pausing up to {@code gcPauseMillis} between passes and writers up to {@code writerPauseMillis}
+   * between commits, and {@code bothReaders}: a plain reader and a server reader every round (else
+   * one reader, a server every other round).
+   */
+  record Shape(
+      int writers,
+      long runMillis,
+      double killChance,
+      long killWindowMillis,
+      boolean restart,
+      int gcPauseMillis,
+      int writerPauseMillis,
+      boolean bothReaders) {
+    /** The harness of issue 27: one process per role, each killed at most once. */
+    static final Shape ROLES = new Shape(1, 4_000, 0.4, 4_500, false, 20, 30, false);
+
+    /**
+     * Contested commits (issue 42's acceptance): four writers in a tight loop, gc about every
+     * second, two readers; a process is killed (probability 0.7) at a uniform moment within {@code
+     * killWindowMillis} of its first event and started again, for rounds of {@code runMillis}.
+     */
+    static Shape contested(long runMillis, long killWindowMillis) {
+      return new Shape(4, runMillis, 0.7, killWindowMillis, true, 1_000, 2, true);
+    }
+  }
 
   /** What the rounds did, summed. */
   public static final class Totals {
@@ -61,14 +88,31 @@ public final class ConcurrencyHarness {
     final Map<String, Integer> killed = new TreeMap<>();
     // What the killed process had last reported doing when the kill came.
     final Map<String, Integer> killedAfter = new TreeMap<>();
+    int restarts;
     int acknowledged;
     int migrations;
+    // Versions some committer found taken (several raced for them), the races lost, and the
+    // acknowledged commits that lost at least one race first.
+    int contestedVersions;
+    long lostRaces;
+    int commitsThatLost;
+    int versionsWithTwoWinners;
+    int lostAcknowledged;
+    int scansFailing;
+    int scansMissingAFile;
+    int wrongReads;
     int gcPassesDeletingVersions;
     int gcPassesDeletingFiles;
     int reads;
     int readsOverlappingCommits;
     long latestReads;
     int serverRounds;
+    // Where a writer's time goes: JVM start to its first acknowledgement, and between two.
+    long writerStarts;
+    long startToFirstAckMillis;
+    long commitsTimed;
+    long betweenAcksMillis;
+    long millis;
     final Map<String, Integer> errors = new TreeMap<>();
     final List<String> failures = new ArrayList<>();
 
@@ -76,21 +120,38 @@ public final class ConcurrencyHarness {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "rounds %d (%d with the reader as a server), processes killed %s, killed after %s;"
-              + " appends acknowledged %d, migrations committed %d, gc passes deleting versions"
-              + " %d and files %d, reads checked %d (%d of a version older than the newest"
-              + " acknowledged), latest versions read %d, clear errors %s; failures %d%s",
+          "rounds %d (%d with a reader as a server) in %.0f s, processes killed %s, killed after"
+              + " %s, restarted %d; appends acknowledged %d, migrations committed %d, contested"
+              + " versions %d (%d races lost; %d acknowledged commits lost one first), versions"
+              + " with two winners %d, lost acknowledged appends %d, scans failing %d (on a"
+              + " missing file %d), wrong reads %d; gc passes deleting versions %d and files %d,"
+              + " reads checked %d (%d of a version older than the newest acknowledged), latest"
+              + " versions read %d; writer JVM start to first ack %.0f ms (%d starts), between"
+              + " acks %.1f ms; clear errors %s; failures %d%s",
           rounds,
           serverRounds,
+          millis / 1e3,
           killed,
           killedAfter,
+          restarts,
           acknowledged,
           migrations,
+          contestedVersions,
+          lostRaces,
+          commitsThatLost,
+          versionsWithTwoWinners,
+          lostAcknowledged,
+          scansFailing,
+          scansMissingAFile,
+          wrongReads,
           gcPassesDeletingVersions,
           gcPassesDeletingFiles,
           reads,
           readsOverlappingCommits,
           latestReads,
+          writerStarts == 0 ? 0.0 : (double) startToFirstAckMillis / writerStarts,
+          writerStarts,
+          commitsTimed == 0 ? 0.0 : (double) betweenAcksMillis / commitsTimed,
           errors,
           failures.size(),
           failures.isEmpty()
@@ -101,15 +162,90 @@ public final class ConcurrencyHarness {
 
   private ConcurrencyHarness() {}
 
-  /** {@code rounds seed directory}. */
+  /**
+   * {@code rounds seed directory [lockfree]}: rounds of {@link Shape#ROLES} on local tables (with
+   * {@code lockfree}, kept with the lock-free protocol). With {@code -Dmosaic.harness.commits=N},
+   * rounds of {@link Shape#contested} (of {@code -Dmosaic.harness.roundMillis}, default 20 s) run
+   * until N appends were acknowledged or {@code -Dmosaic.harness.maxMinutes} (default 60) passed;
+   * {@code rounds} is then ignored.
+   */
   public static void main(String[] args) throws Exception {
     int rounds = Integer.parseInt(args[0]);
     long seed = Long.parseLong(args[1]);
     Path dir = Path.of(args[2]);
-    long start = System.nanoTime();
-    Totals totals = run(rounds, seed, dir, (r, t) -> System.out.println("round " + r + ": " + t));
-    System.out.printf(Locale.ROOT, "%s%nin %.0f s%n", totals, (System.nanoTime() - start) / 1e9);
+    boolean lockFree = args.length > 3 && args[3].equals("lockfree");
+    java.util.function.Function<Path, String> location =
+        lockFree ? d -> TableProcess.LOCK_FREE + d.resolve("t") : d -> d.resolve("t").toString();
+    Progress progress = (r, t) -> System.out.println("round " + r + ": " + t);
+    Totals totals =
+        Long.getLong("mosaic.harness.commits", 0) > 0
+            ? contested(0, seed, dir, location, progress)
+            : run(Shape.ROLES, rounds, 0, Long.MAX_VALUE, seed, dir, location, progress);
+    System.out.println(totals);
     System.exit(totals.failures.isEmpty() ? 0 : 1);
+  }
+
+  /**
+   * Rounds of {@link Shape#contested}: with {@code -Dmosaic.harness.commits=N}, rounds of {@code
+   * -Dmosaic.harness.roundMillis} (default 20 s) until N appends were acknowledged or {@code
+   * -Dmosaic.harness.maxMinutes} (default 60) passed, killing within {@code
+   * -Dmosaic.harness.killWindowMillis} (default 3 s) of a start's first event; else one round of
+   * {@code ciMillis}.
+   */
+  static Totals contested(
+      long ciMillis,
+      long seed,
+      Path dir,
+      java.util.function.Function<Path, String> location,
+      Progress progress)
+      throws Exception {
+    long commits = Long.getLong("mosaic.harness.commits", 0);
+    if (commits <= 0) {
+      return run(
+          Shape.contested(ciMillis, 3_000), 1, 0, Long.MAX_VALUE, seed, dir, location, progress);
+    }
+    return run(
+        Shape.contested(
+            Long.getLong("mosaic.harness.roundMillis", 20_000),
+            Long.getLong("mosaic.harness.killWindowMillis", 3_000)),
+        Integer.MAX_VALUE,
+        commits,
+        Long.getLong("mosaic.harness.maxMinutes", 60) * 60_000,
+        seed,
+        dir,
+        location,
+        progress);
+  }
+
+  /**
+   * What a contested run must show: no failure (no lost acknowledged append, no version with two
+   * winners, no scan failing or reading wrong rows), and contested versions, reads and kills.
+   */
+  static void assertContestedPromisesKept(Totals totals, long seed) {
+    org.assertj.core.api.Assertions.assertThat(totals.failures)
+        .as("seed %d: %s", seed, totals)
+        .isEmpty();
+    org.assertj.core.api.Assertions.assertThat(
+            new long[] {
+              totals.lostAcknowledged,
+              totals.versionsWithTwoWinners,
+              totals.scansFailing,
+              totals.wrongReads
+            })
+        .as("lost acknowledged, two winners, failing scans, wrong reads")
+        .containsOnly(0);
+    org.assertj.core.api.Assertions.assertThat(totals.acknowledged)
+        .as("appends acknowledged")
+        .isPositive();
+    if (totals.acknowledged >= 50) {
+      // A short round on a loaded machine may end with each writer's first commit alone (a JVM's
+      // first commit took 36 s at load 30); fifty commits of four writers cannot all miss.
+      org.assertj.core.api.Assertions.assertThat(totals.contestedVersions)
+          .as("contested versions")
+          .isPositive();
+    }
+    org.assertj.core.api.Assertions.assertThat(totals.reads).as("reads checked").isPositive();
+    org.assertj.core.api.Assertions.assertThat(totals.killed).as("processes killed").isNotEmpty();
   }
 
   interface Progress {
@@ -117,15 +253,28 @@ public final class ConcurrencyHarness {
   }
 
   static Totals run(int rounds, long seed, Path dir, Progress progress) throws Exception {
-    return run(rounds, seed, dir, roundDir -> roundDir.resolve("t").toString(), progress);
+    return run(
+        Shape.ROLES,
+        rounds,
+        0,
+        Long.MAX_VALUE,
+        seed,
+        dir,
+        roundDir -> roundDir.resolve("t").toString(),
+        progress);
   }
 
   /**
-   * As {@link #run(int, long, Path, Progress)}, with each round's table at {@code location(round
-   * directory)} ({@link TableProcess#open}: a root directory, or a lock-free table).
+   * Runs rounds of {@code shape}, each on a new table at {@code location(round directory)} ({@link
+   * TableProcess#open}: a root directory, a lock-free table on local files, or a URI), until {@code
+   * rounds} ran, or {@code commits} appends were acknowledged (when positive), or {@code maxMillis}
+   * passed (the round under way ends first).
    */
   static Totals run(
+      Shape shape,
       int rounds,
+      long commits,
+      long maxMillis,
       long seed,
       Path dir,
       java.util.function.Function<Path, String> location,
@@ -133,21 +282,56 @@ public final class ConcurrencyHarness {
       throws Exception {
     Totals totals = new Totals();
     Random random = new Random(seed);
-    for (int r = 0; r < rounds; r++) {
+    long start = System.currentTimeMillis();
+    for (int r = 0;
+        r < rounds
+            && (commits <= 0 || totals.acknowledged < commits)
+            && System.currentTimeMillis() - start < maxMillis;
+        r++) {
       Path roundDir = dir.resolve("round-" + r);
-      round(roundDir, location.apply(roundDir), r, random.nextLong(), totals);
+      round(shape, roundDir, location.apply(roundDir), r, random.nextLong(), totals);
       totals.rounds++;
+      totals.millis = System.currentTimeMillis() - start;
       if (totals.failures.isEmpty()) {
         deleteTree(roundDir);
+      } else {
+        Files.write(roundDir.resolve("failures.txt"), totals.failures);
       }
       progress.round(r, totals);
     }
     return totals;
   }
 
-  private record Child(String role, Process process, List<String> lines, Thread pump) {}
+  /** One role's process, started again after each death when its round restarts them. */
+  private static final class Child {
+    final String role;
+    final List<String> extra;
+    // Every line of every start, in order; guarded by itself.
+    final List<String> lines = new ArrayList<>();
+    Process process;
+    Thread pump;
+    long startedAt;
+    int firstLine; // of this start, in lines
+    volatile long firstEventAt; // 0 until this start reports its first event
+    volatile String lastEvent;
+    volatile long lastAckAt;
+    long killDelay = -1; // after the first event; -1: this start is not killed
+    boolean killed;
+    boolean reaped;
+    long startToFirstAck = -1;
+    long betweenAcks;
+    int acksTimed;
 
-  private static void round(Path dir, String root, int round, long seed, Totals totals)
+    Child(String role, List<String> extra) {
+      this.role = role;
+      this.extra = extra;
+    }
+  }
+
+  private static final java.util.regex.Pattern EVENT =
+      java.util.regex.Pattern.compile("(ACK|MIGRATED|UNMOVED|GC|READ|LATEST|ERROR|WRONG) .*");
+
+  private static void round(Shape shape, Path dir, String root, int round, long seed, Totals totals)
       throws Exception {
     Files.createDirectories(dir);
     DevicePool pool = TestPool.fourDevices(dir);
@@ -158,81 +342,161 @@ public final class ConcurrencyHarness {
                 Path.of(root), pool, CrashWorkload.SCHEMA, CrashWorkload.properties())
             : MosaicTable.create(log, pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
     Random random = new Random(seed);
-    boolean server = round % 2 == 1;
+    boolean server = shape.bothReaders() || round % 2 == 1;
     if (server) {
       totals.serverRounds++;
     }
     List<Child> children = new ArrayList<>();
-    for (String role : ROLES) {
-      List<String> args = new ArrayList<>();
-      args.add(dir.resolve("devices.toml").toString());
-      args.add(root);
-      args.add(role);
-      args.add(Long.toString(random.nextLong()));
-      args.add(Long.toString(RUN_MILLIS));
-      if (role.equals("writer")) {
-        args.add("1");
-      }
-      if (role.equals("reader") && server) {
-        args.add("server");
-      }
-      Process p = ChildJvm.start(TableProcess.class, args);
-      List<String> lines = new ArrayList<>();
-      Thread pump = new Thread(() -> pump(p, lines), "pump-" + role);
-      pump.start();
-      children.add(new Child(role, p, lines, pump));
+    for (int w = 0; w < shape.writers(); w++) {
+      children.add(new Child("writer", List.of()));
     }
-    // Kill at random moments, in the order they fall.
-    TreeMap<Long, Child> kills = new TreeMap<>();
-    for (Child c : children) {
-      if (random.nextDouble() < KILL_CHANCE) {
-        kills.put(
-            (KILL_FROM_MILLIS + random.nextLong(KILL_WINDOW_MILLIS)) * 1000 + kills.size(), c);
-      }
+    children.add(new Child("migrator", List.of()));
+    children.add(new Child("gc", List.of(Integer.toString(shape.gcPauseMillis()))));
+    if (shape.bothReaders()) {
+      children.add(new Child("reader", List.of()));
     }
-    long t0 = System.currentTimeMillis();
-    for (Map.Entry<Long, Child> k : kills.entrySet()) {
-      long wait = t0 + k.getKey() / 1000 - System.currentTimeMillis();
-      if (wait > 0) {
-        Thread.sleep(wait);
-      }
-      Child c = k.getValue();
-      if (c.process().isAlive()) {
-        String last;
-        synchronized (c.lines()) {
-          last = "start";
-          for (String line : c.lines()) {
-            if (line.matches("(ACK|MIGRATED|GC|READ|ERROR|WRONG) .*")) {
-              last = line.split(" ")[0];
-            }
-          }
-        }
-        c.process().destroyForcibly(); // SIGKILL
-        totals.killed.merge(c.role(), 1, Integer::sum);
-        totals.killedAfter.merge(c.role() + "@" + last, 1, Integer::sum);
-      }
-    }
+    children.add(new Child("reader", server ? List.of("server") : List.of()));
+    children.add(new Child("latest", List.of()));
     String where = "round " + round + " (" + dir + ")";
+    long t0 = System.currentTimeMillis();
+    long end = t0 + shape.runMillis();
+    int[] writerStarts = {0};
     for (Child c : children) {
-      if (!c.process().waitFor(HANG_SECONDS, TimeUnit.SECONDS)) {
-        c.process().destroyForcibly();
-        totals.failures.add(where + ": " + c.role() + " hung; its output: " + c.lines());
+      start(c, shape, dir, root, Math.max(1, end - t0), random, writerStarts);
+    }
+    while (true) {
+      boolean running = false;
+      long now = System.currentTimeMillis();
+      for (Child c : children) {
+        if (c.process.isAlive()) {
+          running = true;
+          if (c.killed) {
+            continue; // SIGKILL sent; it is not dead yet
+          }
+          if (c.killDelay >= 0 && c.firstEventAt > 0 && now >= c.firstEventAt + c.killDelay) {
+            c.process.destroyForcibly(); // SIGKILL
+            c.killed = true;
+            totals.killed.merge(c.role, 1, Integer::sum);
+            totals.killedAfter.merge(c.role + "@" + c.lastEvent, 1, Integer::sum);
+          } else if (now - c.startedAt > shape.runMillis() + HANG_MILLIS) {
+            c.process.destroyForcibly();
+            c.killed = true;
+            totals.failures.add(where + ": " + c.role + " hung; its output: " + output(c));
+          }
+          continue;
+        }
+        if (!c.reaped) {
+          reap(c, where, totals);
+        }
+        // Started again while the round runs, as a crashed server or job is; a start too late to
+        // overlap the others is not worth its JVM.
+        if (shape.restart() && end - now > 1_000) {
+          start(c, shape, dir, root, end - now, random, writerStarts);
+          totals.restarts++;
+          running = true;
+        }
       }
-      c.pump().join(10_000);
-      boolean killed = kills.containsValue(c);
-      if (!killed && c.process().exitValue() != 0) {
-        totals.failures.add(where + ": " + c.role() + " failed: " + c.lines());
+      if (!running) {
+        break;
+      }
+      Thread.sleep(10);
+    }
+    for (Child c : children) {
+      if (!c.reaped) {
+        reap(c, where, totals);
       }
     }
     check(table, dir, root, pool, children, where, totals);
   }
 
-  private static void pump(Process p, List<String> lines) {
+  private static void start(
+      Child c,
+      Shape shape,
+      Path dir,
+      String root,
+      long runMillis,
+      Random random,
+      int[] writerStarts)
+      throws IOException {
+    List<String> args = new ArrayList<>();
+    args.add(dir.resolve("devices.toml").toString());
+    args.add(root);
+    args.add(c.role);
+    args.add(Long.toString(random.nextLong()));
+    args.add(Long.toString(runMillis));
+    if (c.role.equals("writer")) {
+      // Each start of a writer has batch numbers of its own (TableProcess.BATCHES_PER_WRITER).
+      args.add(Integer.toString(1 + writerStarts[0]++ * TableProcess.BATCHES_PER_WRITER));
+      args.add(Integer.toString(shape.writerPauseMillis()));
+    }
+    args.addAll(c.extra);
+    c.killDelay =
+        random.nextDouble() < shape.killChance() ? random.nextLong(shape.killWindowMillis()) : -1;
+    c.killed = false;
+    c.reaped = false;
+    c.firstEventAt = 0;
+    c.lastEvent = "start";
+    c.lastAckAt = 0;
+    synchronized (c.lines) {
+      c.firstLine = c.lines.size();
+    }
+    c.startedAt = System.currentTimeMillis();
+    Process p = ChildJvm.start(TableProcess.class, args);
+    c.process = p;
+    c.pump = new Thread(() -> pump(c, p), "pump-" + c.role);
+    c.pump.start();
+  }
+
+  /** After a start ended: its exit, if nobody killed it, must be clean. */
+  private static void reap(Child c, String where, Totals totals) throws InterruptedException {
+    c.process.waitFor();
+    c.pump.join(10_000);
+    c.reaped = true;
+    if (!c.killed && c.process.exitValue() != 0) {
+      totals.failures.add(where + ": " + c.role + " failed: " + output(c));
+      if (c.role.equals("reader") || c.role.equals("latest")) {
+        scanFailed(String.join("\n", output(c)), totals);
+      }
+    }
+    if (c.startToFirstAck >= 0) {
+      totals.writerStarts++;
+      totals.startToFirstAckMillis += c.startToFirstAck;
+      totals.commitsTimed += c.acksTimed;
+      totals.betweenAcksMillis += c.betweenAcks;
+    }
+    c.startToFirstAck = -1;
+    c.acksTimed = 0;
+    c.betweenAcks = 0;
+  }
+
+  private static List<String> output(Child c) {
+    synchronized (c.lines) {
+      return new ArrayList<>(c.lines.subList(c.firstLine, c.lines.size()));
+    }
+  }
+
+  private static void pump(Child c, Process p) {
     try (BufferedReader in =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
-        synchronized (lines) {
-          lines.add(line);
+        synchronized (c.lines) {
+          c.lines.add(line);
+        }
+        if (EVENT.matcher(line).matches()) {
+          long now = System.currentTimeMillis();
+          c.lastEvent = line.substring(0, line.indexOf(' '));
+          if (c.firstEventAt == 0) {
+            c.firstEventAt = now;
+          }
+          if (line.startsWith("ACK ")) {
+            if (c.lastAckAt == 0) {
+              c.startToFirstAck = now - c.startedAt;
+            } else {
+              c.betweenAcks += now - c.lastAckAt;
+              c.acksTimed++;
+            }
+            c.lastAckAt = now;
+          }
         }
       }
     } catch (IOException e) {
@@ -250,26 +514,55 @@ public final class ConcurrencyHarness {
       Totals totals)
       throws IOException {
     Map<Long, Integer> acked = new HashMap<>(); // version -> batch
+    Map<Long, String> winners = new HashMap<>(); // version -> the acknowledgement naming it
+    Set<Long> contested = new HashSet<>();
     Map<Long, Set<Integer>> reads = new HashMap<>();
     List<String> readLines = new ArrayList<>();
     for (Child c : children) {
-      for (String line : c.lines()) {
-        String[] f = line.split(" ", 3);
+      List<String> lines;
+      synchronized (c.lines) {
+        lines = new ArrayList<>(c.lines);
+      }
+      for (String line : lines) {
+        String[] f = line.split(" ");
         switch (f[0]) {
-          case "ACK" -> acked.put(Long.parseLong(f[1]), Integer.parseInt(f[2]));
-          case "MIGRATED" -> totals.migrations++;
+          case "ACK", "MIGRATED" -> {
+            long version = Long.parseLong(f[1]);
+            String other = winners.put(version, line);
+            if (other != null) {
+              totals.versionsWithTwoWinners++;
+              totals.failures.add(
+                  where + ": two winners of v" + version + ": " + other + ", " + line);
+            }
+            String lost = f[f.length - 1];
+            if (!lost.equals("-")) {
+              List<Long> versions = parseSet(lost).stream().map(Long::valueOf).toList();
+              contested.addAll(versions);
+              totals.lostRaces += versions.size();
+              totals.commitsThatLost++;
+            }
+            if (f[0].equals("ACK")) {
+              acked.put(version, Integer.parseInt(f[2]));
+            } else {
+              totals.migrations++;
+            }
+          }
           case "GC" -> {
             totals.gcPassesDeletingVersions += Integer.parseInt(f[1]) > 0 ? 1 : 0;
             totals.gcPassesDeletingFiles += Integer.parseInt(f[2]) > 0 ? 1 : 0;
           }
           case "READ" -> readLines.add(line);
           case "LATEST" -> totals.latestReads += Long.parseLong(f[1]);
-          case "WRONG" -> totals.failures.add(where + ": " + c.role() + ": " + line);
+          case "WRONG" -> {
+            totals.wrongReads++;
+            totals.failures.add(where + ": " + c.role + ": " + line);
+          }
           case "ERROR" -> {
-            totals.errors.merge(c.role() + ": " + kind(line), 1, Integer::sum);
-            if (c.role().equals("reader") || c.role().equals("latest")) {
+            totals.errors.merge(c.role + ": " + kind(line), 1, Integer::sum);
+            if (c.role.equals("reader") || c.role.equals("latest")) {
               // A pinned version's files are never deleted, and the latest version is never
               // retired: a reader has no reason to fail.
+              scanFailed(line, totals);
               totals.failures.add(where + ": reader: " + line);
             }
           }
@@ -277,9 +570,10 @@ public final class ConcurrencyHarness {
         }
       }
     }
+    totals.contestedVersions += contested.size();
     totals.acknowledged += acked.size();
     if (System.getenv("MOSAIC_HARNESS_DEBUG") != null) {
-      children.forEach(c -> System.out.println(c.role() + ": " + c.lines()));
+      children.forEach(c -> System.out.println(c.role + ": " + c.lines));
     }
     Manifest latest = table.latest();
     Set<Integer> finalBatches;
@@ -302,6 +596,7 @@ public final class ConcurrencyHarness {
     }
     for (Map.Entry<Long, Integer> a : acked.entrySet()) {
       if (!finalBatches.contains(a.getValue())) {
+        totals.lostAcknowledged++;
         totals.failures.add(
             where + ": batch " + a.getValue() + " acknowledged at v" + a.getKey() + " is lost");
       }
@@ -387,6 +682,14 @@ public final class ConcurrencyHarness {
 
   private static Set<Integer> lastBatches() {
     return TableProcess.lastBatches();
+  }
+
+  /** Counts a reader's failure, and whether it was a file missing under a version it read. */
+  private static void scanFailed(String what, Totals totals) {
+    totals.scansFailing++;
+    if (what.contains("NoSuchFile") || what.contains("missing") || what.contains("not found")) {
+      totals.scansMissingAFile++;
+    }
   }
 
   private static String kind(String errorLine) {

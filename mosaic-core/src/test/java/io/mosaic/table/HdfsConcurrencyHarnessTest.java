@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.storage.MiniHdfs;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,38 +11,53 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link ConcurrencyHarness} on tables whose metadata is on HDFS (the lock-free protocol): writer,
  * migrator, gc and reader JVMs reach the table by its {@code hdfs://} URI, and are killed at
- * random; {@code -Dmosaic.harness.rounds=N} runs more.
+ * random, never before their first event (an HDFS client's first commit can take seconds). {@code
+ * -Dmosaic.harness.rounds=N} runs more rounds, {@code -Dmosaic.harness.commits=N} a long run of
+ * contested commits.
  */
 class HdfsConcurrencyHarnessTest {
   @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
 
   @TempDir Path dir;
 
+  private String table(Path round) {
+    return HDFS.uri().resolve("harness/" + round.getParent().getFileName() + "/")
+        + round.getFileName().toString()
+        + "/t";
+  }
+
   @Test
   void writersMigrationsGcAndReadersOnAnHdfsTableKeepEveryPromise() throws Exception {
-    int rounds = Integer.getInteger("mosaic.harness.rounds", 2);
     long seed = Long.getLong("mosaic.harness.seed", System.nanoTime());
-    String nn = HDFS.uri().toString().replaceAll("/$", "");
-    // A fresh JVM's first commit or read on HDFS can take longer than the kill window: rounds go
-    // on (up to five more) until some acknowledged an append and some checked a read.
-    List<ConcurrencyHarness.Totals> runs = new ArrayList<>();
-    for (int r = 0; r < rounds + 5; r++) {
-      if (r >= rounds
-          && runs.stream().anyMatch(t -> t.acknowledged > 0)
-          && runs.stream().anyMatch(t -> t.reads > 0)) {
-        break;
-      }
-      String table = nn + "/harness/" + r + "/t";
-      runs.add(
-          ConcurrencyHarness.run(1, seed + r, dir.resolve("run-" + r), d -> table, (i, t) -> {}));
+    if (Long.getLong("mosaic.harness.commits", 0) > 0) {
+      ConcurrencyHarness.Totals totals =
+          ConcurrencyHarness.contested(
+              0,
+              seed,
+              dir.resolve("contested"),
+              this::table,
+              (r, t) -> System.out.println("HDFS round " + r + ", seed " + seed + ": " + t));
+      System.out.println("HDFS contested harness, seed " + seed + ": " + totals);
+      ConcurrencyHarness.assertContestedPromisesKept(totals, seed);
+      return;
     }
-    for (ConcurrencyHarness.Totals totals : runs) {
-      System.out.println("HDFS concurrency harness, seed " + seed + ": " + totals);
-      assertThat(totals.failures).as("seed %d: %s", seed, totals).isEmpty();
-    }
-    assertThat(runs.stream().mapToLong(t -> t.reads).sum()).as("reads checked").isPositive();
-    assertThat(runs.stream().mapToLong(t -> t.acknowledged).sum())
-        .as("appends acknowledged")
-        .isPositive();
+    // Two rounds: the second with the reader as a server, collecting garbage between queries.
+    int rounds = Integer.getInteger("mosaic.harness.rounds", 2);
+    ConcurrencyHarness.Totals totals =
+        ConcurrencyHarness.run(
+            ConcurrencyHarness.Shape.ROLES,
+            rounds,
+            0,
+            Long.MAX_VALUE,
+            seed,
+            dir.resolve("roles"),
+            this::table,
+            (r, t) -> {});
+    System.out.println("HDFS concurrency harness, seed " + seed + ": " + totals);
+    assertThat(totals.failures).as("seed %d: %s", seed, totals).isEmpty();
+    assertThat(totals.serverRounds).as("rounds with a server reader").isPositive();
+    // Kills fall after each role's first event, so each round checks an append and a read.
+    assertThat(totals.acknowledged).as("appends acknowledged").isGreaterThanOrEqualTo(rounds);
+    assertThat(totals.reads).as("reads checked").isGreaterThanOrEqualTo(rounds);
   }
 }

@@ -31,9 +31,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * One role of the concurrency harness ({@link ConcurrencyHarness}) in its own JVM, so that it can
  * be killed with SIGKILL at any moment: {@code writer}, {@code migrator}, {@code gc}, {@code
  * reader}, {@code latest}, or a one-shot {@code migrate col=device...} / {@code gc-once}. It prints
- * one line per event the harness checks: {@code ACK <version> <batch>} after an append returned,
- * {@code READ <version> <batches>} after a scan that checked every row, {@code ERROR <message>} for
- * a clear failure, {@code WRONG <what>} for rows that are not the committed ones.
+ * one line per event the harness checks: {@code ACK <version> <batch> <lost>} after an append
+ * returned ({@code <lost>}: the versions its commit found taken by other writers first, or {@code
+ * -}), {@code MIGRATED <version> <lost>} after a migration committed, {@code READ <version>
+ * <batches>} after a scan that checked every row, {@code ERROR <message>} for a clear failure,
+ * {@code WRONG <what>} for rows that are not the committed ones.
  *
  * <p>Rows are {@link CrashWorkload}'s batches: every value derives from the key {@code k = batch *
  * 100,000 + i}, so a reader can check any version without knowing which batches it holds.
@@ -46,12 +48,19 @@ public final class TableProcess {
     MosaicTable table = open(args[1], pool, java.time.Clock.systemUTC());
     String role = args[2];
     Random random = new Random(Long.parseLong(args[3]));
-    // How long a looping role runs, from its start: long enough for all roles to overlap.
+    // How long a looping role runs, from when its table is open: long enough for all roles to
+    // overlap. Each loop runs at least once, so a JVM slow to start (HDFS) still reports.
     long until = System.currentTimeMillis() + Long.parseLong(args[4]);
     switch (role) {
-      case "writer" -> writer(table, random, until, Integer.parseInt(args[5]));
+      case "writer" ->
+          writer(
+              table,
+              random,
+              until,
+              Integer.parseInt(args[5]),
+              args.length > 6 ? Integer.parseInt(args[6]) : 30);
       case "migrator" -> migrator(table, random, until);
-      case "gc" -> gc(table, random, until);
+      case "gc" -> gc(table, random, until, args.length > 5 ? Integer.parseInt(args[5]) : 20);
       case "reader" -> reader(table, pool, random, until, args.length > 5);
       case "latest" -> latest(table, until);
       case "migrate" -> migrate(table, parse(args, 5));
@@ -61,20 +70,46 @@ public final class TableProcess {
     System.out.println("DONE");
   }
 
+  /**
+   * The storage of the lock-free table this JVM opened: it notes each version name a commit found
+   * taken, so that acknowledgements can say which races they lost. Null for a root directory.
+   */
+  private static io.mosaic.storage.CountingStorage storage;
+
+  /**
+   * The versions this process's commits lost to others since the last call: {@code -} or a list.
+   */
+  private static String lost() {
+    if (storage == null) {
+      return "-";
+    }
+    List<Long> versions = new ArrayList<>();
+    for (String key : storage.drainTaken()) {
+      java.util.regex.Matcher m = VERSION_KEY.matcher(key);
+      if (m.find()) {
+        versions.add(Long.parseLong(m.group(1)));
+      }
+    }
+    return versions.isEmpty() ? "-" : versions.toString().replace(" ", "");
+  }
+
+  private static final java.util.regex.Pattern VERSION_KEY =
+      java.util.regex.Pattern.compile("v(\\d{20})\\.json$");
+
   /** Names a table on local files kept with the lock-free protocol: {@code lockfree:<dir>}. */
   static final String LOCK_FREE = "lockfree:";
 
   /**
    * Short times for lock-free tables, so that gc retires versions and takes a killed writer's files
-   * within a round: versions 3 s, tombstones 30 s, grace 0, skew 1 s, and leases of 10 s (a new
-   * JVM's first write can take a few seconds).
+   * within a round: versions 3 s, tombstones 30 s, grace 0, skew 1 s, and leases of 60 s (a new
+   * JVM's first write took over 20 s on 2 cores at load 18, and an expired lease fails the commit).
    */
   static final Retention RETENTION =
       new Retention(
           Duration.ofSeconds(3),
           Duration.ofSeconds(30),
           Duration.ZERO,
-          Duration.ofSeconds(10),
+          Duration.ofSeconds(60),
           Duration.ofSeconds(1));
 
   /**
@@ -102,7 +137,8 @@ public final class TableProcess {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    return new VersionLog(storage, "", "t", RETENTION, clock);
+    TableProcess.storage = new io.mosaic.storage.CountingStorage(storage);
+    return new VersionLog(TableProcess.storage, "", "t", RETENTION, clock);
   }
 
   private static Map<String, String> parse(String[] args, int from) {
@@ -114,30 +150,39 @@ public final class TableProcess {
     return placement;
   }
 
-  /** Appends batches numbered from {@code firstBatch}, one commit each, until {@code until}. */
-  private static void writer(MosaicTable table, Random random, long until, int firstBatch)
+  /**
+   * Appends batches numbered from {@code firstBatch}, one commit each, until {@code until} (at most
+   * {@link #BATCHES_PER_WRITER}), pausing up to {@code pauseMillis} between commits.
+   */
+  private static void writer(
+      MosaicTable table, Random random, long until, int firstBatch, int pauseMillis)
       throws Exception {
     try (BufferAllocator alloc = new RootAllocator()) {
-      for (int b = firstBatch; System.currentTimeMillis() < until; b++) {
+      int b = firstBatch;
+      do {
         try (TableWriter writer = table.newWriter();
             VectorSchemaRoot batch =
                 VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
           CrashWorkload.fill(batch, b);
           writer.write(batch);
           Manifest m = table.append(List.of(writer.finish()));
-          System.out.println("ACK " + m.version() + " " + b);
+          System.out.println("ACK " + m.version() + " " + b + " " + lost());
         } catch (CorruptTableException | TableConflictException e) {
           System.out.println("ERROR " + oneLine(e));
         }
-        Thread.sleep(random.nextInt(30));
-      }
+        b++;
+        Thread.sleep(random.nextInt(pauseMillis + 1));
+      } while (System.currentTimeMillis() < until && b < firstBatch + BATCHES_PER_WRITER);
     }
   }
+
+  /** Batch numbers each writer process has to itself: the harness starts the n-th at n times it. */
+  static final int BATCHES_PER_WRITER = 10_000;
 
   /** Moves random columns to random devices until {@code until}. */
   private static void migrator(MosaicTable table, Random random, long until) throws Exception {
     List<ColumnSpec> columns = CrashWorkload.SCHEMA.columns();
-    while (System.currentTimeMillis() < until) {
+    do {
       Map<String, String> placement = new LinkedHashMap<>();
       for (ColumnSpec c : columns) {
         if (random.nextBoolean()) {
@@ -145,13 +190,22 @@ public final class TableProcess {
         }
       }
       try {
-        Manifest m = migrate(table, placement);
-        System.out.println("MIGRATED " + m.version());
-      } catch (java.io.IOException | CorruptTableException | TableConflictException e) {
+        Migrator migrator = new Migrator(table);
+        Migrator.Plan plan = migrator.plan(placement);
+        if (plan.moves().isEmpty()) {
+          // Nothing to move commits nothing: no version to claim.
+          System.out.println("UNMOVED " + plan.baseVersion());
+        } else {
+          Manifest m = migrator.apply(plan, new Migrator.Listener() {});
+          System.out.println("MIGRATED " + m.version() + " " + lost());
+        }
+      } catch (java.io.IOException | io.mosaic.MosaicException e) {
+        // A clear error: a conflict, or a migration stopped with the table complete (its writer
+        // lease expired under a long pause, as on an overloaded machine).
         System.out.println("ERROR " + oneLine(e));
       }
       Thread.sleep(random.nextInt(30));
-    }
+    } while (System.currentTimeMillis() < until);
   }
 
   private static Manifest migrate(MosaicTable table, Map<String, String> placement)
@@ -160,14 +214,18 @@ public final class TableProcess {
     return migrator.apply(migrator.plan(placement), new Migrator.Listener() {});
   }
 
-  /** Collects until {@code until}, with no grace or the default hour, at random. */
-  private static void gc(MosaicTable table, Random random, long until) throws Exception {
-    while (System.currentTimeMillis() < until) {
+  /**
+   * Collects until {@code until}, with no grace or the default hour, at random, pausing up to
+   * {@code pauseMillis} between passes.
+   */
+  private static void gc(MosaicTable table, Random random, long until, int pauseMillis)
+      throws Exception {
+    do {
       Duration grace = random.nextBoolean() ? Duration.ZERO : Duration.ofHours(1);
       GarbageCollector.Report r = new GarbageCollector(table).collect(grace);
       System.out.println("GC " + r.manifests() + " " + r.files());
-      Thread.sleep(random.nextInt(20));
-    }
+      Thread.sleep(random.nextInt(pauseMillis + 1));
+    } while (System.currentTimeMillis() < until);
   }
 
   /**
@@ -177,16 +235,18 @@ public final class TableProcess {
    */
   private static void latest(MosaicTable table, long until) throws InterruptedException {
     long reads = 0;
-    while (System.currentTimeMillis() < until) {
+    do {
       try {
         table.latest();
-        reads++;
+        if (++reads == 1) {
+          System.out.println("LATEST 1"); // the first event: the harness may kill from now on
+        }
       } catch (RuntimeException e) {
         System.out.println("ERROR " + oneLine(e));
       }
       Thread.sleep(1); // often, but leaving the cores to the roles that commit and collect
-    }
-    System.out.println("LATEST " + reads);
+    } while (System.currentTimeMillis() < until);
+    System.out.println("LATEST " + Math.max(0, reads - 1));
   }
 
   /**
@@ -198,7 +258,7 @@ public final class TableProcess {
       throws Exception {
     List<String> names = CrashWorkload.SCHEMA.columns().stream().map(ColumnSpec::name).toList();
     try (Retriever retriever = new Retriever(pool, 1, 0)) {
-      while (System.currentTimeMillis() < until) {
+      do {
         try (TablePin pin = table.pin()) {
           if (server) {
             table.pinnedVersions();
@@ -216,7 +276,7 @@ public final class TableProcess {
         } catch (CorruptTableException | TableNotFoundException e) {
           System.out.println("ERROR " + oneLine(e));
         }
-      }
+      } while (System.currentTimeMillis() < until);
     }
   }
 
