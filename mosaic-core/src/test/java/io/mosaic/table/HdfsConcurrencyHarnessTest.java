@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * contested commits.
  */
 class HdfsConcurrencyHarnessTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   @TempDir Path dir;
 

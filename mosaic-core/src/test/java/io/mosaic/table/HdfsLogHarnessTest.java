@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * clients of this JVM's cluster. {@code -Dmosaic.logharness.commits=N} runs longer.
  */
 class HdfsLogHarnessTest {
-  @RegisterExtension static final MiniHdfs HDFS = new MiniHdfs();
+  @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
   @TempDir Path dir;
 
   @Test

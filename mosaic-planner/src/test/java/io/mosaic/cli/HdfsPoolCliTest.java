@@ -8,8 +8,6 @@ import io.mosaic.config.DeviceMarker;
 import io.mosaic.model.DeviceModel;
 import io.mosaic.model.DeviceModelFile;
 import io.mosaic.storage.MiniHdfs;
-import io.trino.tpch.Order;
-import io.trino.tpch.OrderGenerator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -20,13 +18,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -220,23 +211,8 @@ class HdfsPoolCliTest {
   @Test
   void tableCommandsTakeAnHdfsTableLocation() throws IOException {
     Path devices = pool(nn(), "ALL_SSD");
-    MessageType schema =
-        MessageTypeParser.parseMessageType(
-            "message m { required int64 o_orderkey; required binary o_comment (STRING); }");
-    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
     Path parquet = dir.resolve("orders.parquet");
-    long rows = 0;
-    try (ParquetWriter<Group> writer =
-        ExampleParquetWriter.builder(new LocalOutputFile(parquet)).withType(schema).build()) {
-      for (Order o : new OrderGenerator(0.001, 1, 1)) {
-        writer.write(
-            groups
-                .newGroup()
-                .append("o_orderkey", o.getOrderKey())
-                .append("o_comment", o.getComment()));
-        rows++;
-      }
-    }
+    long rows = UnclearErrorsTest.writeOrders(parquet);
     String table = nn() + "/cli/orders";
     assertThat(
             run(

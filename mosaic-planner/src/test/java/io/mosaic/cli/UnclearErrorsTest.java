@@ -45,26 +45,37 @@ class UnclearErrorsTest {
     return new Run(status, out.toString(), err.toString());
   }
 
-  @BeforeEach
-  void tableOfOrders() throws IOException {
-    devices = dir.resolve("devices.toml");
-    writePool("1 GB");
-    table = dir.resolve("pool/nvme/orders");
+  /**
+   * Writes TPC-H SF 0.001's order keys and comments as a Parquet file, as another tool would;
+   * returns the rows written.
+   */
+  static long writeOrders(Path file) throws IOException {
     MessageType schema =
         MessageTypeParser.parseMessageType(
             "message m { required int64 o_orderkey; required binary o_comment (STRING); }");
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-    parquet = dir.resolve("orders.parquet");
+    long rows = 0;
     try (ParquetWriter<Group> writer =
-        ExampleParquetWriter.builder(new LocalOutputFile(parquet)).withType(schema).build()) {
+        ExampleParquetWriter.builder(new LocalOutputFile(file)).withType(schema).build()) {
       for (Order o : new OrderGenerator(0.001, 1, 1)) {
         writer.write(
             groups
                 .newGroup()
                 .append("o_orderkey", o.getOrderKey())
                 .append("o_comment", o.getComment()));
+        rows++;
       }
     }
+    return rows;
+  }
+
+  @BeforeEach
+  void tableOfOrders() throws IOException {
+    devices = dir.resolve("devices.toml");
+    writePool("1 GB");
+    table = dir.resolve("pool/nvme/orders");
+    parquet = dir.resolve("orders.parquet");
+    writeOrders(parquet);
     Run imported = run(args("import", "--create", parquet.toString()));
     assertThat(imported.status()).as(imported.err()).isZero();
   }

@@ -95,15 +95,23 @@ class MosaicHdfsClusterTest {
         dir.resolve("hdfs.toml"), MosaicHdfsPoolTest.LOCAL_DEVICE + hdfs.policyDevicesToml(folder));
   }
 
+  /**
+   * The catalog properties of a pool on MiniDFS with metadata directory {@code metadata}, with the
+   * cluster's client settings: one replica, small blocks.
+   */
+  static Map<String, String> catalog(Path devices, String metadata) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put("mosaic.devices-config", devices.toString());
+    properties.put("mosaic.metadata-directory", metadata);
+    properties.put(
+        "mosaic.hadoop.settings", "dfs.replication=1,dfs.blocksize=" + MiniHdfs.BLOCK_SIZE);
+    return properties;
+  }
+
   @BeforeAll
   void start() throws Exception {
     Path devices = pool(dir, HDFS, "mosaic");
-    Map<String, String> properties = new HashMap<>();
-    properties.put("mosaic.devices-config", devices.toString());
-    properties.put("mosaic.metadata-directory", tableRoot());
-    properties.put(
-        "mosaic.hadoop.settings", "dfs.replication=1,dfs.blocksize=" + MiniHdfs.BLOCK_SIZE);
-    runner = MosaicQueryRunner.create(dir, properties, 2);
+    runner = MosaicQueryRunner.create(dir, catalog(devices, tableRoot()), 2);
     writeDeviceModel(DevicePool.load(devices, HDFS.conf()));
     runner.execute("CREATE SCHEMA mosaic.hdfs");
     runner.execute("CREATE SCHEMA mosaic.local_tpch");

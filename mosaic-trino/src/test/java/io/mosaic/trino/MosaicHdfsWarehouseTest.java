@@ -9,7 +9,6 @@ import io.mosaic.table.MosaicTable;
 import io.trino.testing.DistributedQueryRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,17 +36,7 @@ class MosaicHdfsWarehouseTest {
         Files.writeString(dir.resolve("hdfs-devices.toml"), HDFS.policyDevicesToml("wh"));
     pool = DevicePool.load(devices, HDFS.conf());
     metadata = HDFS.uri() + "wh/metadata";
-    runner =
-        MosaicQueryRunner.create(
-            dir,
-            Map.of(
-                "mosaic.devices-config",
-                devices.toString(),
-                "mosaic.metadata-directory",
-                metadata,
-                "mosaic.hadoop.settings",
-                "dfs.replication=1,dfs.blocksize=" + MiniHdfs.BLOCK_SIZE),
-            2);
+    runner = MosaicQueryRunner.create(dir, MosaicHdfsClusterTest.catalog(devices, metadata), 2);
   }
 
   @AfterAll

@@ -84,17 +84,7 @@ class TrinoSparkHdfsTest {
     spark = SparkChild.start(devices, hadoop, dir.resolve("spark-child.log"));
     runner =
         MosaicQueryRunner.create(
-            dir,
-            Map.of(
-                "mosaic.devices-config",
-                devices.toString(),
-                "mosaic.metadata-directory",
-                metadataDirectory(),
-                "mosaic.hadoop.settings",
-                hadoop.entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue())
-                    .collect(Collectors.joining(","))),
-            2);
+            dir, MosaicHdfsClusterTest.catalog(devices, metadataDirectory()), 2);
     pool = DevicePool.load(devices, HDFS.conf());
     MosaicHdfsClusterTest.writeDeviceModel(pool);
     runner.execute("CREATE SCHEMA mosaic." + SCHEMA);
@@ -296,8 +286,10 @@ class TrinoSparkHdfsTest {
               + "')");
       assertThat(devices("moving").values()).isSubsetOf("hot", "cold").contains("hot");
     } finally {
-      // Right answers, and queries failed clearly on files the migration deleted under their plan
-      // (SparkPeer.readUntilStopped says why that may happen); a wrong answer fails the stop.
+      // Right answers only: on a table at an hdfs:// location a migration's old segments stay for
+      // the version retention (docs/format.md, "Commits without POSIX locks"), so no query planned
+      // before its commit finds them gone (SparkPeer.readUntilStopped counts those apart, for
+      // tables with local metadata); a wrong answer fails the stop.
       String[] stopped = spark.call(CALL, "stop").split(" ");
       System.out.println(
           "Spark while Trino placed and moved: "
@@ -306,6 +298,7 @@ class TrinoSparkHdfsTest {
               + stopped[1]
               + " queries failed on files deleted under their plan");
       assertThat(Integer.parseInt(stopped[0])).isGreaterThanOrEqualTo(1);
+      assertThat(Integer.parseInt(stopped[1])).as("queries that failed").isZero();
     }
     assertThat(spark.call(CALL, "query", location("moving"), query.formatted("t")))
         .isEqualTo(expected);
