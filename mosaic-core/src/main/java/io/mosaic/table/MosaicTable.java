@@ -87,7 +87,8 @@ public final class MosaicTable {
         && !location.regionMatches(true, 0, "file:", 0, 5);
   }
 
-  private static Path localPath(String location) {
+  /** The local path a non-remote {@code location} names: a path, or a {@code file:} URI. */
+  public static Path localPath(String location) {
     return location.regionMatches(true, 0, "file:", 0, 5)
         ? Path.of(URI.create(location).getPath())
         : Path.of(location);

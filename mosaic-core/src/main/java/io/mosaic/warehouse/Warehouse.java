@@ -106,11 +106,7 @@ public final class Warehouse {
    */
   public static Warehouse open(String location, DevicePool pool) {
     if (!MosaicTable.isRemote(location)) {
-      return open(
-          location.regionMatches(true, 0, "file:", 0, 5)
-              ? Path.of(URI.create(location))
-              : Path.of(location),
-          pool);
+      return open(MosaicTable.localPath(location), pool);
     }
     String at = location.replaceAll("/+$", "");
     Storage storage;
