@@ -183,9 +183,15 @@ public final class RetentionGc {
         garbage.add(f);
       }
     }
-    // A writer publishes only while its lease is live, so whatever it published with a file now
-    // found dead was published before that finding; versions newer than the first look are read
-    // now, and any version published later builds on one of them.
+    // A dead writer's files are claimed before the second look: a commit claims its writers
+    // before it publishes, so once gc holds the claim no version naming them can appear after
+    // the second look. A writer a commit claimed first keeps its files until that claim is older
+    // than the tombstone retention (deleteOldClaims), by when a commit that made it and has not
+    // published is refused for its stale base (docs/format.md, "Commits without POSIX locks").
+    Map<String, Boolean> reaped = new HashMap<>();
+    garbage.removeIf(f -> !reaped.computeIfAbsent(f.writer(), w -> WriterClaims.forGc(log, w)));
+    // Versions newer than the first look are read now; any version published later builds on one
+    // of them, and a change never names a segment its base does not.
     VersionLog.Version now = log.latest();
     for (long v = latest.number() + 1; v <= now.number(); v++) {
       try {
@@ -206,7 +212,7 @@ public final class RetentionGc {
         files++;
       }
     }
-    int leasesDeleted = deleteExpiredLeases(storage, skew);
+    int leasesDeleted = deleteExpiredLeases(storage, skew) + deleteOldClaims(storage, skew);
     files += deleteLeftovers(storage, leftoversBefore);
     return new Report(now.number(), retired, tombstonesDeleted, files, leasesDeleted);
   }
@@ -261,6 +267,21 @@ public final class RetentionGc {
   }
 
   /**
+   * Deletes claims older than the tombstone retention: a commit that claimed longer ago than that
+   * is refused for its stale base, and a writer gc claimed has had its files deleted since.
+   */
+  private int deleteOldClaims(Storage storage, long skew) throws IOException {
+    long before = clock.millis() - skew - retention.tombstones().toMillis();
+    int deleted = 0;
+    for (Storage.FileStatus f : storage.list(StorageKeys.join(log.prefix(), WriterClaims.CLAIMS))) {
+      if (!f.name().startsWith(".") && f.modifiedMillis() < before && storage.delete(f.key())) {
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
+  /**
    * Deletes hidden files older than the grace: what a backend's atomic create or replace left when
    * its process died ({@link io.mosaic.storage.LocalStorage}'s {@code .tmp-} files). No version or
    * lease names a hidden file, and none is written for longer than the grace. (The data files' own
@@ -271,6 +292,7 @@ public final class RetentionGc {
     folders.add(StorageKeys.join(log.prefix(), VersionLog.MANIFESTS));
     folders.add(StorageKeys.join(log.prefix(), Lease.READERS));
     folders.add(StorageKeys.join(log.prefix(), Lease.WRITERS));
+    folders.add(StorageKeys.join(log.prefix(), WriterClaims.CLAIMS));
     int deleted = 0;
     for (String folder : folders) {
       for (Storage.FileStatus f : storage.list(folder)) {

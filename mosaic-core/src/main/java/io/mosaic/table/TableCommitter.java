@@ -193,17 +193,25 @@ final class TableCommitter {
   Manifest commit(String operation, UnaryOperator<Manifest> change) {
     Map<String, String> checksums = new HashMap<>();
     if (table.lockFree()) {
-      // The segment check runs inside the publish loop, before the lease check and the exclusive
-      // create (docs/format.md, "Commits without POSIX locks").
-      return publishLockFree(
-          newest -> {
-            Manifest base = table.lockFreeVersions().decode(newest);
-            Manifest next = proposed(operation, base, change);
-            Set<String> added = added(base, next);
-            checkNewSegmentsExist(next, added);
-            checkWriterLeases(next, added);
-            return stamped(next, added, checksums);
-          });
+      // The writers of the new segments are claimed before the segments are checked, so gc can no
+      // longer delete what the check found (docs/format.md, "Commits without POSIX locks").
+      Set<String> claimed = new HashSet<>();
+      Manifest published =
+          publishLockFree(
+              newest -> {
+                Manifest base = table.lockFreeVersions().decode(newest);
+                Manifest next = proposed(operation, base, change);
+                Set<String> added = added(base, next);
+                claimWriters(next, added, claimed);
+                checkNewSegmentsExist(next, added);
+                return stamped(next, added, checksums);
+              });
+      for (String writer : claimed) {
+        if (!WriterLock.openHere(writer)) {
+          table.log().release(writer);
+        }
+      }
+      return published;
     }
     for (int attempt = 1; ; attempt++) {
       Manifest base = table.latest();
@@ -232,35 +240,16 @@ final class TableCommitter {
   }
 
   /**
-   * Refuses a lock-free commit when a writer of its new segments still has a lease file but the
-   * lease is expired or within the skew of expiring: gc may then take those files for a dead
-   * writer's (docs/format.md, "Commits without POSIX locks"). A writer that closed its lease is
-   * past this check; its files are kept by gc's grace until the commit.
+   * Claims the writers of {@code next}'s new segments for this commit ({@link WriterClaims}), once
+   * per writer over all attempts; refused when gc claimed one first.
    */
-  private void checkWriterLeases(Manifest next, Set<String> added) {
-    VersionLog log = table.log();
-    Set<String> writers = new java.util.TreeSet<>();
+  private void claimWriters(Manifest next, Set<String> added, Set<String> claimed) {
     for (SegmentEntry s : next.segments()) {
       if (added.contains(key(s))) {
-        writers.add(WriterLock.idOf(s.path().substring(s.path().lastIndexOf('/') + 1)));
-      }
-    }
-    long now = log.clock().millis();
-    for (String writer : writers) {
-      String key = io.mosaic.storage.StorageKeys.join(log.prefix(), Lease.WRITERS + "/" + writer);
-      java.util.Optional<Long> expiry;
-      try {
-        expiry = Lease.expiry(log.storage(), key);
-      } catch (IOException e) {
-        throw MosaicException.io("cannot read the lease of writer " + writer, e);
-      }
-      if (expiry.isPresent() && expiry.get() - log.retention().skew().toMillis() <= now) {
-        throw new TableConflictException(
-            "cannot commit to table "
-                + table.name()
-                + ": the lease of writer "
-                + writer
-                + " expired, so gc may delete its segments; write them again");
+        String writer = WriterLock.idOf(s.path().substring(s.path().lastIndexOf('/') + 1));
+        if (claimed.add(writer)) {
+          table.log().claim(writer);
+        }
       }
     }
   }

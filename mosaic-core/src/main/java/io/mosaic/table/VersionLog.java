@@ -52,6 +52,15 @@ public final class VersionLog {
   private final Retention retention;
   private final Clock clock;
 
+  /** Claims this process created, by writer: until when (the clock's millis) they stand. */
+  private final java.util.Map<String, Long> claimed =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Long> eldest) {
+          return size() > 1024; // a driver commits many task writers' segments once each
+        }
+      };
+
   /**
    * @param prefix the table's folder on the storage ({@code ""} for its root)
    * @param table the table's name, for messages
@@ -221,9 +230,9 @@ public final class VersionLog {
   /**
    * Commits the change {@code apply} makes to a version: publishes {@code apply(base)} as the next
    * version, and when another writer published it first, reads the latest and applies the change
-   * again (it may throw a conflict when it cannot be rebased). Just before each publish it checks
-   * that the writer's lease is live and that {@code newFiles} exist: gc deletes the files of a
-   * writer whose lease expired, and a commit must never publish a name gc deleted.
+   * again (it may throw a conflict when it cannot be rebased). Before each publish it claims the
+   * writers of {@code newFiles} ({@link WriterClaims}) and checks that the files exist: gc deletes
+   * the files of a writer whose lease expired, and a commit must never publish a name gc deleted.
    *
    * @throws TableConflictException when {@code base} was read longer ago than the tombstone
    *     retention: the name after it may have been retired and freed since, so publishing it could
@@ -253,6 +262,9 @@ public final class VersionLog {
       if (lease != null) {
         lease.ensureLive();
       }
+      for (String file : newFiles) {
+        claim(RetentionGc.writerOf(file.substring(file.lastIndexOf('/') + 1)));
+      }
       checkExist(newFiles);
       CrashPoints.reached("log-before-publish");
       long number = at.number() + 1;
@@ -271,6 +283,44 @@ public final class VersionLog {
         writeHint(number);
       }
       return new Published(new Version(number, next, clock.millis()), lost);
+    }
+  }
+
+  /**
+   * Claims {@code writer}'s segments for a commit ({@link WriterClaims#forCommit}). A claim this
+   * process created is not asked again while it is younger than the tombstone retention less twice
+   * the skew: gc deletes claims only past that retention, so a writer committing often pays the
+   * claim once, not per commit.
+   */
+  void claim(String writer) {
+    long now = clock.millis();
+    synchronized (claimed) {
+      Long until = claimed.get(writer);
+      if (until != null && now < until) {
+        return;
+      }
+    }
+    if (WriterClaims.forCommit(this, writer, table)) {
+      long valid = retention.tombstones().minus(retention.skew().multipliedBy(2)).toMillis();
+      synchronized (claimed) {
+        claimed.put(writer, now + valid);
+      }
+    }
+  }
+
+  /**
+   * Ends a claim this process made for a writer that is not open here (a task's segments a driver
+   * committed): once its version is published, the claim only delays the garbage its later versions
+   * drop. Best effort: a claim left behind ages out.
+   */
+  void release(String writer) {
+    synchronized (claimed) {
+      claimed.remove(writer);
+    }
+    try {
+      storage.delete(WriterClaims.key(this, writer));
+    } catch (IOException e) {
+      // gc deletes it once it is older than the tombstone retention
     }
   }
 

@@ -12,6 +12,10 @@ import java.util.UUID;
  * ({@link #renew}) and which expires when it dies (docs/format.md, "Commits without POSIX locks").
  */
 public final class WriterLock implements AutoCloseable {
+  /** The lock-free writers open in this JVM: their claims end when they close, not at a commit. */
+  private static final java.util.Set<String> OPEN =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final String id;
   private final LockFile lock;
   private final Lease lease;
@@ -27,6 +31,7 @@ public final class WriterLock implements AutoCloseable {
               io.mosaic.storage.StorageKeys.join(log.prefix(), Lease.WRITERS + "/" + id),
               log.retention(),
               log.clock());
+      OPEN.add(id);
       return;
     }
     this.lease = null;
@@ -51,6 +56,11 @@ public final class WriterLock implements AutoCloseable {
     return id;
   }
 
+  /** Whether a lock-free writer with this id is open in this JVM. */
+  static boolean openHere(String id) {
+    return OPEN.contains(id);
+  }
+
   /** The writer id a segment file name starts with ({@code <id>-<n>.parquet}). */
   public static String idOf(String name) {
     int dash = name.indexOf('-');
@@ -63,6 +73,7 @@ public final class WriterLock implements AutoCloseable {
       lock.close();
     } else {
       lease.close();
+      OPEN.remove(id);
     }
   }
 }

@@ -20,6 +20,7 @@ public final class CountingStorage implements Storage {
   private final Storage storage;
   private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
   private final java.util.Queue<String> taken = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private volatile java.util.function.Consumer<String> beforeCreateExclusive = key -> {};
 
   public CountingStorage(Storage storage) {
     this.storage = storage;
@@ -61,6 +62,14 @@ public final class CountingStorage implements Storage {
     counts.clear();
   }
 
+  /**
+   * Runs {@code hook} with the key before each exclusive create: a test pauses a commit there (by
+   * doing what another process would meanwhile) to reach an interleaving on purpose.
+   */
+  public void beforeCreateExclusive(java.util.function.Consumer<String> hook) {
+    this.beforeCreateExclusive = hook;
+  }
+
   @Override
   public URI root() {
     return storage.root();
@@ -86,6 +95,7 @@ public final class CountingStorage implements Storage {
   @Override
   public void createExclusive(String key, byte[] content) throws IOException {
     tally("createExclusive");
+    beforeCreateExclusive.accept(key);
     try {
       storage.createExclusive(key, content);
     } catch (java.nio.file.FileAlreadyExistsException e) {

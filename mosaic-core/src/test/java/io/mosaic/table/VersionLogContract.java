@@ -260,11 +260,65 @@ public abstract class VersionLogContract {
                 log.commit(
                     log.latest(), b -> append(b, "t/data/dead-0"), List.of("t/data/dead-0"), null))
         .isInstanceOf(TableConflictException.class)
-        .hasMessageContaining("t/data/dead-0 was deleted before its commit");
+        .hasMessageContaining("gc took writer dead for dead");
     clock.advance(RETENTION.grace().toMillis() + RETENTION.skew().toMillis());
     RetentionGc.Report late = gc.collect();
     assertThat(storage.stat("t/data/none-0")).isEmpty();
     assertThat(late.leases()).as("the dead writer's lease, past the grace").isEqualTo(1);
+  }
+
+  /**
+   * A commit that pauses between its checks and its publish for longer than its writer's lease (and
+   * the skew) meets gc taking the writer for dead. The writer claim decides between the two: the
+   * commit claimed first, so gc keeps the file and the version that names it is whole; a writer gc
+   * claimed first is refused, with nothing published.
+   */
+  @Test
+  void aCommitPausedPastItsLeaseAndGcNeverBothWin() throws Exception {
+    CountingStorage storage = new CountingStorage(storage());
+    ShiftedClock clock = new ShiftedClock();
+    VersionLog log = new VersionLog(storage, "t", "t", RETENTION, clock);
+    RetentionGc gc = new RetentionGc(log, VersionLogContract::files, List.of("t/data"), clock);
+    log.create(lines(List.of()));
+    Lease slow = Lease.acquire(storage, "t/" + Lease.WRITERS + "/slow", RETENTION, clock);
+    write(storage, "t/data/slow-0");
+    List<RetentionGc.Report> during = new ArrayList<>();
+    storage.beforeCreateExclusive(
+        key -> {
+          if (key.equals(log.key(2)) && during.isEmpty()) {
+            clock.advance(RETENTION.lease().toMillis() + 2 * RETENTION.skew().toMillis());
+            try {
+              during.add(gc.collect());
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        });
+    log.commit(log.latest(), b -> append(b, "t/data/slow-0"), List.of("t/data/slow-0"), slow);
+    storage.beforeCreateExclusive(key -> {});
+    assertThat(during).hasSize(1);
+    assertThat(during.get(0).files()).as("gc kept the claimed writer's file").isZero();
+    assertThat(files(log.latest().content())).containsExactly("t/data/slow-0");
+    assertThat(storage.stat("t/data/slow-0")).as("the published version is whole").isPresent();
+
+    Lease late = Lease.acquire(storage, "t/" + Lease.WRITERS + "/late", RETENTION, clock);
+    write(storage, "t/data/late-0");
+    clock.advance(RETENTION.lease().toMillis() + 2 * RETENTION.skew().toMillis());
+    assertThat(gc.collect().files()).as("gc claimed the dead writer first").isEqualTo(1);
+    assertThatThrownBy(
+            () ->
+                log.commit(
+                    log.latest(), b -> append(b, "t/data/late-0"), List.of("t/data/late-0"), null))
+        .isInstanceOf(TableConflictException.class)
+        .hasMessageContaining("gc took writer late for dead")
+        .hasMessageContaining("write them again");
+    assertThat(log.latest().number()).as("nothing published").isEqualTo(2);
+    late.close();
+
+    // Claims go with the tombstone retention; then the claimed writer's leftovers are garbage too.
+    clock.advance(RETENTION.tombstones().toMillis() + 2 * RETENTION.skew().toMillis());
+    gc.collect();
+    assertThat(storage.list("t/" + WriterClaims.CLAIMS)).isEmpty();
   }
 
   @Test
