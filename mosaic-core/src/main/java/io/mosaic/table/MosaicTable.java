@@ -414,7 +414,8 @@ public final class MosaicTable {
   /** Pins the latest version: its files stay until the pin is closed. */
   public TablePin pin() {
     if (lockFree != null) {
-      return new TablePin(latest(), null); // kept by time retention (docs/format.md)
+      VersionLog.Version latest = lockFree.log().latest();
+      return TablePin.byTime(lockFree.decode(latest), lockFree.log(), latest.readAtMillis());
     }
     while (true) {
       long version = latest().version();

@@ -14,13 +14,88 @@ import java.nio.file.Path;
  * nothing this JVM does (gc, migrations listing the pins) releases it early.
  */
 public final class TablePin implements AutoCloseable {
+  private static final java.util.concurrent.ScheduledExecutorService LEASES =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "mosaic-reader-leases");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final Manifest manifest;
   private final LockFile lock;
+  private final AutoCloseable lease; // a lock-free pin's reader lease, or null
 
   /** A pin by {@code lock}; none (null) where versions are kept by time (a lock-free table). */
   TablePin(Manifest manifest, LockFile lock) {
+    this(manifest, lock, null);
+  }
+
+  private TablePin(Manifest manifest, LockFile lock, AutoCloseable lease) {
     this.manifest = manifest;
     this.lock = lock;
+    this.lease = lease;
+  }
+
+  /**
+   * A pin of a lock-free table's version read as the latest at {@code readAtMillis}: the version
+   * retention keeps it, and a pin still open at half that retention takes a reader lease and renews
+   * it until closed, so a query longer than the retention keeps its files too (docs/format.md,
+   * "Commits without POSIX locks").
+   */
+  static TablePin byTime(Manifest manifest, VersionLog log, long readAtMillis) {
+    return new TablePin(manifest, null, new ReaderLease(log, manifest.version(), readAtMillis));
+  }
+
+  /** The reader lease a long pin takes, on a daemon thread shared by all pins. */
+  private static final class ReaderLease implements AutoCloseable, Runnable {
+    private final VersionLog log;
+    private final long version;
+    private Lease lease; // guarded by this
+    private boolean closed; // guarded by this
+    private java.util.concurrent.ScheduledFuture<?> next; // guarded by this
+
+    ReaderLease(VersionLog log, long version, long readAtMillis) {
+      this.log = log;
+      this.version = version;
+      long half = log.retention().versions().toMillis() / 2;
+      long delay = Math.max(0, readAtMillis + half - log.clock().millis());
+      synchronized (this) {
+        next = LEASES.schedule(this, delay, java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
+    }
+
+    @Override
+    public synchronized void run() {
+      if (closed) {
+        return;
+      }
+      try {
+        if (lease == null) {
+          lease = log.pin(version);
+        } else {
+          lease.ensureLive();
+        }
+      } catch (RuntimeException e) {
+        // The lease is a safeguard: without it the query still has the retention it started with.
+        return;
+      }
+      long every = Math.max(1, log.retention().lease().toMillis() / 4);
+      next = LEASES.schedule(this, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    synchronized boolean holds() {
+      return lease != null;
+    }
+
+    @Override
+    public synchronized void close() {
+      closed = true;
+      next.cancel(false);
+      if (lease != null) {
+        lease.close();
+      }
+    }
   }
 
   static TablePin create(Path dir, long version, String id) {
@@ -32,7 +107,12 @@ public final class TablePin implements AutoCloseable {
   }
 
   TablePin withManifest(Manifest m) {
-    return new TablePin(m, lock);
+    return new TablePin(m, lock, lease);
+  }
+
+  /** Whether this pin holds a reader lease now (taken after half the version retention). */
+  boolean holdsLease() {
+    return lease instanceof ReaderLease r && r.holds();
   }
 
   public Manifest manifest() {
@@ -53,6 +133,13 @@ public final class TablePin implements AutoCloseable {
   public void close() {
     if (lock != null) {
       lock.close();
+    }
+    if (lease != null) {
+      try {
+        lease.close();
+      } catch (Exception e) {
+        // an undeleted reader lease expires by itself
+      }
     }
   }
 }

@@ -172,6 +172,56 @@ abstract class LockFreeTableContract {
     assertThat(table.commit("noop", m -> m).version()).isEqualTo(moved.version() + 1);
   }
 
+  /**
+   * A pin held past half the version retention takes a reader lease and renews it, so gc keeps its
+   * version past the retention; once the pin is closed, gc retires the version. Real time here (a 2
+   * s retention): the lease is taken by a timer.
+   */
+  @Test
+  void aLongPinTakesAReaderLeaseThatKeepsItsVersion() throws Exception {
+    DevicePool pool = pool();
+    Retention retention =
+        new Retention(
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(30),
+            Duration.ZERO,
+            Duration.ofSeconds(6),
+            Duration.ofMillis(500));
+    VersionLog log =
+        new VersionLog(tableStorage("part"), "", "part", retention, java.time.Clock.systemUTC());
+    MosaicTable table = MosaicTable.create(log, pool, SCHEMA, Map.of());
+    List<List<Object>> rows = rows(0.002);
+    Manifest written = TableFixtures.appendRows(table, SCHEMA, rows);
+    String column = SCHEMA.columns().get(0).name();
+    SegmentEntry old = written.segmentsOf(column).get(0);
+    Storage oldDevice = pool.device(old.device()).storage();
+    try (TablePin pin = table.pin()) {
+      assertThat(pin.version()).isEqualTo(written.version());
+      long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (!pin.holdsLease() && System.nanoTime() < until) {
+        Thread.sleep(50);
+      }
+      assertThat(pin.holdsLease()).as("a reader lease after half the retention").isTrue();
+      String target =
+          pool.devices().stream()
+              .map(Device::id)
+              .filter(d -> !d.equals(old.device()))
+              .findFirst()
+              .orElseThrow();
+      Migrator migrator = new Migrator(table);
+      migrator.apply(migrator.plan(Map.of(column, target)), new Migrator.Listener() {});
+      Thread.sleep(retention.versions().plus(retention.skew()).multipliedBy(2).toMillis());
+      new GarbageCollector(table).collect(Duration.ZERO);
+      assertThat(oldDevice.stat(old.path())).as("kept by the pin's lease").isPresent();
+      assertThat(table.version(written.version()).rowCount()).isEqualTo(rows.size());
+    }
+    new GarbageCollector(table).collect(Duration.ZERO);
+    assertThat(oldDevice.stat(old.path())).as("gone once the pin closed").isEmpty();
+    assertThatThrownBy(() -> table.version(written.version()))
+        .isInstanceOf(TableNotFoundException.class)
+        .hasMessageContaining("was retired");
+  }
+
   @Test
   void gcTakesAnExpiredWritersFilesAndKeepsALiveOnes() throws IOException {
     DevicePool pool = pool();
