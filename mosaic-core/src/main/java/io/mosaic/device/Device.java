@@ -484,27 +484,44 @@ public final class Device {
     List<Storage.FileStatus> found = new ArrayList<>();
     if (spec.local()) {
       Path dir = spec.path().resolve(StorageKeys.check(key));
-      try (var walk = Files.walk(dir)) {
-        for (Path f : walk.toList()) {
-          BasicFileAttributes a;
-          try {
-            a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-          } catch (NoSuchFileException e) {
-            continue; // deleted while listing
-          }
-          if (a.isRegularFile()) {
-            found.add(
-                new Storage.FileStatus(
-                    key(f),
-                    f.getFileName().toString(),
-                    false,
-                    a.size(),
-                    a.lastModifiedTime().toMillis()));
-          }
-        }
-      } catch (NoSuchFileException e) {
-        return List.of();
-      }
+      // A walk that meets a file or folder deleted meanwhile (another gc, a drop) skips it, where
+      // Files.walk would fail the whole listing.
+      Files.walkFileTree(
+          dir,
+          new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+              if (a.isRegularFile()) {
+                found.add(
+                    new Storage.FileStatus(
+                        key(f),
+                        f.getFileName().toString(),
+                        false,
+                        a.size(),
+                        a.lastModifiedTime().toMillis()));
+              }
+              return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e)
+                throws IOException {
+              return skipVanished(e);
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e)
+                throws IOException {
+              return e == null ? java.nio.file.FileVisitResult.CONTINUE : skipVanished(e);
+            }
+
+            private java.nio.file.FileVisitResult skipVanished(IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return java.nio.file.FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
+          });
       return found;
     }
     for (Storage.FileStatus s : storage.list(key)) {

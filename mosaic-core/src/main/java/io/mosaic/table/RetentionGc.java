@@ -188,6 +188,7 @@ public final class RetentionGc {
     // the second look. A writer a commit claimed first keeps its files until that claim is older
     // than the tombstone retention (deleteOldClaims), by when a commit that made it and has not
     // published is refused for its stale base (docs/format.md, "Commits without POSIX locks").
+    int claimsDeleted = deleteOldClaims(storage, skew); // first, so their writers' files go now
     Map<String, Boolean> reaped = new HashMap<>();
     garbage.removeIf(f -> !reaped.computeIfAbsent(f.writer(), w -> WriterClaims.forGc(log, w)));
     // Versions newer than the first look are read now; any version published later builds on one
@@ -212,7 +213,7 @@ public final class RetentionGc {
         files++;
       }
     }
-    int leasesDeleted = deleteExpiredLeases(storage, skew) + deleteOldClaims(storage, skew);
+    int leasesDeleted = deleteExpiredLeases(storage, skew) + claimsDeleted;
     files += deleteLeftovers(storage, leftoversBefore);
     return new Report(now.number(), retired, tombstonesDeleted, files, leasesDeleted);
   }
