@@ -229,7 +229,9 @@ final class ReadAhead implements RowGroupSource {
       cursor++;
     }
     if (cursor < taken.length) {
-      schedule();
+      // Row group g is the consumer's now: a failure to schedule the next ones (a damaged footer)
+      // fails the scan at the next take, not this one, whose vectors nobody would free.
+      scheduleOrFail();
     }
     return new Taken(g, state.groups().get(g), chunks, decoded);
   }
@@ -423,7 +425,10 @@ final class ReadAhead implements RowGroupSource {
     }
   }
 
-  /** Schedules from a reader thread: a failure stops the scan instead of vanishing. */
+  /**
+   * Schedules where a failure must not be thrown (a reader thread; a consumer that has just taken a
+   * row group): it stops the scan instead, and the next take throws it.
+   */
   private void scheduleOrFail() {
     try {
       schedule();
