@@ -33,10 +33,10 @@ import java.util.UUID;
  *
  * <ul>
  *   <li>Exclusive create is {@code TrinoOutputFile.createExclusive}, documented as exclusive and
- *       atomic; file systems without it throw {@link UnsupportedOperationException} (Trino's local
- *       and HDFS ones in 476; S3 with conditional writes, GCS, Azure and the memory one have it).
- *       One probe at {@link #open} finds out, so {@link StorageCapabilities#exclusiveCreate()} is
- *       what the file system does, and {@link #createExclusive} refuses clearly without it: a table
+ *       atomic; file systems without it throw {@link UnsupportedOperationException} (Trino 476's
+ *       local one; its S3 one with conditional writes, GCS, Azure and memory ones have it). One
+ *       probe at {@link #open} finds out, so {@link StorageCapabilities#exclusiveCreate()} is what
+ *       the file system does, and {@link #createExclusive} refuses clearly without it: a table
  *       there cannot commit by the lock-free protocol (docs/format.md, "Commits without POSIX
  *       locks").
  *   <li>{@link #replace} is {@code createOrOverwrite}: <b>not atomic</b> in general. Object stores
@@ -77,6 +77,7 @@ public final class TrinoStorage implements Storage {
     String r = root.toString().endsWith("/") ? root.toString() : root + "/";
     Location probe = Location.of(r + PROBE_PREFIX + UUID.randomUUID());
     boolean exclusive;
+    // Through the catalog's wrappers (tracing, switching by scheme) only a call tells.
     try {
       fs.newOutputFile(probe).createExclusive(new byte[0]);
       exclusive = true;
