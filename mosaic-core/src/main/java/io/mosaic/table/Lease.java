@@ -105,26 +105,13 @@ public final class Lease implements AutoCloseable {
     }
   }
 
-  /**
-   * Ends the lease: its files are now garbage unless a version refers to them. A writer's lease
-   * also ends the writer's claim ({@link WriterClaims}), so what its commits later dropped (a
-   * migration's sources) is garbage from now, not only once the claim is old.
-   */
+  /** Ends the lease: its files are now garbage unless a version refers to them. */
   @Override
   public void close() {
     try {
       storage.delete(key);
-      String writers = Lease.WRITERS + "/";
-      int at = key.lastIndexOf(writers);
-      if (at >= 0) {
-        storage.delete(
-            key.substring(0, at)
-                + WriterClaims.CLAIMS
-                + "/"
-                + key.substring(at + writers.length()));
-      }
     } catch (IOException e) {
-      // An undeleted lease expires by itself, and a claim ages out; gc removes both.
+      // An undeleted lease expires by itself; gc removes it.
     }
   }
 

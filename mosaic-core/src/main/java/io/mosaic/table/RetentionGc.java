@@ -91,7 +91,10 @@ public final class RetentionGc {
           for (Storage.FileStatus f : storage.walk(folder)) {
             files.add(
                 new DataFile(
-                    f.key(), writerOf(f.name()), f.modifiedMillis(), f.name().startsWith(".")));
+                    f.key(),
+                    WriterLock.idOf(f.name()),
+                    f.modifiedMillis(),
+                    f.name().startsWith(".")));
           }
         }
         return files;
@@ -102,12 +105,6 @@ public final class RetentionGc {
         return storage.delete(file.id());
       }
     };
-  }
-
-  /** The writer id a file name starts with ({@code <writer id>-<n>.parquet}). */
-  public static String writerOf(String name) {
-    int dash = name.indexOf('-');
-    return dash < 0 ? name : name.substring(0, dash);
   }
 
   public Report collect() throws IOException {

@@ -7,11 +7,12 @@ import java.nio.file.Path;
 
 /**
  * A reader's hold on one manifest version: while it is open, no file that version refers to is
- * deleted (docs/format.md, "Pins, writer locks and gc"). On a lock-free table the version is kept
- * by time instead, for the retention after it stops being the latest, and the pin holds nothing. It
- * is a {@link LockFile} in the table's {@code _pins} directory; the operating system drops the lock
- * when the process dies, even by {@code kill -9}, so a crashed reader never pins files forever, and
- * nothing this JVM does (gc, migrations listing the pins) releases it early.
+ * deleted (docs/format.md, "Pins, writer locks and gc"). It is a {@link LockFile} in the table's
+ * {@code _pins} directory; the operating system drops the lock when the process dies, even by
+ * {@code kill -9}, so a crashed reader never pins files forever, and nothing this JVM does (gc,
+ * migrations listing the pins) releases it early. On a lock-free table the version is kept by time
+ * instead, for the retention after it stops being the latest, and a pin open longer takes a reader
+ * lease ({@link #byTime}).
  */
 public final class TablePin implements AutoCloseable {
   private static final java.util.concurrent.ScheduledExecutorService LEASES =
@@ -24,14 +25,14 @@ public final class TablePin implements AutoCloseable {
 
   private final Manifest manifest;
   private final LockFile lock;
-  private final AutoCloseable lease; // a lock-free pin's reader lease, or null
+  private final ReaderLease lease; // a lock-free pin's reader lease, or null
 
   /** A pin by {@code lock}; none (null) where versions are kept by time (a lock-free table). */
   TablePin(Manifest manifest, LockFile lock) {
     this(manifest, lock, null);
   }
 
-  private TablePin(Manifest manifest, LockFile lock, AutoCloseable lease) {
+  private TablePin(Manifest manifest, LockFile lock, ReaderLease lease) {
     this.manifest = manifest;
     this.lock = lock;
     this.lease = lease;
@@ -112,7 +113,7 @@ public final class TablePin implements AutoCloseable {
 
   /** Whether this pin holds a reader lease now (taken after half the version retention). */
   boolean holdsLease() {
-    return lease instanceof ReaderLease r && r.holds();
+    return lease != null && lease.holds();
   }
 
   public Manifest manifest() {
@@ -135,11 +136,7 @@ public final class TablePin implements AutoCloseable {
       lock.close();
     }
     if (lease != null) {
-      try {
-        lease.close();
-      } catch (Exception e) {
-        // an undeleted reader lease expires by itself
-      }
+      lease.close();
     }
   }
 }

@@ -263,7 +263,7 @@ public final class VersionLog {
         lease.ensureLive();
       }
       for (String file : newFiles) {
-        claim(RetentionGc.writerOf(file.substring(file.lastIndexOf('/') + 1)));
+        claim(WriterLock.idOf(file.substring(file.lastIndexOf('/') + 1)));
       }
       checkExist(newFiles);
       CrashPoints.reached("log-before-publish");
@@ -309,19 +309,16 @@ public final class VersionLog {
   }
 
   /**
-   * Ends a claim this process made for a writer that is not open here (a task's segments a driver
-   * committed): once its version is published, the claim only delays the garbage its later versions
-   * drop. Best effort: a claim left behind ages out.
+   * Ends a commit's claim on {@code writer}: when the writer closes, or after a publish for a
+   * writer not open here (a task's segments a driver committed). Once its versions are published,
+   * the claim only delays the garbage their successors drop. Best effort: a claim left behind ages
+   * out.
    */
   void release(String writer) {
     synchronized (claimed) {
       claimed.remove(writer);
     }
-    try {
-      storage.delete(WriterClaims.key(this, writer));
-    } catch (IOException e) {
-      // gc deletes it once it is older than the tombstone retention
-    }
+    WriterClaims.release(this, writer);
   }
 
   private void checkExist(Collection<String> files) {

@@ -65,6 +65,23 @@ final class WriterClaims {
     return claim(log, writer, REAPED);
   }
 
+  /**
+   * Deletes {@code writer}'s claim if a commit made it; a {@code reaped} claim stays, so that a
+   * later commit of the dead writer's segments is still refused. gc replaces a claim only after
+   * deleting it for age, so the read and the delete meet the same claim but for a claim that old.
+   */
+  static void release(VersionLog log, String writer) {
+    Storage storage = log.storage();
+    String key = key(log, writer);
+    try {
+      if (says(storage, key, COMMIT).orElse(false)) {
+        storage.delete(key);
+      }
+    } catch (IOException e) {
+      // gc deletes it once it is older than the tombstone retention
+    }
+  }
+
   /** Creates the claim; true when it now says {@code as} (created here, or earlier by the same). */
   private static boolean claim(VersionLog log, String writer, byte[] as) {
     Storage storage = log.storage();

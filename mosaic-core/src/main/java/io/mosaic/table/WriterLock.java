@@ -19,11 +19,12 @@ public final class WriterLock implements AutoCloseable {
   private final String id;
   private final LockFile lock;
   private final Lease lease;
+  private final VersionLog log; // a lock-free table's, or null
 
   public WriterLock(MosaicTable table, String prefix) {
     this.id = prefix + UUID.randomUUID().toString().replace("-", "");
     if (table.lockFree()) {
-      VersionLog log = table.log();
+      this.log = table.log();
       this.lock = null;
       this.lease =
           Lease.acquire(
@@ -35,6 +36,7 @@ public final class WriterLock implements AutoCloseable {
       return;
     }
     this.lease = null;
+    this.log = null;
     try {
       this.lock = LockFile.create(table.root().resolve(MosaicTable.WRITERS), id + ".lock");
     } catch (IOException e) {
@@ -73,6 +75,9 @@ public final class WriterLock implements AutoCloseable {
       lock.close();
     } else {
       lease.close();
+      // The claim goes too, so what this writer's commits later dropped (a migration's sources)
+      // is garbage from now, not only once the claim is old (WriterClaims).
+      log.release(id);
       OPEN.remove(id);
     }
   }

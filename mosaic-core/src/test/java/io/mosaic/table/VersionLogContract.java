@@ -193,6 +193,7 @@ public abstract class VersionLogContract {
     write(storage, "t/data/w-1");
     log.commit(stale, b -> lines(List.of("t/data/w-1")), List.of("t/data/w-1"), writer);
     writer.close();
+    log.release("w"); // as WriterLock.close ends its commits' claim
     assertThat(gc.collect().files()).isZero();
     assertThat(storage.stat("t/data/w-0")).isPresent();
 
@@ -314,6 +315,10 @@ public abstract class VersionLogContract {
         .hasMessageContaining("write them again");
     assertThat(log.latest().number()).as("nothing published").isEqualTo(2);
     late.close();
+    log.release("late");
+    assertThat(storage.stat(WriterClaims.key(log, "late")))
+        .as("closing a writer ends a commit's claim, never gc's")
+        .isPresent();
 
     // Claims go with the tombstone retention; then the claimed writer's leftovers are garbage too.
     clock.advance(RETENTION.tombstones().toMillis() + 2 * RETENTION.skew().toMillis());
