@@ -22,6 +22,7 @@ import io.mosaic.segment.DeviceInputFile;
 import io.mosaic.storage.MiniHdfs;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFixtures;
+import io.mosaic.table.TableFolders;
 import io.mosaic.table.TablePin;
 import io.mosaic.table.TableRoundTripTest;
 import io.mosaic.table.TpchBatches;
@@ -362,6 +363,37 @@ class HdfsSegmentsTest {
     assertThat(TableRoundTripTest.rows(local.table(), local.manifest(), alloc)).isEqualTo(rows);
     assertThat(fs.exists(new org.apache.hadoop.fs.Path("/clone/tables/orders/_manifests")))
         .isTrue();
+
+    // A clone stopped mid-way, without its undo, as a kill stops it: the source is as it was, the
+    // new root holds no rows (its one commit never happened), and gc removes the copies.
+    String stopped = nn + "/clone/tables/stopped";
+    class Stop extends Error {}
+    assertThatThrownBy(
+            () ->
+                TableCloner.cloneTable(
+                    table,
+                    stopped,
+                    new TableCloner.Listener() {
+                      @Override
+                      public void copied(SegmentEntry segment, long bytes) {
+                        if (segment.device().equals("hot")) {
+                          throw new Stop();
+                        }
+                      }
+                    }))
+        .isInstanceOf(Stop.class);
+    MosaicTable half = MosaicTable.open(stopped, pool);
+    assertThat(half.latest().rowCount()).isZero();
+    assertThat(half.latest().segments()).isEmpty();
+    String halfId = half.latest().tableId();
+    assertThat(pool.device("hot").files(halfId)).hasSizeGreaterThan(1); // _owner and a copy
+    assertThat(new GarbageCollector(half).collect(Duration.ZERO).files()).isPositive();
+    assertThat(pool.device("hot").files(halfId))
+        .extracting(f -> f.name())
+        .containsOnly(TableFolders.OWNER);
+    assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(rows);
+    new GarbageCollector(half).drop();
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/clone/tables/stopped"))).isFalse();
 
     // A damaged source segment: the clone fails its checksum and leaves nothing behind.
     SegmentEntry victim =
