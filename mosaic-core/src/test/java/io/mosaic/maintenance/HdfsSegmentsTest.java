@@ -53,9 +53,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A table whose root and metadata are on a local metadata device and whose segments are on HDFS
  * devices with the storage policies ALL_SSD, HOT and COLD (docs/format.md, "Storage backends"):
  * written, appended to, read whole and scanned, migrated from SSD to ARCHIVE with every block
- * checked from HDFS's block locations, and collected, all through the devices' storages by key;
- * scans planned on it give each split the hosts of the blocks it reads
- * (docs/distributed-storage.md, "Locality").
+ * checked from HDFS's block locations, collected, and cloned to a local and an HDFS root, all
+ * through the devices' storages by key; scans planned on it give each split the hosts of the blocks
+ * it reads (docs/distributed-storage.md, "Locality").
  */
 class HdfsSegmentsTest {
   @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
