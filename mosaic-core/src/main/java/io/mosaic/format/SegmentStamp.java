@@ -130,59 +130,119 @@ public final class SegmentStamp {
   public static String restamp(
       Storage storage, String key, String checksum, String tableId, int firstRowGroup)
       throws IOException {
-    long size;
-    long footerStart;
-    byte[] footer;
+    Footer footer = footer(storage, key);
+    if (footer == null) {
+      return checksum; // not a Parquet file: the footer check refuses it on read
+    }
+    String sum = checksum;
+    for (Map.Entry<String, String> want :
+        Map.of(TABLE, tableId, FIRST_ROW_GROUP, first(firstRowGroup)).entrySet()) {
+      Patch patch = change(footer, key, want.getKey(), want.getValue());
+      if (patch == null) {
+        continue;
+      }
+      if (!storage.capabilities().inPlaceWrite()) {
+        throw new IOException(
+            key
+                + " records "
+                + want.getKey()
+                + " = "
+                + new String(patch.old(), StandardCharsets.UTF_8)
+                + ", not "
+                + want.getValue()
+                + ", and its storage "
+                + storage.root()
+                + " cannot overwrite a file in place to correct it");
+      }
+      storage.overwrite(key, patch.position(), patch.now());
+      sum = patch.checksum(sum, footer.size());
+    }
+    return sum;
+  }
+
+  /** A Parquet file's footer: the file's size, where the footer starts, and its bytes. */
+  private record Footer(long size, long start, byte[] bytes) {}
+
+  /** The footer of file {@code key}, or null when the file is no Parquet file. */
+  private static Footer footer(Storage storage, String key) throws IOException {
     try (Storage.ReadFile in = storage.open(key)) {
-      size = in.length();
+      long size = in.length();
       if (size < 12) {
-        return checksum; // not a Parquet file: the footer check refuses it on read
+        return null;
       }
       ByteBuffer end = ByteBuffer.allocate(8);
       in.readFully(end, size - 8);
       int footerLength = end.order(ByteOrder.LITTLE_ENDIAN).getInt(0);
-      footerStart = size - 8 - footerLength;
+      long footerStart = size - 8 - footerLength;
       if (footerLength <= 0 || footerStart < 4) {
-        return checksum;
+        return null;
       }
-      footer = new byte[footerLength];
+      byte[] footer = new byte[footerLength];
       in.readFully(ByteBuffer.wrap(footer), footerStart);
+      return new Footer(size, footerStart, footer);
     }
-    String sum = checksum;
-    boolean changed = false;
-    for (Map.Entry<String, String> want :
-        Map.of(TABLE, tableId, FIRST_ROW_GROUP, first(firstRowGroup)).entrySet()) {
-      int at = valueAt(footer, want.getKey());
-      if (at < 0) {
-        continue;
+  }
+
+  /**
+   * Bytes of a file replaced by others of the same length at {@code position}, as a copy writes
+   * them: the file's checksum after the change follows from the one before ({@link
+   * Checksums#patched}, CRC-32C is affine).
+   */
+  public record Patch(long position, byte[] old, byte[] now) {
+    public Patch {
+      if (old.length != now.length) {
+        throw new IllegalArgumentException("a patch keeps the length");
       }
-      byte[] now = want.getValue().getBytes(StandardCharsets.UTF_8);
-      int length = footer[at - 1];
-      if (length != now.length) {
-        throw new IOException(
-            key + ": its " + want.getKey() + " has " + length + " bytes, not " + now.length);
-      }
-      byte[] old = Arrays.copyOfRange(footer, at, at + length);
-      if (!Arrays.equals(old, now)) {
-        if (!storage.capabilities().inPlaceWrite()) {
-          throw new IOException(
-              key
-                  + " records "
-                  + want.getKey()
-                  + " = "
-                  + new String(old, StandardCharsets.UTF_8)
-                  + ", not "
-                  + want.getValue()
-                  + ", and its storage "
-                  + storage.root()
-                  + " cannot overwrite a file in place to correct it");
-        }
-        storage.overwrite(key, footerStart + at, now);
-        sum = Checksums.patched(sum, old, now, size - (footerStart + at + length));
-        changed = true;
+      old = old.clone();
+      now = now.clone();
+    }
+
+    /** Overlays the patch on {@code buf[0, n)}, which holds the file's bytes from {@code at}. */
+    public void apply(byte[] buf, int n, long at) {
+      long from = Math.max(at, position);
+      long to = Math.min(at + n, position + now.length);
+      for (long p = from; p < to; p++) {
+        buf[(int) (p - at)] = now[(int) (p - position)];
       }
     }
-    return changed ? sum : checksum;
+
+    /** The checksum of the patched file of {@code size} bytes whose checksum was {@code sum}. */
+    public String checksum(String sum, long size) {
+      return Checksums.patched(sum, old, now, size - position - now.length);
+    }
+  }
+
+  /**
+   * The change that makes a copy of segment file {@code key} record table id {@code tableId}
+   * instead of the source's, or empty when it records no table id or that one already. A clone
+   * applies it while copying (docs/format.md, "Layout"), so its copies are right as written, also
+   * on a storage that cannot overwrite in place.
+   */
+  public static java.util.Optional<Patch> retag(Storage storage, String key, String tableId)
+      throws IOException {
+    Footer footer = footer(storage, key);
+    return java.util.Optional.ofNullable(
+        footer == null ? null : change(footer, key, TABLE, tableId));
+  }
+
+  /**
+   * The change of key-value entry {@code field}'s value to {@code value} (same width), or null when
+   * the footer has no such entry or that value already.
+   */
+  private static Patch change(Footer footer, String key, String field, String value)
+      throws IOException {
+    int at = valueAt(footer.bytes(), field);
+    if (at < 0) {
+      return null;
+    }
+    byte[] now = value.getBytes(StandardCharsets.UTF_8);
+    int length = footer.bytes()[at - 1];
+    if (length != now.length) {
+      throw new IOException(
+          key + ": its " + field + " has " + length + " bytes, not " + now.length);
+    }
+    byte[] old = Arrays.copyOfRange(footer.bytes(), at, at + length);
+    return Arrays.equals(old, now) ? null : new Patch(footer.start() + at, old, now);
   }
 
   /**

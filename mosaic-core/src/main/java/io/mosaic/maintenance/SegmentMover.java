@@ -8,6 +8,7 @@ import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.SegmentStamp;
 import io.mosaic.maintenance.Migrator.Listener;
 import io.mosaic.maintenance.Migrator.Move;
 import io.mosaic.segment.SegmentReader;
@@ -56,6 +57,7 @@ final class SegmentMover {
                   move.from(),
                   target,
                   path,
+                  null,
                   () -> listener.chunkBytes(move),
                   n -> listener.copied(move, n))
               : reencode(base, target, move, path, alloc, listener);
@@ -111,7 +113,8 @@ final class SegmentMover {
    * before each read, at most 1 MB) is copied at a time; {@code copied} is told each chunk after it
    * is read and before it is written, so a listener that paces the copy holds the write back: the
    * target never receives bytes ahead of the pace, however low the rate (docs/physical-design.md,
-   * "Schedules").
+   * "Schedules"). A {@code patch} (a clone's new table id, or null) is applied to the bytes as they
+   * are written; the copy must then have the manifest's checksum so patched.
    */
   static SegmentEntry copyBytes(
       String table,
@@ -119,10 +122,12 @@ final class SegmentMover {
       SegmentEntry from,
       Device target,
       String path,
+      SegmentStamp.Patch patch,
       java.util.function.LongSupplier chunk,
       java.util.function.LongConsumer copied)
       throws IOException {
     String in = source.where(from.path());
+    String checksum;
     try (DeviceReadChannel src = source.openForRead(from.path());
         DeviceOutputStream out = target.openForWrite(path)) {
       ByteBuffer buf = ByteBuffer.allocate(COPY_BUFFER);
@@ -130,12 +135,17 @@ final class SegmentMover {
       buf.limit(limit(chunk));
       for (int n = src.read(buf, position); n > 0; n = src.read(buf, position)) {
         copied.accept(n);
+        if (patch != null) {
+          patch.apply(buf.array(), n, position);
+        }
         out.write(buf.array(), 0, n);
         position += n;
         buf.clear();
         buf.limit(limit(chunk));
       }
-      if (!out.checksum().equals(from.checksum()) || position != from.fileBytes()) {
+      checksum =
+          patch == null ? from.checksum() : patch.checksum(from.checksum(), from.fileBytes());
+      if (!out.checksum().equals(checksum) || position != from.fileBytes()) {
         throw new CorruptTableException(
             "segment "
                 + in
@@ -153,7 +163,9 @@ final class SegmentMover {
                 + from.checksum()
                 + " ("
                 + from.fileBytes()
-                + " bytes)");
+                + " bytes"
+                + (patch == null ? "" : "; " + checksum + " with the copy's table id")
+                + ")");
       }
     }
     return new SegmentEntry(
@@ -166,7 +178,7 @@ final class SegmentMover {
         from.fileBytes(),
         from.compressedBytes(),
         from.uncompressedBytes(),
-        from.checksum(),
+        checksum,
         from.stats(),
         from.chunkChecksums());
   }

@@ -4,9 +4,13 @@ import io.mosaic.MosaicException;
 import io.mosaic.config.ByteSize;
 import io.mosaic.device.Device;
 import io.mosaic.device.DeviceFullException;
+import io.mosaic.device.DevicePool;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.SegmentStamp;
+import io.mosaic.storage.Storage;
+import io.mosaic.storage.Storages;
 import io.mosaic.table.CommitGate;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFolders;
@@ -14,12 +18,14 @@ import io.mosaic.table.TablePin;
 import io.mosaic.table.TableWriter;
 import io.mosaic.table.WriterLock;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Copies a table properly ({@code mosaic clone}): the copy gets a new table id, and every segment
@@ -44,27 +50,35 @@ public final class TableCloner {
 
   private TableCloner() {}
 
-  /**
-   * Clones the latest version of {@code source} to a new table at {@code target} (which must not be
-   * a table), on the same devices. On failure nothing of the clone is left.
-   */
+  /** Clones to a local directory (see {@link #cloneTable(MosaicTable, String, Listener)}). */
   public static Result cloneTable(MosaicTable source, Path target, Listener listener)
       throws IOException {
-    Path abs = target.toAbsolutePath().normalize();
-    if (MosaicTable.exists(abs)) {
+    return cloneTable(source, target.toAbsolutePath().normalize().toString(), listener);
+  }
+
+  /**
+   * Clones the latest version of {@code source} to a new table at {@code target} (which must not be
+   * a table), on the same devices: a local directory (the local protocol) or a URI such as {@code
+   * hdfs://nn:8020/warehouse/orders} (the lock-free protocol, docs/format.md "Commits without POSIX
+   * locks"), whichever protocol the source uses. On failure nothing of the clone is left.
+   */
+  public static Result cloneTable(MosaicTable source, String target, Listener listener)
+      throws IOException {
+    DevicePool pool = source.pool();
+    if (MosaicTable.exists(target, pool)) {
       throw MosaicException.invalid(
           "cannot clone table "
               + source.name()
               + " to "
-              + abs
+              + target
               + ": a Mosaic table already exists there; give a new directory");
     }
-    boolean rootExisted = Files.exists(abs);
+    Root root = Root.before(target, pool);
     try (TablePin pin = source.pin()) {
       Manifest from = pin.manifest();
       TableFolders.requirePlainId(source, from, "clone");
       checkSpace(source, from);
-      MosaicTable copy = MosaicTable.create(abs, source.pool(), from.schema(), from.properties());
+      MosaicTable copy = MosaicTable.create(target, pool, from.schema(), from.properties());
       Manifest base = copy.latest();
       List<SegmentEntry> created = new ArrayList<>();
       long bytes = 0;
@@ -72,10 +86,10 @@ public final class TableCloner {
         try (WriterLock lock = new WriterLock(copy, "c")) {
           int n = 0;
           for (SegmentEntry s : from.segments()) {
-            Device device = source.pool().device(s.device());
+            Device device = pool.device(s.device());
             copy.claimFolder(base.tableId(), device);
             String path = TableWriter.segmentPath(base, s.column(), lock.id(), n++);
-            created.add(copySegment(source, device, s, path, listener));
+            created.add(copySegment(source, device, s, path, base.tableId(), listener));
             bytes += s.fileBytes();
           }
           Manifest committed =
@@ -83,9 +97,31 @@ public final class TableCloner {
           return new Result(copy, committed, from.version(), bytes);
         }
       } catch (IOException | RuntimeException e) {
-        undo(copy, base.tableId(), rootExisted);
+        undo(copy, base.tableId(), root);
         throw e;
       }
+    }
+  }
+
+  /**
+   * The clone's root before the clone: whether it existed. An existing folder on a storage other
+   * than local files must be empty, since undoing a failed clone there removes all it holds (a
+   * lock-free table's files have no fixed list of names, docs/format.md).
+   */
+  private record Root(boolean existed) {
+    static Root before(String location, DevicePool pool) throws IOException {
+      if (!MosaicTable.isRemote(location)) {
+        return new Root(Files.exists(MosaicTable.localPath(location)));
+      }
+      Storage storage = Storages.shared(URI.create(location), pool.hadoop());
+      Optional<Storage.FileStatus> stat = storage.stat("");
+      if (stat.isPresent() && !storage.list("").isEmpty()) {
+        throw MosaicException.invalid(
+            "cannot clone to "
+                + location
+                + ": the folder is not empty; give a new or empty folder for the new table");
+      }
+      return new Root(stat.isPresent());
     }
   }
 
@@ -114,7 +150,12 @@ public final class TableCloner {
 
   /** Copies one segment byte for byte on its device, checked as {@link SegmentMover} checks. */
   private static SegmentEntry copySegment(
-      MosaicTable source, Device device, SegmentEntry s, String path, Listener listener)
+      MosaicTable source,
+      Device device,
+      SegmentEntry s,
+      String path,
+      String tableId,
+      Listener listener)
       throws IOException {
     SegmentEntry copied;
     try {
@@ -125,6 +166,8 @@ public final class TableCloner {
               s,
               device,
               path,
+              // The copy records the clone's id as written: HDFS cannot correct it in place later.
+              SegmentStamp.retag(device.storage(), s.path(), tableId).orElse(null),
               () -> Long.MAX_VALUE,
               n -> listener.copied(s, n));
     } catch (CorruptTableException e) {
@@ -135,7 +178,7 @@ public final class TableCloner {
   }
 
   /** Removes what a failed clone made: its segments, its folders' owner files, its root. */
-  private static void undo(MosaicTable copy, String tableId, boolean rootExisted) {
+  private static void undo(MosaicTable copy, String tableId, Root root) {
     for (Device d : copy.pool().devices()) {
       try {
         if (TableFolders.isPlainId(tableId) && d.isFolder(tableId)) {
@@ -145,7 +188,21 @@ public final class TableCloner {
         // what is left is unreferenced; gc of the clone (or a person) removes it
       }
     }
-    if (rootExisted) {
+    if (copy.lockFree()) {
+      try {
+        Storage storage = copy.log().storage();
+        String prefix = copy.log().prefix();
+        if (root.existed()) {
+          for (Storage.FileStatus f : storage.list(prefix)) {
+            storage.deleteTree(f.key()); // the folder was empty: all of it is the clone's
+          }
+        } else {
+          storage.deleteTree(prefix);
+        }
+      } catch (IOException | RuntimeException e) {
+        // what is left is a table with no rows; dropping it removes it
+      }
+    } else if (root.existed()) {
       for (String name : CREATED) {
         deleteTree(copy.root().resolve(name));
       }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Checksums;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.SegmentStamp;
@@ -52,9 +53,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A table whose root and metadata are on a local metadata device and whose segments are on HDFS
  * devices with the storage policies ALL_SSD, HOT and COLD (docs/format.md, "Storage backends"):
  * written, appended to, read whole and scanned, migrated from SSD to ARCHIVE with every block
- * checked from HDFS's block locations, and collected, all through the devices' storages by key;
- * scans planned on it give each split the hosts of the blocks it reads
- * (docs/distributed-storage.md, "Locality").
+ * checked from HDFS's block locations, collected, and cloned to a local and an HDFS root, all
+ * through the devices' storages by key; scans planned on it give each split the hosts of the blocks
+ * it reads (docs/distributed-storage.md, "Locality").
  */
 class HdfsSegmentsTest {
   @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
@@ -312,26 +313,112 @@ class HdfsSegmentsTest {
         .allSatisfy(s -> assertThat(s.hosts()).isEmpty());
   }
 
+  /**
+   * {@code mosaic clone} of a table whose segments are on an HDFS device (docs/format.md,
+   * "Layout"): the copies record the clone's table id as they are written, since HDFS cannot
+   * correct them in place; to a local root and to a root on HDFS, which then uses the lock-free
+   * protocol. A clone that fails leaves nothing on the new root or the devices, and the source
+   * reads as before.
+   */
   @Test
-  void aCloneOnHdfsDevicesIsRefusedAndLeavesNothing() throws IOException {
+  void aTableOnHdfsDevicesClonesToALocalAndAnHdfsRoot() throws IOException {
     DevicePool pool = pool("/clone");
     TableSchema schema = TpchBatches.ORDERS;
     Map<String, String> props = new HashMap<>();
     for (int i = 0; i < schema.columns().size(); i++) {
-      props.put("column." + schema.columns().get(i).name() + ".device", "hot");
+      props.put(
+          "column." + schema.columns().get(i).name() + ".device", i % 2 == 0 ? "hot" : "meta");
     }
     List<List<Object>> rows = new ArrayList<>();
     try (BufferAllocator a = new RootAllocator()) {
       TpchBatches.orders(0.01, 8192, a, b -> rows.addAll(TableFixtures.values(b)));
     }
     MosaicTable table = TableFixtures.write(dir.resolve("src"), pool, schema, rows, props);
-    // A clone's copies record the source's table id, which HDFS cannot rewrite in place.
+    String sourceId = table.latest().tableId();
+
+    TableCloner.Result local =
+        TableCloner.cloneTable(table, dir.resolve("copy"), new TableCloner.Listener() {});
+    String remote = nn + "/clone/tables/orders";
+    TableCloner.Result onHdfs =
+        TableCloner.cloneTable(local.table(), remote, new TableCloner.Listener() {});
+    assertThat(onHdfs.table().lockFree()).isTrue();
+    MosaicTable reopened = MosaicTable.open(remote, pool);
+    for (TableCloner.Result r : List.of(local, onHdfs)) {
+      Manifest m = r.manifest();
+      assertThat(m.tableId()).isNotIn(sourceId, table.latest().tableId());
+      assertThat(m.segments())
+          .hasSameSizeAs(table.latest().segments())
+          .allSatisfy(
+              s -> {
+                assertThat(footerRecord(pool.device(s.device()), s))
+                    .containsEntry(SegmentStamp.TABLE, m.tableId());
+                assertThat(Checksums.ofFile(pool.device(s.device()), s.path()))
+                    .isEqualTo(s.checksum());
+              });
+      assertThat(m.segments()).extracting(SegmentEntry::device).contains("hot", "meta");
+    }
+    assertThat(local.manifest().tableId()).isNotEqualTo(onHdfs.manifest().tableId());
+    assertThat(TableRoundTripTest.rows(reopened, reopened.latest(), alloc)).isEqualTo(rows);
+    assertThat(TableRoundTripTest.rows(local.table(), local.manifest(), alloc)).isEqualTo(rows);
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/clone/tables/orders/_manifests")))
+        .isTrue();
+
+    // A clone stopped mid-way, without its undo, as a kill stops it: the source is as it was, the
+    // new root holds no rows (its one commit never happened), and dropping it removes the copies
+    // (gc would too, once the clone's writer lease has expired).
+    String stopped = nn + "/clone/tables/stopped";
+    class Stop extends Error {}
     assertThatThrownBy(
-            () -> TableCloner.cloneTable(table, dir.resolve("copy"), new TableCloner.Listener() {}))
-        .hasMessageContaining("cannot overwrite a file in place");
+            () ->
+                TableCloner.cloneTable(
+                    table,
+                    stopped,
+                    new TableCloner.Listener() {
+                      @Override
+                      public void copied(SegmentEntry segment, long bytes) {
+                        if (segment.device().equals("hot")) {
+                          throw new Stop();
+                        }
+                      }
+                    }))
+        .isInstanceOf(Stop.class);
+    MosaicTable half = MosaicTable.open(stopped, pool);
+    assertThat(half.latest().rowCount()).isZero();
+    assertThat(half.latest().segments()).isEmpty();
+    String halfId = half.latest().tableId();
+    assertThat(pool.device("hot").files(halfId)).hasSizeGreaterThan(1); // _owner and a copy
+    assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(rows);
+    new GarbageCollector(half).drop();
+    assertThat(pool.device("hot").isFolder(halfId)).isFalse();
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/clone/tables/stopped"))).isFalse();
+
+    // A damaged source segment: the clone fails its checksum and leaves nothing behind.
+    SegmentEntry victim =
+        table.latest().segments().stream()
+            .filter(s -> s.device().equals("hot"))
+            .findFirst()
+            .orElseThrow();
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/clone/hot/" + victim.path());
+    byte[] bytes;
+    try (var in = fs.open(file)) {
+      bytes = in.readAllBytes();
+    }
+    bytes[4] ^= 1;
+    try (var out = fs.create(file, true)) {
+      out.write(bytes);
+    }
+    String failed = nn + "/clone/tables/failed";
+    assertThatThrownBy(() -> TableCloner.cloneTable(table, failed, new TableCloner.Listener() {}))
+        .hasMessageContaining("fails its checksum")
+        .hasMessageContaining("nothing was cloned");
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/clone/tables/failed"))).isFalse();
     assertThat(pool.device("hot").storage().list(""))
         .extracting(s -> s.name())
-        .containsExactlyInAnyOrder(".mosaic-device", table.latest().tableId());
-    assertThat(TableRoundTripTest.rows(table, table.latest(), alloc)).isEqualTo(rows);
+        .containsExactlyInAnyOrder(
+            ".mosaic-device", sourceId, local.manifest().tableId(), onHdfs.manifest().tableId());
+    // A non-empty folder is refused before anything is made.
+    assertThatThrownBy(
+            () -> TableCloner.cloneTable(table, nn + "/clone", new TableCloner.Listener() {}))
+        .hasMessageContaining("not empty");
   }
 }

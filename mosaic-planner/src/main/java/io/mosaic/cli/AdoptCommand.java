@@ -41,7 +41,7 @@ final class AdoptCommand implements Callable<Integer> {
           "table %s (id %s) at %s now owns its segment folders on %s%s%n",
           table.name(),
           a.tableId(),
-          table.root(),
+          table.location(),
           String.join(", ", a.adopted()),
           a.from().isEmpty()
               ? ""

@@ -5,7 +5,6 @@ import io.mosaic.maintenance.TableCloner;
 import io.mosaic.table.MosaicTable;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +19,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Copy a table: the copy gets a new table id, and every segment of the source's latest"
           + " version is copied byte for byte to the same device (checksums verified), in one"
-          + " commit. gc of either table never touches the other's files.",
+          + " commit. gc of either table never touches the other's files. The new root may be"
+          + " local or on HDFS, whatever the source's is: this moves a table's root there.",
       "Copying a table's directory with cp instead keeps its id and shares its segments; gc,"
           + " migrate and writes refuse such a copy."
     })
@@ -31,9 +31,12 @@ final class CloneCommand implements Callable<Integer> {
   @Option(
       names = "--to",
       required = true,
-      paramLabel = "DIR",
-      description = "The new table's root directory (must not hold a table).")
-  Path to;
+      paramLabel = "DIR|URI",
+      converter = MosaicCli.Location.class,
+      description =
+          "The new table's root directory, or its URI on HDFS (hdfs://nn:8020/warehouse/orders):"
+              + " must not hold a table, and a folder on HDFS must be new or empty.")
+  String to;
 
   @Override
   public Integer call() throws IOException {
@@ -45,7 +48,7 @@ final class CloneCommand implements Callable<Integer> {
         source.name(),
         result.sourceVersion(),
         result.table().name(),
-        result.table().root(),
+        result.table().location(),
         result.manifest().rowCount(),
         result.manifest().segments().size(),
         ByteSize.ofBytes(result.bytes()),

@@ -249,4 +249,77 @@ class HdfsPoolCliTest {
             types -> assertThat(types).containsOnly(org.apache.hadoop.fs.StorageType.ARCHIVE));
     assertThat(run(command(devices, "gc", "--table", table))).as(err.toString()).isZero();
   }
+
+  /**
+   * A local table moves its root to HDFS (docs/distributed-storage.md, "Moving a local pool to
+   * HDFS"): {@code clone} to an {@code hdfs://} root copies every segment, here on an HDFS device,
+   * to a new lock-free table with the same rows; a root moved by hand on HDFS adopts its folders;
+   * and a table on HDFS clones back to a local root.
+   */
+  @Test
+  void cloneMovesATableRootToHdfsAndBack() throws IOException {
+    Path devices = pool(nn(), "ALL_SSD");
+    Path parquet = dir.resolve("orders.parquet");
+    long rows = UnclearErrorsTest.writeOrders(parquet);
+    Path local = dir.resolve("pool/local/orders");
+    assertThat(
+            run(
+                command(
+                    devices,
+                    "import",
+                    "--table",
+                    local.toString(),
+                    "--create",
+                    "--device",
+                    "fast",
+                    parquet.toString())))
+        .as(err.toString())
+        .isZero();
+    String remote = nn() + "/cli/clones/orders";
+    assertThat(run(command(devices, "clone", "--table", local.toString(), "--to", remote)))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString())
+        .contains("cloned table orders v2 to orders (" + remote + "): ")
+        .contains("now at version 2");
+
+    io.mosaic.device.DevicePool pool = io.mosaic.device.DevicePool.load(devices, HDFS.conf());
+    io.mosaic.table.MosaicTable source = io.mosaic.table.MosaicTable.open(local.toString(), pool);
+    io.mosaic.table.MosaicTable clone = io.mosaic.table.MosaicTable.open(remote, pool);
+    assertThat(clone.lockFree()).isTrue();
+    assertThat(clone.latest().tableId()).isNotEqualTo(source.latest().tableId());
+    assertThat(clone.latest().segments())
+        .isNotEmpty()
+        .allSatisfy(seg -> assertThat(seg.device()).isEqualTo("fast"));
+    List<List<Object>> sourceRows = rows(source);
+    assertThat(sourceRows).hasSize((int) rows);
+    assertThat(rows(clone)).isEqualTo(sourceRows);
+
+    // The root moved by hand on HDFS: writes and gc through it wait for adopt, then work.
+    String moved = nn() + "/cli/clones/orders_moved";
+    assertThat(
+            HDFS.fileSystem()
+                .rename(
+                    new org.apache.hadoop.fs.Path("/cli/clones/orders"),
+                    new org.apache.hadoop.fs.Path("/cli/clones/orders_moved")))
+        .isTrue();
+    assertThat(run(command(devices, "gc", "--table", moved))).isNotZero();
+    assertThat(err.toString()).contains("mosaic adopt");
+    assertThat(run(command(devices, "adopt", "--table", moved))).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("now owns its segment folders on fast");
+    assertThat(run(command(devices, "gc", "--table", moved))).as(err.toString()).isZero();
+
+    // And back to a local root.
+    Path back = dir.resolve("pool/local/orders_back");
+    assertThat(run(command(devices, "clone", "--table", moved, "--to", back.toString())))
+        .as(err.toString())
+        .isZero();
+    assertThat(rows(io.mosaic.table.MosaicTable.open(back.toString(), pool))).isEqualTo(sourceRows);
+  }
+
+  private static List<List<Object>> rows(io.mosaic.table.MosaicTable table) throws IOException {
+    try (var alloc = new org.apache.arrow.memory.RootAllocator()) {
+      return io.mosaic.table.TableRoundTripTest.rows(table, table.latest(), alloc);
+    }
+  }
 }
