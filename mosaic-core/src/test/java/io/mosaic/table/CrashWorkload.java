@@ -32,7 +32,19 @@ public final class CrashWorkload {
   static final int BATCHES = 4;
   public static final int ROWS = 3000;
 
+  static final String LOCK_FREE = "lockfree:";
+
   private CrashWorkload() {}
+
+  /** The version log of a lock-free table kept in local directory {@code dir}. */
+  static VersionLog lockFreeLog(Path dir) throws IOException {
+    return new VersionLog(
+        new io.mosaic.storage.LocalStorage(java.nio.file.Files.createDirectories(dir)),
+        "",
+        "t",
+        Retention.defaults(),
+        java.time.Clock.systemUTC());
+  }
 
   /** Batch {@code b}: deterministic rows, so any committed prefix can be checked. */
   static void fill(VectorSchemaRoot root, int b) {
@@ -91,7 +103,12 @@ public final class CrashWorkload {
 
   public static void main(String[] args) throws Exception {
     DevicePool pool = DevicePool.load(Path.of(args[0]));
-    MosaicTable table = MosaicTable.open(Path.of(args[1]), pool);
+    // "lockfree:<dir>" opens a table on local files with the lock-free protocol
+    // (docs/format.md "Commits without POSIX locks"), as LockFreeCrashTest creates it.
+    MosaicTable table =
+        args[1].startsWith(LOCK_FREE)
+            ? MosaicTable.open(lockFreeLog(Path.of(args[1].substring(LOCK_FREE.length()))), pool)
+            : MosaicTable.open(Path.of(args[1]), pool);
     try (BufferAllocator alloc = new RootAllocator()) {
       for (int b = 0; b < BATCHES; b++) {
         if (b == BATCHES - 1) {
