@@ -4,109 +4,121 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.mosaic.maintenance.GarbageCollector;
+import io.mosaic.storage.Storage;
+import io.mosaic.storage.StorageKeys;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link CrashWorkload} killed at every table-level crash point it passes on a lock-free table on
- * local files (docs/format.md "Commits without POSIX locks"): after each kill the table reopens
- * with exactly the committed batches and takes a further commit.
+ * {@link CrashWorkload} killed with SIGKILL on a lock-free table on local files (docs/format.md
+ * "Commits without POSIX locks"), at the first of each named crash point it passes and at random
+ * moments ({@link CrashKills}; {@code -Dmosaic.crash.all=true} kills at every point): after each
+ * kill the table reopens with exactly the committed batches, gc past every retention leaves only
+ * the latest version's segments, no other manifest and no lease, and the table takes a further
+ * commit. {@link HdfsLockFreeCrashTest} does the same on HDFS.
  */
 class LockFreeCrashTest {
+  /** The named points the workload passes on a lock-free table, on either backend. */
+  static final Set<String> POINTS =
+      Set.of(
+          "segment-created",
+          "row-group-written",
+          "segment-finished",
+          "log-before-publish",
+          "log-published",
+          "segment-moved",
+          "column-committed");
+
   @TempDir Path dir;
 
   @Test
-  void killedAtEveryCrashPointTheLockFreeTableStaysWhole() throws Exception {
-    int points = run(dir.resolve("full"), 0).points;
-    assertThat(points).as("crash points in the workload").isPositive();
-    Set<String> names = new HashSet<>();
-    for (int at = 1; at <= points; at++) {
-      Path root = dir.resolve("kill-" + at);
-      String point = run(root, at).point;
-      assertThat(point).as("kill point %d was reached", at).isNotNull();
-      names.add(point);
-      DevicePool pool = DevicePool.load(root.resolve("devices.toml"));
-      MosaicTable table = MosaicTable.open(CrashWorkload.lockFreeLog(root.resolve("t")), pool);
-      Manifest m = table.latest();
-      int committed = (int) (m.rowCount() / CrashWorkload.ROWS);
-      assertThat(m.rowCount())
-          .as("kill %d: whole batches", at)
-          .isEqualTo(committed * (long) CrashWorkload.ROWS);
-      int[] ids = new int[committed];
-      for (int b = 0; b < committed; b++) {
-        ids[b] = b;
-      }
-      try (BufferAllocator alloc = new RootAllocator()) {
-        TableRoundTripTest.assertRowsEqual(table, m, CrashWorkload.rows(ids), alloc);
-      }
-      Manifest next = CrashWorkload.append(table, committed);
-      assertThat(next.rowCount())
-          .as("kill %d: a further commit", at)
-          .isEqualTo(m.rowCount() + CrashWorkload.ROWS);
-    }
-    assertThat(names)
-        .contains(
-            "segment-created",
-            "row-group-written",
-            "segment-finished",
-            "segment-moved",
-            "column-committed");
+  void killedAtNamedPointsAndAtRandomTheLockFreeTableRecovers() throws Exception {
+    List<List<List<Object>>> batches = CrashKills.batches();
+    CrashKills.Target target =
+        new CrashKills.Target() {
+          @Override
+          public List<String> create(String run) throws IOException {
+            Path root = Files.createDirectories(dir.resolve(run));
+            DevicePool pool = TestPool.fourDevices(root);
+            MosaicTable.create(
+                CrashWorkload.lockFreeLog(root.resolve("t"), Clock.systemUTC()),
+                pool,
+                CrashWorkload.SCHEMA,
+                CrashWorkload.properties());
+            return List.of(
+                root.resolve("devices.toml").toString(),
+                CrashWorkload.LOCK_FREE + root.resolve("t"));
+          }
+
+          @Override
+          public List<String> jvmOptions() {
+            return List.of();
+          }
+
+          @Override
+          public void check(String run, String what) throws IOException {
+            Path root = dir.resolve(run);
+            ShiftedClock clock = new ShiftedClock();
+            checkRecovered(
+                CrashWorkload.lockFreeLog(root.resolve("t"), clock),
+                clock,
+                DevicePool.load(root.resolve("devices.toml")),
+                batches,
+                what);
+          }
+        };
+    CrashKills.sweep(target, "local lock-free", POINTS, 3);
   }
 
-  private record Run(int points, String point) {}
-
-  private static Run run(Path root, int at) throws Exception {
-    Files.createDirectories(root);
-    DevicePool pool = TestPool.fourDevices(root);
-    MosaicTable.create(
-        CrashWorkload.lockFreeLog(root.resolve("t")),
-        pool,
-        CrashWorkload.SCHEMA,
-        CrashWorkload.properties());
-    Process process =
-        new ProcessBuilder(
-                ChildJvm.command(
-                    List.of("-Dmosaic.crash.at=" + at),
-                    CrashWorkload.class,
-                    List.of(
-                        root.resolve("devices.toml").toString(),
-                        CrashWorkload.LOCK_FREE + root.resolve("t"))))
-            .redirectErrorStream(true)
-            .start();
-    String point = null;
-    int points = 0;
-    List<String> output = new ArrayList<>();
-    try (BufferedReader out =
-        new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        output.add(line);
-        if (line.startsWith("CRASHPOINT ")) {
-          point = line.split(" ")[2];
-          process.destroyForcibly(); // SIGKILL
-          break;
-        }
-        if (line.startsWith("DONE ")) {
-          points = Integer.parseInt(line.substring(5).trim());
-        }
-      }
+  /**
+   * Checks the lock-free table of {@code log} (on {@code clock}, which this ages) after a kill: it
+   * holds a prefix of {@code batches} with intact checksums; gc past every retention leaves only
+   * the latest version's segments, its manifest, no writer lease and no claim; then the table takes
+   * a further commit.
+   */
+  static void checkRecovered(
+      VersionLog log,
+      ShiftedClock clock,
+      DevicePool pool,
+      List<List<List<Object>>> batches,
+      String what)
+      throws IOException {
+    MosaicTable table = MosaicTable.open(log, pool);
+    int committed = CrashKills.checkRows(table, batches, what);
+    // A day apart, past every retention: the first pass retires old versions, the second deletes
+    // their tombstones and claims a dead writer's files before deleting them, the third that claim
+    // (kept for the tombstone retention, docs/format.md "Commits without POSIX locks").
+    for (int pass = 0; pass < 3; pass++) {
+      clock.advance(Duration.ofDays(1).toMillis());
+      new GarbageCollector(table).collect(Duration.ZERO);
     }
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("workload ended: %s", output).isTrue();
-    if (at == 0) {
-      assertThat(process.exitValue()).as("workload: %s", output).isZero();
-    }
-    return new Run(points, point);
+    Manifest m = table.latest();
+    CrashKills.checkOnlyReferenced(pool, m, what);
+    String manifest = log.key(m.version());
+    Storage storage = log.storage();
+    Set<String> manifests = new HashSet<>();
+    storage
+        .list(manifest.substring(0, manifest.lastIndexOf('/')))
+        .forEach(f -> manifests.add(f.key()));
+    assertThat(manifests)
+        .as("%s: manifests after gc past every retention", what)
+        .containsExactlyInAnyOrder(
+            manifest, manifest.substring(0, manifest.lastIndexOf('/') + 1) + VersionLog.HINT);
+    assertThat(storage.list(StorageKeys.join(log.prefix(), Lease.WRITERS)))
+        .as("%s: writer leases after gc", what)
+        .isEmpty();
+    assertThat(storage.list(StorageKeys.join(log.prefix(), WriterClaims.CLAIMS)))
+        .as("%s: claims after gc", what)
+        .isEmpty();
+    CrashKills.commitsAgain(table, committed, what);
   }
 }
