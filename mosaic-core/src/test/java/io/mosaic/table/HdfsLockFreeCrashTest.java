@@ -72,12 +72,13 @@ class HdfsLockFreeCrashTest {
     CrashKills.sweep(target, "MiniDFS", LockFreeCrashTest.POINTS, 2);
   }
 
-  private static String devices(Path root, String folder) {
+  private static String devices(Path root, String folder) throws IOException {
     StringBuilder toml = new StringBuilder();
     for (String[] d : DEVICES) {
       toml.append("[[device]]\nid = \"").append(d[0]).append("\"\n");
       if (d[1] == null) {
-        toml.append("path = \"").append(root.resolve("devices").resolve(d[0])).append("\"\n");
+        Path local = Files.createDirectories(root.resolve("devices").resolve(d[0]));
+        toml.append("path = \"").append(local).append("\"\n");
       } else {
         toml.append("uri = \"")
             .append(HDFS.uri().resolve(folder + "/devices/" + d[0]))
