@@ -32,9 +32,9 @@ import org.apache.arrow.memory.RootAllocator;
  * the lock-free crash tests share. A {@link Target} says where the table is and what its recovery
  * must show.
  *
- * <p>Properties: {@code -Dmosaic.crash.all=true} kills at every point the workload passes instead
- * of the first of each expected name; {@code -Dmosaic.crash.random=N} makes N random kills; {@code
- * -Dmosaic.crash.seed=S} replays the random moments of a printed seed.
+ * <p>Properties: {@code -Dmosaic.crash.points=kinds} kills at the first point of each expected
+ * name, {@code =all} at every point the workload passes; {@code -Dmosaic.crash.random=N} makes N
+ * random kills; {@code -Dmosaic.crash.seed=S} replays the random moments of a printed seed.
  */
 final class CrashKills {
   private CrashKills() {}
@@ -172,31 +172,37 @@ final class CrashKills {
   }
 
   /**
-   * The CI sweep of a backend: the first point of each of {@code expected} (every point with {@code
-   * -Dmosaic.crash.all=true}), then {@code randomKills} kills at random moments ({@code
-   * -Dmosaic.crash.random}, seed {@code -Dmosaic.crash.seed}) within the time the workload took to
-   * its last named point. Asserts every expected point was reached, and prints what was killed.
+   * The sweep of a backend: by default (CI) the first point of each name in {@code ci}; with {@code
+   * -Dmosaic.crash.points=kinds} the first of each of {@code expected}, and with {@code =all} every
+   * point the workload passes, asserting each of {@code expected} was reached; then {@code
+   * randomKills} kills at random moments ({@code -Dmosaic.crash.random}, seed {@code
+   * -Dmosaic.crash.seed}) within the time the workload took to its latest named point. Prints what
+   * was killed.
    */
-  static Sweep sweep(Target target, String backend, Set<String> expected, int randomKills)
+  static Sweep sweep(
+      Target target, String backend, Set<String> expected, Set<String> ci, int randomKills)
       throws Exception {
     long start = System.nanoTime();
     Set<String> names = new TreeSet<>();
     int named = 0;
     long window = 0;
-    if (Boolean.getBoolean("mosaic.crash.all")) {
+    String points = System.getProperty("mosaic.crash.points", "ci");
+    if (points.equals("all")) {
       Sweep all = everyPoint(target);
       names.addAll(all.names());
       named = all.named();
       window = all.window();
     } else {
-      for (String point : new TreeSet<>(expected)) {
+      for (String point : new TreeSet<>(points.equals("kinds") ? expected : ci)) {
         Run run = killAt(target, 1, point);
         names.add(run.crashPoint());
         window = Math.max(window, run.millis());
         named++;
       }
     }
-    assertThat(names).as("crash points reached on %s", backend).containsAll(expected);
+    assertThat(names)
+        .as("crash points reached on %s", backend)
+        .containsAll(points.equals("ci") ? ci : expected);
     long seed = Long.getLong("mosaic.crash.seed", System.nanoTime());
     int kills = Integer.getInteger("mosaic.crash.random", randomKills);
     System.out.printf(

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link CrashWorkload} killed with SIGKILL on a lock-free table on local files (docs/format.md
  * "Commits without POSIX locks"), at the first of each named crash point it passes and at random
- * moments ({@link CrashKills}; {@code -Dmosaic.crash.all=true} kills at every point): after each
+ * moments ({@link CrashKills}; {@code -Dmosaic.crash.points=all} kills at every point): after each
  * kill the table reopens with exactly the committed batches, gc past every retention leaves only
  * the latest version's segments, no other manifest and no lease, and the table takes a further
  * commit. {@link HdfsLockFreeCrashTest} does the same on HDFS.
@@ -76,7 +76,7 @@ class LockFreeCrashTest {
                 what);
           }
         };
-    CrashKills.sweep(target, "local lock-free", POINTS, 3);
+    CrashKills.sweep(target, "local lock-free", POINTS, POINTS, 3);
   }
 
   /**
