@@ -150,8 +150,9 @@ final class CrashKills {
     target.check(name, "killed at " + run.crashPoint() + " (" + name + ")");
     System.out.printf(
         Locale.ROOT,
-        "%s: killed after %d ms, checked in %d ms%n",
+        "%s: killed at %s after %d ms, checked in %d ms%n",
         name,
+        run.crashPoint(),
         (killed - start) / 1_000_000,
         (System.nanoTime() - killed) / 1_000_000);
     return run;
