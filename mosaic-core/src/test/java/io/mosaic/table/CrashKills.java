@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,6 +51,41 @@ final class CrashKills {
 
     /** Checks run {@code run}'s table after the kill described by {@code what}. */
     void check(String run, String what) throws IOException;
+  }
+
+  /**
+   * A target whose runs are folders of {@code dir}, each with the four-device test pool ({@link
+   * TestPool}) and a table made by {@link #createTable}.
+   */
+  abstract static class LocalTarget implements Target {
+    private final Path dir;
+
+    LocalTarget(Path dir) {
+      this.dir = dir;
+    }
+
+    /** Creates the table in run folder {@code root} on {@code pool}; the workload's table arg. */
+    abstract String createTable(Path root, DevicePool pool) throws IOException;
+
+    /** Checks the table in run folder {@code root} after the kill {@code what}. */
+    abstract void check(Path root, String what) throws IOException;
+
+    @Override
+    public List<String> create(String run) throws IOException {
+      Path root = Files.createDirectories(dir.resolve(run));
+      String table = createTable(root, TestPool.fourDevices(root));
+      return List.of(root.resolve("devices.toml").toString(), table);
+    }
+
+    @Override
+    public List<String> jvmOptions() {
+      return List.of();
+    }
+
+    @Override
+    public void check(String run, String what) throws IOException {
+      check(dir.resolve(run), what);
+    }
   }
 
   /**

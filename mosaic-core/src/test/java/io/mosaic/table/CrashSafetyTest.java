@@ -28,28 +28,19 @@ public class CrashSafetyTest {
   void killedAtEveryCrashPointTheTableStaysWhole() throws Exception {
     List<List<List<Object>>> batches = CrashKills.batches();
     CrashKills.Target target =
-        new CrashKills.Target() {
+        new CrashKills.LocalTarget(dir) {
           @Override
-          public List<String> create(String run) throws IOException {
-            Path root = Files.createDirectories(dir.resolve(run));
-            DevicePool pool = TestPool.fourDevices(root);
+          String createTable(Path root, DevicePool pool) {
             MosaicTable.create(
                 root.resolve("t"), pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
-            return List.of(root.resolve("devices.toml").toString(), root.resolve("t").toString());
+            return root.resolve("t").toString();
           }
 
           @Override
-          public List<String> jvmOptions() {
-            return List.of();
-          }
-
-          @Override
-          public void check(String run, String what) throws IOException {
-            int committed = CrashSafetyTest.check(dir.resolve(run), batches, what);
+          void check(Path root, String what) throws IOException {
+            int committed = CrashSafetyTest.check(root, batches, what);
             MosaicTable table =
-                MosaicTable.open(
-                    dir.resolve(run).resolve("t"),
-                    DevicePool.load(dir.resolve(run).resolve("devices.toml")));
+                MosaicTable.open(root.resolve("t"), DevicePool.load(root.resolve("devices.toml")));
             CrashKills.commitsAgain(table, committed, what);
           }
         };

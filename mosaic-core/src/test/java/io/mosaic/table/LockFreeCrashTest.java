@@ -8,7 +8,6 @@ import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.storage.Storage;
 import io.mosaic.storage.StorageKeys;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,37 +41,26 @@ class LockFreeCrashTest {
 
   @Test
   void killedAtNamedPointsAndAtRandomTheLockFreeTableRecovers() throws Exception {
-    List<List<List<Object>>> batches = CrashKills.batches();
     CrashKills.Target target =
-        new CrashKills.Target() {
+        new CrashKills.LocalTarget(dir) {
           @Override
-          public List<String> create(String run) throws IOException {
-            Path root = Files.createDirectories(dir.resolve(run));
-            DevicePool pool = TestPool.fourDevices(root);
+          String createTable(Path root, DevicePool pool) throws IOException {
             MosaicTable.create(
                 CrashWorkload.lockFreeLog(root.resolve("t"), Clock.systemUTC()),
                 pool,
                 CrashWorkload.SCHEMA,
                 CrashWorkload.properties());
-            return List.of(
-                root.resolve("devices.toml").toString(),
-                CrashWorkload.LOCK_FREE + root.resolve("t"));
+            return CrashWorkload.LOCK_FREE + root.resolve("t");
           }
 
           @Override
-          public List<String> jvmOptions() {
-            return List.of();
-          }
-
-          @Override
-          public void check(String run, String what) throws IOException {
-            Path root = dir.resolve(run);
+          void check(Path root, String what) throws IOException {
             ShiftedClock clock = new ShiftedClock();
             checkRecovered(
                 CrashWorkload.lockFreeLog(root.resolve("t"), clock),
                 clock,
                 DevicePool.load(root.resolve("devices.toml")),
-                batches,
+                CrashKills.batches(),
                 what);
           }
         };
