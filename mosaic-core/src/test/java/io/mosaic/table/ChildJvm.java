@@ -1,9 +1,12 @@
 package io.mosaic.table;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 
 /** Starts a main class of the test class path in a new JVM, as the crash and race tests do. */
 public final class ChildJvm {
@@ -30,4 +33,29 @@ public final class ChildJvm {
   public static Process start(Class<?> main, List<String> args) throws IOException {
     return new ProcessBuilder(command(List.of(), main, args)).redirectErrorStream(true).start();
   }
+
+  /**
+   * The JVM option that hands a child the Hadoop settings {@code conf} (a MiniHdfs's client
+   * settings), written to {@code dir/hdfs-site.xml}; the child reads them with {@link #hadoopConf}.
+   */
+  public static String hadoopConfOption(Configuration conf, Path dir) throws IOException {
+    Path file = dir.resolve("hdfs-site.xml");
+    try (OutputStream out = Files.newOutputStream(file)) {
+      conf.writeXml(out);
+    }
+    return "-D" + HADOOP_CONF + "=" + file;
+  }
+
+  /** The Hadoop settings the parent named in {@code -Dmosaic.hadoop.conf}; null without it. */
+  public static Configuration hadoopConf() {
+    String file = System.getProperty(HADOOP_CONF);
+    if (file == null) {
+      return null;
+    }
+    Configuration conf = new Configuration();
+    conf.addResource(new org.apache.hadoop.fs.Path(Path.of(file).toUri()));
+    return conf;
+  }
+
+  private static final String HADOOP_CONF = "mosaic.hadoop.conf";
 }

@@ -5,10 +5,13 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.maintenance.Migrator;
+import io.mosaic.storage.LocalStorage;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +24,10 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * The writer and migration process that {@link CrashSafetyTest} kills: three appends (each its own
- * task and commit), a migration of a row range of one column (splitting its segments) and of every
- * other column to another device and codec, and one more append. Run with {@code
- * -Dmosaic.crash.at=N} it stops at its N-th crash point.
+ * The writer and migration process that {@link CrashSafetyTest} and {@link LockFreeCrashTest} kill:
+ * three appends (each its own task and commit), a migration of a row range of one column (splitting
+ * its segments) and of every other column to another device and codec, and one more append. Run
+ * with {@code -Dmosaic.crash.at=N} it stops at its N-th crash point.
  */
 public final class CrashWorkload {
   public static final TableSchema SCHEMA =
@@ -32,7 +35,19 @@ public final class CrashWorkload {
   static final int BATCHES = 4;
   public static final int ROWS = 3000;
 
+  static final String LOCK_FREE = "lockfree:";
+  static final String STARTED = "STARTED";
+
   private CrashWorkload() {}
+
+  /**
+   * The version log of a lock-free table kept in local directory {@code dir}, on {@code clock} (the
+   * checks age it past every retention).
+   */
+  static VersionLog lockFreeLog(Path dir, Clock clock) throws IOException {
+    return new VersionLog(
+        new LocalStorage(Files.createDirectories(dir)), "", "t", Retention.defaults(), clock);
+  }
 
   /** Batch {@code b}: deterministic rows, so any committed prefix can be checked. */
   static void fill(VectorSchemaRoot root, int b) {
@@ -90,8 +105,19 @@ public final class CrashWorkload {
   }
 
   public static void main(String[] args) throws Exception {
-    DevicePool pool = DevicePool.load(Path.of(args[0]));
-    MosaicTable table = MosaicTable.open(Path.of(args[1]), pool);
+    DevicePool pool = DevicePool.load(Path.of(args[0]), ChildJvm.hadoopConf());
+    // "lockfree:<dir>" opens a table on local files with the lock-free protocol (docs/format.md
+    // "Commits without POSIX locks"); a path is a table with POSIX locks, an hdfs:// URI one on
+    // HDFS.
+    MosaicTable table =
+        args[1].startsWith(LOCK_FREE)
+            ? MosaicTable.open(
+                lockFreeLog(Path.of(args[1].substring(LOCK_FREE.length())), Clock.systemUTC()),
+                pool)
+            : MosaicTable.open(args[1], pool);
+    // Random kills count their moment from here, past the JVM's start (CrashKills).
+    System.out.println(STARTED);
+    System.out.flush();
     try (BufferAllocator alloc = new RootAllocator()) {
       for (int b = 0; b < BATCHES; b++) {
         if (b == BATCHES - 1) {

@@ -65,12 +65,8 @@ public final class LogProcess {
    * -Dmosaic.hadoop.conf} (a MiniHdfs's client settings).
    */
   static Storage open(String uri) throws IOException {
-    Configuration conf = new Configuration();
-    String file = System.getProperty("mosaic.hadoop.conf");
-    if (file != null) {
-      conf.addResource(new org.apache.hadoop.fs.Path(Path.of(file).toUri()));
-    }
-    return Storages.open(URI.create(uri), conf);
+    Configuration conf = ChildJvm.hadoopConf();
+    return Storages.open(URI.create(uri), conf == null ? new Configuration() : conf);
   }
 
   static List<String> files(byte[] version) {
