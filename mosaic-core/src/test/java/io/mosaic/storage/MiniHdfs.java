@@ -41,6 +41,28 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
   /** Files written through {@link #conf()} have blocks this large, so segments span blocks. */
   public static final long BLOCK_SIZE = 1 << 20;
 
+  /**
+   * The client settings of this cluster, which {@link #conf()} has and which the engines' tests
+   * pass where an engine builds its own Hadoop configuration ({@code spark.hadoop.*}, a Trino
+   * catalog's {@code mosaic.hadoop.settings}, the CLI's {@code --hadoop-conf}):
+   *
+   * <ul>
+   *   <li>one replica: each block lies on exactly one DataNode, the one of its policy's type;
+   *   <li>blocks of {@link #BLOCK_SIZE}, so segments span blocks;
+   *   <li>a closing file polls the NameNode until its last block is reported, first after 20 ms
+   *       instead of 400 ms: with the default, that wait was most of the time a small write took
+   *       (hundreds of closes per engine suite), and twice the retries keep the total it waits
+   *       before giving up (20 ms doubling 10 times, 20 s) above the default's 12 s on a loaded
+   *       machine.
+   * </ul>
+   */
+  public static final Map<String, String> CLIENT_SETTINGS =
+      Map.of(
+          "dfs.replication", "1",
+          "dfs.blocksize", Long.toString(BLOCK_SIZE),
+          "dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20",
+          "dfs.client.block.write.locateFollowingBlock.retries", "10");
+
   /** The smallest block size a client may ask for here (HDFS's own minimum is 1 MiB). */
   public static final long MIN_BLOCK_SIZE = 4096;
 
@@ -134,15 +156,10 @@ public final class MiniHdfs implements BeforeAllCallback, AfterAllCallback, Auto
     long start = System.nanoTime();
     Path base = Path.of("target", "minihdfs", UUID.randomUUID().toString()).toAbsolutePath();
     Configuration c = new Configuration();
-    // One replica: each block lies on exactly one DataNode, the one of its policy's type.
-    c.setInt("dfs.replication", 1);
-    c.setLong("dfs.blocksize", BLOCK_SIZE);
+    CLIENT_SETTINGS.forEach(c::set);
     c.setLong("dfs.namenode.fs-limits.min-block-size", MIN_BLOCK_SIZE);
     // DataNodes register and report sooner, which is most of what the start waits for.
     c.setInt("dfs.heartbeat.interval", 1);
-    // A client polls the NameNode until a closed file's last block is reported, first after this
-    // delay (400 ms by default): most of the time a small write takes here.
-    c.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 20);
     c.set("dfs.namenode.http-address", "127.0.0.1:0");
     c.set("dfs.datanode.http.address", "127.0.0.1:0");
     try {

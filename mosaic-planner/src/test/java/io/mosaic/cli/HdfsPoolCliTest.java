@@ -44,15 +44,10 @@ class HdfsPoolCliTest {
   /** The command with {@code --devices} and the cluster's client settings. */
   private static List<String> command(Path devices, String... args) {
     List<String> all = new java.util.ArrayList<>(Arrays.asList(args));
-    all.addAll(
-        List.of(
-            "--devices",
-            devices.toString(),
-            // One replica, as the cluster's DataNodes have one storage type each (MiniHdfs).
-            "--hadoop-conf",
-            "dfs.replication=1",
-            "--hadoop-conf",
-            "dfs.blocksize=" + MiniHdfs.BLOCK_SIZE));
+    all.addAll(List.of("--devices", devices.toString()));
+    // One replica, as the cluster's DataNodes have one storage type each, and the rest of
+    // MiniHdfs's client settings.
+    MiniHdfs.CLIENT_SETTINGS.forEach((k, v) -> all.addAll(List.of("--hadoop-conf", k + "=" + v)));
     return all;
   }
 

@@ -70,15 +70,14 @@ class HdfsLocalClusterIT {
   @BeforeAll
   void start() throws Exception {
     devices = writePool();
-    spark =
+    SparkSession.Builder builder =
         LocalClusterIT.localCluster("mosaic-hdfs-local-cluster", devices)
-            // The cluster's client settings (MiniHdfs): one replica, small blocks.
-            .config("spark.hadoop.dfs.replication", "1")
-            .config("spark.hadoop.dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE))
             // All of a worker's 1024 MB: with 512 MB, Spark's execution memory ((512 - 300) * 0.6
             // MB) is too small for TPC-H's joins at SF 0.1.
-            .config("spark.executor.memory", "1g")
-            .getOrCreate();
+            .config("spark.executor.memory", "1g");
+    // The cluster's client settings (MiniHdfs): one replica, small blocks, ...
+    MiniHdfs.CLIENT_SETTINGS.forEach((k, v) -> builder.config("spark.hadoop." + k, v));
+    spark = builder.getOrCreate();
     System.out.printf(
         Locale.ROOT,
         "HDFS up in %.1f s, Spark with 2 executors in %.1f s%n",

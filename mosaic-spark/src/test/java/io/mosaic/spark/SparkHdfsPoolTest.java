@@ -84,10 +84,9 @@ class SparkHdfsPoolTest {
             .master("local[2]")
             .appName("mosaic-hdfs-pool")
             .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "2")
-            // The client settings of the cluster (MiniHdfs): one replica, small blocks.
-            .config("spark.hadoop.dfs.replication", "1")
-            .config("spark.hadoop.dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE));
+            .config("spark.sql.shuffle.partitions", "2");
+    // The client settings of the cluster (MiniHdfs): one replica, small blocks, ...
+    MiniHdfs.CLIENT_SETTINGS.forEach((k, v) -> builder.config("spark.hadoop." + k, v));
     String local = dir.resolve("warehouse").toString();
     for (var catalog :
         List.of(

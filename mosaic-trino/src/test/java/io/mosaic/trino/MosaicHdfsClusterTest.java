@@ -42,7 +42,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -59,10 +58,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicHdfsClusterTest {
   @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
+  @RegisterExtension static final HdfsTrinoCluster TRINO = new HdfsTrinoCluster(HDFS);
 
   private static final String SCALE = System.getProperty("mosaic.tpch.hdfs.scale", "0.01");
 
-  @TempDir static Path dir;
   private DistributedQueryRunner runner;
 
   /**
@@ -80,11 +79,6 @@ class MosaicHdfsClusterTest {
   private final Map<String, Future<MaterializedResult>> tpch = new HashMap<>();
   private final long started = System.nanoTime();
 
-  /** The catalog's metadata directory: on HDFS, so every node reaches the same tables there. */
-  private static String tableRoot() {
-    return HDFS.uri() + "trino-cluster/metadata";
-  }
-
   /**
    * A local metadata device and the HDFS devices of {@link MiniHdfs#policyDevicesToml(String)}
    * under {@code /folder/}.
@@ -97,22 +91,24 @@ class MosaicHdfsClusterTest {
 
   /**
    * The catalog properties of a pool on MiniDFS with metadata directory {@code metadata}, with the
-   * cluster's client settings: one replica, small blocks.
+   * cluster's client settings ({@link MiniHdfs#CLIENT_SETTINGS}): one replica, small blocks, ...
    */
   static Map<String, String> catalog(Path devices, String metadata) {
     Map<String, String> properties = new HashMap<>();
     properties.put("mosaic.devices-config", devices.toString());
     properties.put("mosaic.metadata-directory", metadata);
     properties.put(
-        "mosaic.hadoop.settings", "dfs.replication=1,dfs.blocksize=" + MiniHdfs.BLOCK_SIZE);
+        "mosaic.hadoop.settings",
+        MiniHdfs.CLIENT_SETTINGS.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(",")));
     return properties;
   }
 
   @BeforeAll
   void start() throws Exception {
-    Path devices = pool(dir, HDFS, "mosaic");
-    runner = MosaicQueryRunner.create(dir, catalog(devices, tableRoot()), 2);
-    writeDeviceModel(DevicePool.load(devices, HDFS.conf()));
+    // The module's shared cluster (HdfsTrinoCluster): the "mosaic" pool, metadata on HDFS.
+    runner = TRINO.runner();
     runner.execute("CREATE SCHEMA mosaic.hdfs");
     runner.execute("CREATE SCHEMA mosaic.local_tpch");
     runner.execute("CREATE SCHEMA mosaic.hdfs_tpch");
@@ -194,9 +190,6 @@ class MosaicHdfsClusterTest {
   void close() {
     if (answers != null) {
       answers.shutdownNow();
-    }
-    if (runner != null) {
-      runner.close();
     }
     System.out.printf(
         Locale.ROOT, "MosaicHdfsClusterTest: %.1f s%n", (System.nanoTime() - started) / 1e9);

@@ -7,14 +7,10 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.storage.MiniHdfs;
 import io.mosaic.table.MosaicTable;
 import io.trino.testing.DistributedQueryRunner;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A catalog whose schemas and tables are on HDFS ({@code mosaic.metadata-directory} an {@code
@@ -24,32 +20,24 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicHdfsWarehouseTest {
   @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
+  @RegisterExtension static final HdfsTrinoCluster TRINO = new HdfsTrinoCluster(HDFS);
 
-  @TempDir static Path dir;
   private DistributedQueryRunner runner;
   private String metadata;
   private DevicePool pool;
 
   @BeforeAll
   void start() throws Exception {
-    Path devices =
-        Files.writeString(dir.resolve("hdfs-devices.toml"), HDFS.policyDevicesToml("wh"));
-    pool = DevicePool.load(devices, HDFS.conf());
-    metadata = HDFS.uri() + "wh/metadata";
-    runner = MosaicQueryRunner.create(dir, MosaicHdfsClusterTest.catalog(devices, metadata), 2);
-  }
-
-  @AfterAll
-  void close() {
-    if (runner != null) {
-      runner.close();
-    }
+    // The module's shared Trino cluster (HdfsTrinoCluster), in a schema of this class's own.
+    runner = TRINO.runner();
+    pool = DevicePool.load(TRINO.devices(), HDFS.conf());
+    metadata = TRINO.metadataDirectory();
   }
 
   @Test
   void schemasAndTablesLiveOnHdfs() throws Exception {
     runner.execute("CREATE SCHEMA mosaic.w");
-    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path("/wh/metadata/w"))).isTrue();
+    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path(metadata + "/w"))).isTrue();
     runner.execute(
         "CREATE TABLE mosaic.w.t WITH (default_device = 'hot', row_group_rows = 1000)"
             + " AS SELECT x AS id, 'n' || CAST(x AS VARCHAR) AS name"
@@ -70,7 +58,7 @@ class MosaicHdfsWarehouseTest {
     MosaicTable table = MosaicTable.open(metadata + "/w/t", pool);
     assertThat(table.lockFree()).isTrue();
     assertThat(table.latest().version()).isEqualTo(3);
-    assertThat(HDFS.blockTypes("/wh/hot").values())
+    assertThat(HDFS.blockTypes("/mosaic/hot").values())
         .isNotEmpty()
         .allSatisfy(types -> assertThat(types).containsOnly(MiniHdfs.POLICY_DEVICES.get("hot")));
 
@@ -82,6 +70,6 @@ class MosaicHdfsWarehouseTest {
     runner.execute("DROP TABLE mosaic.w.t");
     runner.execute("DROP SCHEMA mosaic.w");
     assertThat(runner.execute("SHOW SCHEMAS FROM mosaic").getOnlyColumnAsSet()).doesNotContain("w");
-    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path("/wh/metadata/w"))).isFalse();
+    assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path(metadata + "/w"))).isFalse();
   }
 }

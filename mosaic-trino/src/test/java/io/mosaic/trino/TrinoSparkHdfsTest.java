@@ -39,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TrinoSparkHdfsTest {
   @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
+  @RegisterExtension static final HdfsTrinoCluster TRINO = new HdfsTrinoCluster(HDFS);
 
   private static final String SCHEMA = "shared";
   private static final Duration CALL = Duration.ofMinutes(2);
@@ -61,32 +62,22 @@ class TrinoSparkHdfsTest {
         }
       };
 
-  /** Trino's metadata directory ({@code mosaic.metadata-directory}), on HDFS. */
-  private static String metadataDirectory() {
-    return HDFS.uri() + "trino-spark/metadata";
-  }
-
   /**
    * Table {@code table} of schema {@link #SCHEMA} as Spark's path-based source names it: where
    * Trino's warehouse keeps it, {@code <metadata directory>/<schema>/<table>}.
    */
   private static String location(String table) {
-    return metadataDirectory() + "/" + SCHEMA + "/" + table;
+    return TRINO.metadataDirectory() + "/" + SCHEMA + "/" + table;
   }
 
   @BeforeAll
   void start() throws Exception {
-    Path devices = MosaicHdfsClusterTest.pool(dir, HDFS, "trino-spark");
-    // The cluster's client settings (MiniHdfs): one replica, small blocks.
-    Map<String, String> hadoop =
-        Map.of("dfs.replication", "1", "dfs.blocksize", Long.toString(MiniHdfs.BLOCK_SIZE));
-    // Spark starts in its own JVM while Trino starts in this one.
-    spark = SparkChild.start(devices, hadoop, dir.resolve("spark-child.log"));
-    runner =
-        MosaicQueryRunner.create(
-            dir, MosaicHdfsClusterTest.catalog(devices, metadataDirectory()), 2);
+    // The module's shared Trino cluster (HdfsTrinoCluster) and its pool.
+    Path devices = TRINO.devices();
+    // The cluster's client settings: one replica, small blocks, ...
+    spark = SparkChild.start(devices, MiniHdfs.CLIENT_SETTINGS, dir.resolve("spark-child.log"));
+    runner = TRINO.runner();
     pool = DevicePool.load(devices, HDFS.conf());
-    MosaicHdfsClusterTest.writeDeviceModel(pool);
     runner.execute("CREATE SCHEMA mosaic." + SCHEMA);
     long trino = System.nanoTime();
     spark.awaitReady(Duration.ofMinutes(3));
@@ -101,14 +92,8 @@ class TrinoSparkHdfsTest {
 
   @AfterAll
   void stop() {
-    try {
-      if (spark != null) {
-        spark.close();
-      }
-    } finally {
-      if (runner != null) {
-        runner.close();
-      }
+    if (spark != null) {
+      spark.close();
     }
     System.out.println(
         String.format(
