@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Checksums;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.storage.Storage;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +23,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -276,7 +275,7 @@ final class CrashKills {
 
   /**
    * Checks that {@code table} holds a prefix of {@code batches}, every row equal and every
-   * segment's checksum intact (read through its device's storage); the number of batches.
+   * segment's checksum intact (read through its device); the number of batches.
    */
   static int checkRows(MosaicTable table, List<List<List<Object>>> batches, String what)
       throws IOException {
@@ -291,7 +290,7 @@ final class CrashKills {
       TableRoundTripTest.assertRowsEqual(table, m, expected, alloc);
     }
     for (SegmentEntry s : m.segments()) {
-      assertThat(crc(table.pool().device(s.device()).storage(), s.path()))
+      assertThat(Checksums.ofFile(table.pool().device(s.device()), s.path()))
           .as("%s: checksum of %s", what, s.path())
           .isEqualTo(s.checksum());
     }
@@ -319,15 +318,5 @@ final class CrashKills {
     assertThat(CrashWorkload.append(table, committed).rowCount())
         .as("%s: a further commit", what)
         .isEqualTo(before + CrashWorkload.ROWS);
-  }
-
-  private static String crc(Storage storage, String key) throws IOException {
-    CRC32C crc = new CRC32C();
-    try (Storage.ReadFile file = storage.open(key)) {
-      ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(file.length()));
-      file.readFully(bytes, 0);
-      crc.update(bytes.flip());
-    }
-    return String.format(Locale.ROOT, "crc32c:%08x", crc.getValue());
   }
 }

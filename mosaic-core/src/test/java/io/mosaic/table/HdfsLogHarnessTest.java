@@ -1,8 +1,6 @@
 package io.mosaic.table;
 
 import io.mosaic.storage.MiniHdfs;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,16 +19,13 @@ class HdfsLogHarnessTest {
   void contestedCommitsGcAndReadersKilledAtRandomKeepEveryPromise() throws Exception {
     long commits = Long.getLong("mosaic.logharness.commits", 60);
     long seed = Long.getLong("mosaic.logharness.seed", System.nanoTime());
-    Path conf = dir.resolve("hdfs-site.xml");
-    try (OutputStream out = Files.newOutputStream(conf)) {
-      HDFS.conf().writeXml(out);
-    }
+    String conf = ChildJvm.hadoopConfOption(HDFS.conf(), dir);
     String folder = "harness-" + seed;
     LogHarness.Totals totals =
         LogHarness.run(
             HDFS.storage(folder),
             HDFS.uri().resolve(folder).toString(),
-            List.of("-Dmosaic.hadoop.conf=" + conf),
+            List.of(conf),
             3,
             dir.resolve("work"),
             commits,

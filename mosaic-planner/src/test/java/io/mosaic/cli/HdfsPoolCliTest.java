@@ -206,22 +206,8 @@ class HdfsPoolCliTest {
   @Test
   void tableCommandsTakeAnHdfsTableLocation() throws IOException {
     Path devices = pool(nn(), "ALL_SSD");
-    Path parquet = dir.resolve("orders.parquet");
-    long rows = UnclearErrorsTest.writeOrders(parquet);
     String table = nn() + "/cli/orders";
-    assertThat(
-            run(
-                command(
-                    devices,
-                    "import",
-                    "--table",
-                    table,
-                    "--create",
-                    "--device",
-                    "fast",
-                    parquet.toString())))
-        .as(err.toString())
-        .isZero();
+    long rows = importOrders(devices, table);
     assertThat(err.toString()).contains("at " + table);
     assertThat(HDFS.fileSystem().exists(new org.apache.hadoop.fs.Path("/cli/orders/_manifests")))
         .isTrue();
@@ -254,22 +240,8 @@ class HdfsPoolCliTest {
   @Test
   void cloneMovesATableRootToHdfsAndBack() throws IOException {
     Path devices = pool(nn(), "ALL_SSD");
-    Path parquet = dir.resolve("orders.parquet");
-    long rows = UnclearErrorsTest.writeOrders(parquet);
     Path local = dir.resolve("pool/local/orders");
-    assertThat(
-            run(
-                command(
-                    devices,
-                    "import",
-                    "--table",
-                    local.toString(),
-                    "--create",
-                    "--device",
-                    "fast",
-                    parquet.toString())))
-        .as(err.toString())
-        .isZero();
+    long rows = importOrders(devices, local.toString());
     String remote = nn() + "/cli/clones/orders";
     assertThat(run(command(devices, "clone", "--table", local.toString(), "--to", remote)))
         .as(err.toString())
@@ -310,6 +282,26 @@ class HdfsPoolCliTest {
         .as(err.toString())
         .isZero();
     assertThat(rows(io.mosaic.table.MosaicTable.open(back.toString(), pool))).isEqualTo(sourceRows);
+  }
+
+  /** Imports the orders test table from Parquet into a new table at {@code table}; its rows. */
+  private long importOrders(Path devices, String table) throws IOException {
+    Path parquet = dir.resolve("orders.parquet");
+    long rows = UnclearErrorsTest.writeOrders(parquet);
+    assertThat(
+            run(
+                command(
+                    devices,
+                    "import",
+                    "--table",
+                    table,
+                    "--create",
+                    "--device",
+                    "fast",
+                    parquet.toString())))
+        .as(err.toString())
+        .isZero();
+    return rows;
   }
 
   private static List<List<Object>> rows(io.mosaic.table.MosaicTable table) throws IOException {
