@@ -15,9 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The 22 TPC-H queries (the texts shipped in io.trino.tpch) over Mosaic tables return exactly what
- * Spark returns over the same data written as Parquet.
+ * Spark returns over the same data written as Parquet. Those answers are kept for {@link
+ * HdfsLocalClusterIT} ({@link TpchReference}).
  */
 class TpchQueriesTest {
+  private static final double SCALE = 0.01;
+
   @TempDir Path dir;
 
   @Test
@@ -55,7 +58,7 @@ class TpchQueriesTest {
             .getOrCreate();
     try {
       for (TpchTable<?> table : TpchTable.getTables()) {
-        Dataset<Row> df = TpchSpark.dataFrame(spark, table.getTableName(), 0.01, 2);
+        Dataset<Row> df = TpchSpark.dataFrame(spark, table.getTableName(), SCALE, 2);
         df.write().parquet(dir.resolve("parquet").resolve(table.getTableName()).toString());
         df.write()
             .format("mosaic")
@@ -64,11 +67,13 @@ class TpchQueriesTest {
       }
       int checked = 0;
       int withRows = 0;
+      TpchReference.clear(SCALE);
       for (int q = 1; q <= 22; q++) {
         List<String> statements = TpchSpark.statements(q);
         List<Row> parquet = run(spark, statements, "parquet");
         List<Row> mosaic = run(spark, statements, "mosaic");
         assertThat(mosaic).as("TPC-H q%d", q).isEqualTo(parquet);
+        TpchReference.write(SCALE, q, parquet);
         checked++;
         withRows += parquet.isEmpty() ? 0 : 1;
         System.out.println("TPC-H q" + q + ": " + parquet.size() + " rows");
@@ -77,6 +82,7 @@ class TpchQueriesTest {
       assertThat(withRows)
           .as("queries with a non-empty answer at SF 0.01")
           .isGreaterThanOrEqualTo(20);
+      TpchReference.complete(SCALE);
     } finally {
       spark.stop();
     }

@@ -50,7 +50,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * whose devices are HDFS directories with the policies ALL_SSD, HOT and COLD (docs/trino.md,
  * "Devices on HDFS"; docs/distributed-storage.md): tables written and read by every node,
  * concurrent INSERTs, a placement and a migration while queries read, and the 22 TPC-H queries
- * answering on HDFS what they answer on a local device.
+ * answering on HDFS what the {@code tpch} catalog answers, as {@link MosaicTpchQueriesTest} shows
+ * they do on a local device ({@link TpchAnswers}: the catalog's answers, run once per test JVM).
  *
  * <p>The TPC-H scale is {@code tiny} (SF 0.01) for CI; {@code -Dmosaic.tpch.hdfs.scale=0.1} runs SF
  * 0.1, the acceptance scale of docs/distributed-storage.md.
@@ -61,6 +62,11 @@ class MosaicHdfsClusterTest {
   @RegisterExtension static final HdfsTrinoCluster TRINO = new HdfsTrinoCluster(HDFS);
 
   private static final String SCALE = System.getProperty("mosaic.tpch.hdfs.scale", "0.01");
+
+  /**
+   * The {@code tpch} catalog's schema of {@link #SCALE}; SF 0.01 is "tiny", as for the local suite.
+   */
+  private static final String TPCH_SCHEMA = SCALE.equals("0.01") ? "tiny" : "sf" + SCALE;
 
   private DistributedQueryRunner runner;
 
@@ -73,10 +79,10 @@ class MosaicHdfsClusterTest {
   /** Between a reader's queries while columns move. */
   private static final long READER_PAUSE_MILLIS = 250;
 
-  /** The TPC-H queries' answers, by pool and query, all submitted by the first TPC-H test. */
+  /** The TPC-H queries' answers on HDFS, by query, all submitted by the first TPC-H test. */
   private ExecutorService answers;
 
-  private final Map<String, Future<MaterializedResult>> tpch = new HashMap<>();
+  private final Map<Integer, Future<MaterializedResult>> tpch = new HashMap<>();
   private final long started = System.nanoTime();
 
   /**
@@ -110,20 +116,13 @@ class MosaicHdfsClusterTest {
     // The module's shared cluster (HdfsTrinoCluster): the "mosaic" pool, metadata on HDFS.
     runner = TRINO.runner();
     runner.execute("CREATE SCHEMA mosaic.hdfs");
-    runner.execute("CREATE SCHEMA mosaic.local_tpch");
     runner.execute("CREATE SCHEMA mosaic.hdfs_tpch");
-    String source = "tpch.\"sf" + SCALE + "\".";
+    String source = "tpch." + TPCH_SCHEMA + ".";
     long load = System.nanoTime();
-    // The same rows on the local device and spread over the three HDFS policies. The CREATE TABLE
-    // AS statements run side by side: each is mostly waiting (splits, HDFS round trips).
+    // The generator's rows spread over the three HDFS policies. The CREATE TABLE AS statements run
+    // side by side: each is mostly waiting (splits, HDFS round trips).
     List<String> loads = new ArrayList<>();
     for (String t : MosaicTpchQueriesTest.TABLES) {
-      loads.add(
-          "CREATE TABLE mosaic.local_tpch."
-              + t
-              + " WITH (default_device = 'local') AS SELECT * FROM "
-              + source
-              + t);
       loads.add(
           "CREATE TABLE mosaic.hdfs_tpch."
               + t
@@ -138,7 +137,7 @@ class MosaicHdfsClusterTest {
     }
     System.out.printf(
         Locale.ROOT,
-        "TPC-H SF %s loaded twice in %.1f s (cluster and HDFS up in %.1f s, HDFS %.1f s)%n",
+        "TPC-H SF %s loaded in %.1f s (cluster and HDFS up in %.1f s, HDFS %.1f s)%n",
         SCALE,
         (System.nanoTime() - load) / 1e9,
         (load - started) / 1e9,
@@ -215,7 +214,8 @@ class MosaicHdfsClusterTest {
     String query = "SELECT max(l_comment), count(*) FROM mosaic.hdfs_tpch.lineitem";
     var result = runner.executeWithPlan(runner.getDefaultSession(), query);
     assertThat(result.result().getMaterializedRows())
-        .isEqualTo(sql(query.replace("hdfs_tpch", "local_tpch")).getMaterializedRows());
+        .isEqualTo(
+            sql(query.replace("mosaic.hdfs_tpch", "tpch." + TPCH_SCHEMA)).getMaterializedRows());
     assertThat(scanNodes(result.queryId())).containsAll(workerIds());
   }
 
@@ -387,25 +387,27 @@ class MosaicHdfsClusterTest {
 
   @ParameterizedTest(name = "q{0}")
   @MethodSource("queries")
-  void tpchQueryOnHdfsAnswersAsOnALocalDevice(int q) throws Exception {
-    MaterializedResult expected = tpchAnswer("local_tpch", q);
-    MaterializedResult actual = tpchAnswer("hdfs_tpch", q);
+  void tpchQueryOnHdfsAnswersAsTheTpchCatalog(int q) throws Exception {
+    Future<MaterializedResult> onHdfs = onHdfs(q);
+    MaterializedResult expected = TpchAnswers.of(runner, TPCH_SCHEMA, q);
+    MaterializedResult actual = onHdfs.get();
     assertThat(actual.getRowCount()).isEqualTo(expected.getRowCount());
     assertEqualsIgnoreOrder(actual.getMaterializedRows(), expected.getMaterializedRows());
     System.out.printf("q%02d: %d rows%n", q, actual.getRowCount());
   }
 
-  /** Query {@code q}'s answer on schema {@code schema}, the 44 run {@link #PARALLEL} at a time. */
-  private MaterializedResult tpchAnswer(String schema, int q) throws Exception {
+  /**
+   * Query {@code q}'s answer on the HDFS devices: the first call submits all 22, run {@link
+   * #PARALLEL} - 1 at a time beside the reference answer the test thread asks for.
+   */
+  private Future<MaterializedResult> onHdfs(int q) {
     if (answers == null) {
-      answers = Executors.newFixedThreadPool(PARALLEL);
+      answers = Executors.newFixedThreadPool(PARALLEL - 1);
+      Session session = testSessionBuilder().setCatalog("mosaic").setSchema("hdfs_tpch").build();
       for (int n : queries()) {
-        for (String s : List.of("local_tpch", "hdfs_tpch")) {
-          Session session = testSessionBuilder().setCatalog("mosaic").setSchema(s).build();
-          tpch.put(s + n, answers.submit(query(session, TraceGenerator.tpchQuery(n))));
-        }
+        tpch.put(n, answers.submit(query(session, TraceGenerator.tpchQuery(n))));
       }
     }
-    return tpch.get(schema + q).get();
+    return tpch.get(q);
   }
 }

@@ -33,10 +33,12 @@ import org.junit.jupiter.api.io.TempDir;
  * with the session's Hadoop configuration ({@code spark.hadoop.*}) on the driver, the same settings
  * travel with each partition to the executors, and a catalog whose NameNode does not answer or
  * whose policy HDFS lacks fails with the device and the fix. Planned partitions prefer the hosts
- * holding their blocks (docs/distributed-storage.md, "Locality").
+ * holding their blocks (docs/distributed-storage.md, "Locality"). An integration test only so that
+ * it shares the failsafe JVM's MiniDFS with {@link HdfsLocalClusterIT}: a cluster start is seconds
+ * of CI.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SparkHdfsPoolTest {
+class SparkHdfsPoolIT {
   @RegisterExtension static final MiniHdfs HDFS = MiniHdfs.shared();
 
   private Path dir;
