@@ -38,9 +38,9 @@ final class PlanningInputs {
         names = "--catalog",
         paramLabel = "NAME|FILE",
         description =
-            "Devices one could buy (budget mode): built-in table1 (paper Table 1), ebs or csd"
-                + " (a cold storage device), or a catalogue file; several separated by commas,"
-                + " e.g. table1,csd.")
+            "Devices one could buy (budget mode): built-in table1 (paper Table 1), ebs, csd"
+                + " (a cold storage device), aws (S3 classes, EBS and instance NVMe, priced per"
+                + " month), or a catalogue file; several separated by commas, e.g. table1,csd.")
     String catalog;
 
     @Option(
@@ -81,9 +81,26 @@ final class PlanningInputs {
   String sizes;
 
   private ColumnSizes loadedSizes;
+  private List<CatalogDevice> loadedCatalog;
 
   boolean catalogMode() {
     return source.catalog != null;
+  }
+
+  /** The catalogue's devices (with --catalog). */
+  List<CatalogDevice> catalog() {
+    if (loadedCatalog == null) {
+      loadedCatalog = DeviceCatalog.load(source.catalog);
+    }
+    return loadedCatalog;
+  }
+
+  /**
+   * Whether budgets are money per month: a catalogue priced per GB-month (docs/cost-model.md,
+   * "Money per month").
+   */
+  boolean monthly() {
+    return catalogMode() && DeviceCatalog.monthly(catalog());
   }
 
   ColumnSizes sizes() {
@@ -101,7 +118,7 @@ final class PlanningInputs {
     List<DeviceProfile> profiles = new ArrayList<>();
     Optional<CpuModel> cpu = Optional.empty();
     if (catalogMode()) {
-      for (CatalogDevice d : DeviceCatalog.load(source.catalog)) {
+      for (CatalogDevice d : catalog()) {
         profiles.add(DeviceProfile.catalog(d, sizes().ratio(d.codec())));
       }
       if (model != null) {
