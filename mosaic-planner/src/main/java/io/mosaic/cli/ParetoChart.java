@@ -80,6 +80,10 @@ public final class ParetoChart {
     double span = Math.max(maxX - minX, 1e-9);
     minX -= span * 0.05;
     maxX += span * 0.05;
+    if (money == Money.MONTHLY) {
+      // No tick at a negative amount: money per month starts at $0.
+      minX = Math.max(minX, 0);
+    }
     double maxY =
         points.stream().mapToDouble(BudgetSweep.Point::predictedSeconds).max().orElse(1) * 1.1;
     double plotW = W - LEFT - RIGHT;
