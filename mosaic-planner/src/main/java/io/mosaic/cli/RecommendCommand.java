@@ -61,21 +61,6 @@ public final class RecommendCommand implements Callable<Integer> {
               + " per month for a catalogue priced per month, e.g. \"12 USD\" with aws.")
   String budget;
 
-  /**
-   * The trace once an hour through AWS's billing month of 730 hours: a workload that runs
-   * continuously, and a round figure to scale from (docs/cost-model.md, "Money per month").
-   */
-  static final double DEFAULT_RUNS_PER_MONTH = 730;
-
-  @Option(
-      names = "--runs-per-month",
-      paramLabel = "N",
-      description =
-          "With a catalogue priced per month (aws): how often a month the workload of the trace"
-              + " runs, which prices its GET requests and GB retrieved (default: 730, once an"
-              + " hour).")
-  Double runsPerMonth;
-
   @Option(
       names = "--steps",
       defaultValue = "8",
@@ -133,20 +118,10 @@ public final class RecommendCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     Workload workload = inputs.workload();
-    Money money = Money.of(inputs.monthly());
-    if (runsPerMonth != null && money == Money.ONCE) {
-      throw MosaicException.invalid(
-          "--runs-per-month prices a month's reads, but catalogue "
-              + inputs.source.catalog
-              + " prices its devices once (cost_per_gb); drop --runs-per-month, or give a"
-              + " catalogue priced per month (aws, or cost_per_gb_month)");
-    }
-    double runs = runsPerMonth == null ? DEFAULT_RUNS_PER_MONTH : runsPerMonth;
-    CostModel model = inputs.costModel();
+    Money money = inputs.money();
+    double runs = inputs.runsPerMonth();
+    CostModel model = inputs.costModel(workload);
     model.validate(workload);
-    if (money == Money.MONTHLY) {
-      model = model.withMonthlyReads(workload, runs);
-    }
     Duration limit = MaintenanceSyntax.duration(timeLimit, "--time-limit");
     PlacementOptions options = constraints.options(model.columns());
     PlacementStrategy lopt =

@@ -183,6 +183,25 @@ class PlanningCommandsTest {
         .contains("money per month", "cost per month: storage, requests and retrieval", "/month")
         .doesNotContain(" ct<");
 
+    // One monthly budget, then predict prices the same placement the same way.
+    Path placement = dir.resolve("aws.csv");
+    out.getBuffer().setLength(0);
+    String[] monthly = with(aws, "--runs-per-month", "1000");
+    status =
+        RecommendCommand.run(
+            with(monthly, "--budget", "0.03 USD", "--placement-out", placement.toString()),
+            o(),
+            e());
+    assertThat(status).as(err.toString()).isZero();
+    Matcher cost =
+        Pattern.compile("\\n(\\$[0-9.]+/month), [0-9.]+ s: storage").matcher(out.toString());
+    assertThat(cost.find()).as(out.toString()).isTrue();
+    out.getBuffer().setLength(0);
+    status = PredictCommand.run(with(monthly, "--placement", placement.toString()), o(), e());
+    assertThat(status).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("Cost (Eq. 5 per month, the trace run 1000 times a month): " + cost.group(1));
+
     // A catalogue priced once has no month to run the trace in.
     out.getBuffer().setLength(0);
     assertThat(RecommendCommand.run(with(small(), "--runs-per-month", "10"), o(), e())).isNotZero();
