@@ -113,7 +113,7 @@ public final class RecommendCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     if (!inputs.catalogMode()) {
       throw MosaicException.invalid(
-          "recommend chooses devices to buy: give --catalog (table1, ebs, table1,csd or a file); for installed"
+          "recommend chooses devices to buy: give --catalog (table1, ebs, table1,csd, aws or a file); for installed"
               + " devices use `mosaic place`");
     }
     PrintWriter out = spec.commandLine().getOut();
