@@ -6,8 +6,18 @@ import java.util.Optional;
  * A device one could buy, for budget mode (paper Section 3.4): no path and no capacity, but a
  * published sequential read throughput, a price per GB and the source both come from.
  *
+ * @param read the device's read rate; for an object store, the rate per stream times {@code
+ *     threads}, the streams read at once ({@code stream} in the catalogue)
+ * @param seek the time before a read's first byte, charged once per column chunk read (Eq. 2); an
+ *     object store's first-byte latency per GET request
+ * @param costPerGb the price per GB: paid once (the paper's Table 1), or per month when {@code
+ *     monthly}
  * @param cold present for a cold storage device (a CSD: disk groups and a group switch, Skipper
  *     Section 2.2), written as in devices.toml
+ * @param monthly whether the catalogue prices the device per GB-month ({@code cost_per_gb_month}):
+ *     a budget for it is money per month (docs/cost-model.md, "Money per month")
+ * @param access prices of requests and retrieval, per month's reads; {@link AccessPrice#NONE} but
+ *     for object stores
  */
 public record CatalogDevice(
     String id,
@@ -18,7 +28,9 @@ public record CatalogDevice(
     Codec codec,
     Cost costPerGb,
     String source,
-    Optional<ColdSpec> cold) {
+    Optional<ColdSpec> cold,
+    boolean monthly,
+    AccessPrice access) {
   /** A warm device. */
   public CatalogDevice(
       String id,
@@ -32,7 +44,29 @@ public record CatalogDevice(
     this(id, name, read, seek, threads, codec, costPerGb, source, Optional.empty());
   }
 
+  /** A device bought once (the paper's Table 1), warm or cold. */
+  public CatalogDevice(
+      String id,
+      String name,
+      Bandwidth read,
+      Latency seek,
+      int threads,
+      Codec codec,
+      Cost costPerGb,
+      String source,
+      Optional<ColdSpec> cold) {
+    this(id, name, read, seek, threads, codec, costPerGb, source, cold, false, AccessPrice.NONE);
+  }
+
   public CatalogDevice {
     java.util.Objects.requireNonNull(cold, "cold");
+    java.util.Objects.requireNonNull(access, "access");
+    if (!monthly && !access.free()) {
+      throw io.mosaic.MosaicException.invalid(
+          "device '"
+              + id
+              + "': prices per request and per GB retrieved are billed per month; price its"
+              + " storage per GB-month too");
+    }
   }
 }

@@ -44,7 +44,20 @@ public final class DeviceConfigParser {
           "emulate",
           "cold");
   static final Set<String> CATALOG_FIELDS =
-      Set.of("id", "name", "read", "seek", "threads", "codec", "cost_per_gb", "source", "cold");
+      Set.of(
+          "id",
+          "name",
+          "read",
+          "stream",
+          "seek",
+          "threads",
+          "codec",
+          "cost_per_gb",
+          "cost_per_gb_month",
+          "cost_per_1000_requests",
+          "cost_per_gb_retrieved",
+          "source",
+          "cold");
   static final Map<String, String> EXAMPLES =
       Map.of(
           "id", "id = \"nvme\"",
@@ -460,19 +473,77 @@ public final class DeviceConfigParser {
               CATALOG_FIELDS);
       String id = e.id();
       uniqueId(e, id, idLines);
+      String name = e.optional("name", DeviceEntry::string).orElse(id);
+      Optional<Bandwidth> rate = readRate(e);
+      Latency seek = e.optional("seek", DeviceEntry::latency).orElse(Latency.ZERO);
+      int threads = e.optional("threads", DeviceEntry::threads).orElse(1);
+      Codec codec = e.required("codec", DeviceEntry::codec).orElse(Codec.NONE);
+      boolean monthly = e.table.contains("cost_per_gb_month");
+      Cost storage;
+      if (monthly && e.table.contains("cost_per_gb")) {
+        e.problem(
+            "cost_per_gb_month",
+            "the device also has cost_per_gb; give one price per GB: cost_per_gb (paid once) or"
+                + " cost_per_gb_month (billed monthly)");
+        storage = Cost.ofCents(0);
+      } else if (monthly) {
+        storage = e.optional("cost_per_gb_month", DeviceEntry::cost).orElse(Cost.ofCents(0));
+      } else {
+        storage = e.required("cost_per_gb", DeviceEntry::cost).orElse(Cost.ofCents(0));
+      }
+      AccessPrice access =
+          new AccessPrice(
+              e.optional("cost_per_1000_requests", DeviceEntry::cost).orElse(Cost.ofCents(0)),
+              e.optional("cost_per_gb_retrieved", DeviceEntry::cost).orElse(Cost.ofCents(0)));
+      if (!monthly && !access.free()) {
+        String field =
+            e.table.contains("cost_per_1000_requests")
+                ? "cost_per_1000_requests"
+                : "cost_per_gb_retrieved";
+        e.problem(
+            field,
+            "requests and retrieval are billed per month, so the device's storage must be too:"
+                + " write its price as cost_per_gb_month instead of cost_per_gb");
+        access = AccessPrice.NONE;
+      }
+      // An object store's rate: one stream's, times the streams its reader threads keep open.
+      Bandwidth read =
+          rate.map(
+                  r -> e.table.contains("stream") ? new Bandwidth(r.bytesPerSecond() * threads) : r)
+              .orElse(null);
       entries.add(
           new CatalogDevice(
               id,
-              e.optional("name", DeviceEntry::string).orElse(id),
-              e.required("read", DeviceEntry::bandwidth).orElse(null),
-              e.optional("seek", DeviceEntry::latency).orElse(Latency.ZERO),
-              e.optional("threads", DeviceEntry::threads).orElse(1),
-              e.required("codec", DeviceEntry::codec).orElse(Codec.NONE),
-              e.required("cost_per_gb", DeviceEntry::cost).orElse(Cost.ofCents(0)),
+              name,
+              read,
+              seek,
+              threads,
+              codec,
+              storage,
               e.required("source", DeviceEntry::string).orElse(""),
-              e.cold()));
+              e.cold(),
+              monthly,
+              access));
     }
     return entries;
+  }
+
+  /**
+   * The device's read rate as written: {@code read}, or for an object store the rate of one stream
+   * ({@code stream}), which the device reads {@code threads} of at once.
+   */
+  private static Optional<Bandwidth> readRate(DeviceEntry e) {
+    if (!e.table.contains("stream")) {
+      return e.required("read", DeviceEntry::bandwidth);
+    }
+    if (e.table.contains("read")) {
+      e.problem(
+          "stream",
+          "the device also has read; give read (the device's rate) or stream (the rate of one"
+              + " of its threads' streams, as for an object store), not both");
+      return Optional.empty();
+    }
+    return e.optional("stream", DeviceEntry::bandwidth);
   }
 
   private static void uniqueId(DeviceEntry e, String id, Map<String, Integer> idLines) {

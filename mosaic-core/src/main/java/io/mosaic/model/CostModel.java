@@ -30,9 +30,16 @@ import java.util.stream.Collectors;
  * @param devices the device pool, in the order reports list it
  * @param sizes the size of every column that must be stored, scanned or not
  * @param cpu the host's calibrated processors, if known
+ * @param monthlyReads how often a month each column is read, for the prices per request and per GB
+ *     retrieved of object stores ({@link DeviceProfile#access}, docs/cost-model.md, "Money per
+ *     month"); a column not listed is never read. Empty unless {@link #withMonthlyReads} filled it:
+ *     then Eq. 5's storage cost is the whole cost, as in the paper
  */
 public record CostModel(
-    List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> sizes, Optional<CpuModel> cpu) {
+    List<DeviceProfile> devices,
+    Map<ColumnRef, ColumnSize> sizes,
+    Optional<CpuModel> cpu,
+    Map<ColumnRef, Double> monthlyReads) {
   private static final double BYTES_PER_GB = 1e9;
 
   /** The paper's model: scan time from the devices alone. */
@@ -40,8 +47,22 @@ public record CostModel(
     this(devices, sizes, Optional.empty());
   }
 
+  /** A model whose costs are storage alone (Eq. 5), with the host's processors or not. */
+  public CostModel(
+      List<DeviceProfile> devices, Map<ColumnRef, ColumnSize> sizes, Optional<CpuModel> cpu) {
+    this(devices, sizes, cpu, Map.of());
+  }
+
   public CostModel {
     Objects.requireNonNull(cpu, "cpu");
+    monthlyReads.forEach(
+        (column, reads) -> {
+          if (!(reads >= 0) || Double.isInfinite(reads)) {
+            throw MosaicException.invalid(
+                "column " + column + " is read " + reads + " times a month; give 0 or more");
+          }
+        });
+    monthlyReads = Collections.unmodifiableSortedMap(new TreeMap<>(monthlyReads));
     devices = List.copyOf(devices);
     if (devices.isEmpty()) {
       throw MosaicException.invalid("the cost model needs at least one device");
@@ -76,7 +97,32 @@ public record CostModel(
 
   /** The same devices and columns with the host's processors modelled (or not). */
   public CostModel withCpu(Optional<CpuModel> model) {
-    return new CostModel(devices, sizes, model);
+    return new CostModel(devices, sizes, model, monthlyReads);
+  }
+
+  /**
+   * The same model charging each column's reads as {@code workload} runs {@code runsPerMonth} times
+   * a month: a scan of weight {@code w} reads each of its columns (one GET request per column
+   * chunk, Eq. 2's {@code t_seek}) {@code w * runsPerMonth} times. Only devices with {@link
+   * DeviceProfile#access} prices charge for them (docs/cost-model.md, "Money per month").
+   */
+  public CostModel withMonthlyReads(Workload workload, double runsPerMonth) {
+    if (!(runsPerMonth >= 0) || Double.isInfinite(runsPerMonth)) {
+      throw MosaicException.invalid(
+          "the trace must run 0 or more times a month, not " + runsPerMonth);
+    }
+    Map<ColumnRef, Double> reads = new TreeMap<>();
+    for (DistinctScan scan : workload.scans()) {
+      for (ColumnRef column : scan.columns()) {
+        reads.merge(column, scan.weight() * runsPerMonth, Double::sum);
+      }
+    }
+    return new CostModel(devices, sizes, cpu, reads);
+  }
+
+  /** How often a month {@code column} is read: 0 unless {@link #withMonthlyReads} says. */
+  public double monthlyReads(ColumnRef column) {
+    return monthlyReads.getOrDefault(column, 0.0);
   }
 
   /** Every column that must be stored, in table.column order. */
@@ -271,7 +317,11 @@ public record CostModel(
     return total;
   }
 
-  /** Eq. 5, in cents: {@code sum over columns of cost(d) * size(c) / cr(d)}, prices per GB. */
+  /**
+   * Eq. 5, in cents: {@code sum over columns of cost(d) * size(c) / cr(d)}, prices per GB; with
+   * monthly reads ({@link #withMonthlyReads}) each column's requests and retrieval too ({@link
+   * #cents}).
+   */
   public double cost(Placement placement) {
     checkComplete(placement);
     double cents = 0;
@@ -282,9 +332,62 @@ public record CostModel(
     return cents;
   }
 
-  /** Eq. 5's term for one column: what storing {@code column} on {@code device} costs, in cents. */
+  /**
+   * Eq. 5's term for one column, in cents: what storing {@code column} on {@code device} costs,
+   * plus, on an object store, what its reads a month cost ({@link #accessCents}). Linear in where
+   * the column goes, so LOPT's budget constraint (Eq. 8) stays linear.
+   */
   public double cents(DeviceProfile device, ColumnRef column) {
+    return storageCents(device, column) + accessCents(device, column);
+  }
+
+  /** Eq. 5 as the paper has it: the price per GB (per GB-month) times the stored GB. */
+  public double storageCents(DeviceProfile device, ColumnRef column) {
     return device.costPerGb().cents() * storedBytes(device, column) / BYTES_PER_GB;
+  }
+
+  /** What reading {@code column} from {@code device} costs a month: requests plus retrieval. */
+  public double accessCents(DeviceProfile device, ColumnRef column) {
+    return requestCents(device, column) + retrievalCents(device, column);
+  }
+
+  /** A month's GET requests for {@code column} on {@code device}: one per read, times the price. */
+  public double requestCents(DeviceProfile device, ColumnRef column) {
+    double reads = monthlyReads(column);
+    return reads == 0 ? 0 : reads * device.access().centsPerRequest();
+  }
+
+  /** A month's retrieval of {@code column} from {@code device}: its stored GB per read. */
+  public double retrievalCents(DeviceProfile device, ColumnRef column) {
+    double reads = monthlyReads(column);
+    return reads == 0
+        ? 0
+        : reads
+            * device.access().perGbRetrieved().cents()
+            * storedBytes(device, column)
+            / BYTES_PER_GB;
+  }
+
+  /** What a placement costs, in cents, by what is paid for (budget mode's cost, Eq. 5 extended). */
+  public record Charges(double storageCents, double requestCents, double retrievalCents) {
+    public double totalCents() {
+      return storageCents + requestCents + retrievalCents;
+    }
+  }
+
+  /** {@link #cost} split into storage, requests and retrieval. */
+  public Charges charges(Placement placement) {
+    checkComplete(placement);
+    double storage = 0;
+    double requests = 0;
+    double retrieval = 0;
+    for (ColumnRef column : sizes.keySet()) {
+      DeviceProfile device = deviceOf(placement, column);
+      storage += storageCents(device, column);
+      requests += requestCents(device, column);
+      retrieval += retrievalCents(device, column);
+    }
+    return new Charges(storage, requests, retrieval);
   }
 
   /** Stored bytes per device (the left side of Eq. 7), every device listed in pool order. */

@@ -1,6 +1,7 @@
 package io.mosaic.model;
 
 import io.mosaic.MosaicException;
+import io.mosaic.config.AccessPrice;
 import io.mosaic.config.Bandwidth;
 import io.mosaic.config.CatalogDevice;
 import io.mosaic.config.Codec;
@@ -24,6 +25,9 @@ import java.util.Optional;
  *     capacity is bought, not given (Section 3.4)
  * @param cold present for a cold storage device (Skipper Section 2.2): its disk groups and group
  *     switch, which the cost model charges each scan that reads it (docs/cost-model.md)
+ * @param access an object store's prices per request and per GB retrieved, which budget mode adds
+ *     to the storage price for the workload's reads (docs/cost-model.md, "Money per month"); {@link
+ *     AccessPrice#NONE} for every other device
  */
 public record DeviceProfile(
     String id,
@@ -34,7 +38,8 @@ public record DeviceProfile(
     double ratio,
     long capacityBytes,
     Cost costPerGb,
-    Optional<ColdSpec> cold) {
+    Optional<ColdSpec> cold,
+    AccessPrice access) {
 
   /** Default lz4 compression ratio when none was measured: a typical ratio on TPC-H columns. */
   static final double DEFAULT_LZ4_RATIO = 2.5;
@@ -55,6 +60,20 @@ public record DeviceProfile(
     this(id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, Optional.empty());
   }
 
+  /** A device whose reads cost nothing beyond its storage: all but object stores. */
+  public DeviceProfile(
+      String id,
+      Codec codec,
+      Latency seek,
+      Bandwidth raw,
+      Bandwidth effective,
+      double ratio,
+      long capacityBytes,
+      Cost costPerGb,
+      Optional<ColdSpec> cold) {
+    this(id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, cold, AccessPrice.NONE);
+  }
+
   public DeviceProfile {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(cold, "cold");
@@ -63,6 +82,7 @@ public record DeviceProfile(
     Objects.requireNonNull(raw, "raw");
     Objects.requireNonNull(effective, "effective");
     Objects.requireNonNull(costPerGb, "costPerGb");
+    Objects.requireNonNull(access, "access");
     if (!(ratio > 0) || Double.isInfinite(ratio)) {
       throw MosaicException.invalid(
           "device '" + id + "': compression ratio must be a positive number, not " + ratio);
@@ -76,18 +96,19 @@ public record DeviceProfile(
   /** The same device under another id: Figure 9's identical copies. */
   public DeviceProfile withId(String newId) {
     return new DeviceProfile(
-        newId, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, cold);
+        newId, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, cold, access);
   }
 
   /** The same device holding {@code bytes}: a capacity given or planned for. */
   public DeviceProfile withCapacity(long bytes) {
-    return new DeviceProfile(id, codec, seek, raw, effective, ratio, bytes, costPerGb, cold);
+    return new DeviceProfile(
+        id, codec, seek, raw, effective, ratio, bytes, costPerGb, cold, access);
   }
 
   /** The same device as a cold one with {@code spec}'s groups and switch (or warm: empty). */
   public DeviceProfile withCold(Optional<ColdSpec> spec) {
     return new DeviceProfile(
-        id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, spec);
+        id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, spec, access);
   }
 
   /** Whether this is a cold storage device, whose scans pay group switches. */
@@ -133,7 +154,8 @@ public record DeviceProfile(
 
   /**
    * A device one could buy (budget mode): unbounded capacity, the catalogue's published read rate
-   * as raw throughput, and {@code effective = raw * ratio} (Eq. 2 assumes decompression keeps up).
+   * as raw throughput, and {@code effective = raw * ratio} (Eq. 2 assumes decompression keeps up);
+   * an object store's prices per request and per GB retrieved come along.
    *
    * @param ratio the compression ratio of the device's codec on the user's data, e.g. measured by
    *     calibration, or {@link #defaultRatio}
@@ -149,7 +171,8 @@ public record DeviceProfile(
         cr,
         Long.MAX_VALUE,
         device.costPerGb(),
-        device.cold());
+        device.cold(),
+        device.access());
   }
 
   /** A catalogue device with the default ratio of its codec ({@link #defaultRatio}). */

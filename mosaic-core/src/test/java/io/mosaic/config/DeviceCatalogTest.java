@@ -2,6 +2,7 @@ package io.mosaic.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,102 @@ class DeviceCatalogTest {
   }
 
   @Test
+  void awsPricesPerMonthWithRequestsAndRetrieval() {
+    List<CatalogDevice> devices = DeviceCatalog.load("aws");
+    assertThat(devices)
+        .extracting(CatalogDevice::id)
+        .containsExactly(
+            "s3-standard",
+            "s3-standard-ia",
+            "s3-onezone-ia",
+            "s3-glacier-ir",
+            "s3-express",
+            "ebs-gp3",
+            "ebs-io2",
+            "ebs-st1",
+            "ebs-sc1",
+            "nvme-i4i");
+    assertThat(devices).allSatisfy(d -> assertThat(d.monthly()).isTrue());
+    assertThat(DeviceCatalog.monthly(devices)).isTrue();
+    assertThat(DeviceCatalog.monthly(DeviceCatalog.load("table1"))).isFalse();
+    CatalogDevice glacier = devices.get(3);
+    // $0.004/GB-month, $0.01 per 1,000 GET, $0.03/GB retrieved, in cents.
+    assertThat(glacier.costPerGb().cents()).isCloseTo(0.4, within(1e-12));
+    assertThat(glacier.access().per1000Requests().cents()).isCloseTo(1, within(1e-12));
+    assertThat(glacier.access().perGbRetrieved().cents()).isCloseTo(3, within(1e-12));
+    // An object store reads 16 streams of 85 MB/s at once; its first byte takes 30 ms.
+    assertThat(glacier.read().megabytesPerSecond()).isCloseTo(16 * 85, within(1e-9));
+    assertThat(glacier.threads()).isEqualTo(16);
+    assertThat(glacier.seek().seconds()).isCloseTo(0.030, within(1e-12));
+    CatalogDevice express = devices.get(4);
+    assertThat(express.access().per1000Requests().cents()).isCloseTo(0.003, within(1e-12));
+    assertThat(express.seek().seconds()).isCloseTo(0.005, within(1e-12));
+    // EBS and instance NVMe bill storage alone.
+    assertThat(devices.subList(5, 10)).allSatisfy(d -> assertThat(d.access().free()).isTrue());
+    assertThat(devices.get(5).costPerGb().cents()).isCloseTo(8, within(1e-12));
+    assertThat(devices).allSatisfy(d -> assertThat(d.source()).contains("2026-11-28", "$"));
+    // The catalogues priced once are unchanged: no request or retrieval prices.
+    for (String name : List.of("table1", "ebs", "csd")) {
+      assertThat(DeviceCatalog.load(name))
+          .allSatisfy(d -> assertThat(d.monthly() || !d.access().free()).isFalse());
+    }
+  }
+
+  @Test
+  void monthlyPricesAreCheckedAndNotMixedWithPricesPaidOnce() {
+    assertThatThrownBy(
+            () ->
+                DeviceConfigParser.parseCatalog(
+                    "mine.toml",
+                    """
+                    [[device]]
+                    id = "x"
+                    stream = "80 MB/s"
+                    read = "1 GB/s"
+                    codec = "zstd"
+                    cost_per_gb = "1 ct"
+                    cost_per_gb_month = "1 ct"
+                    source = "s"
+                    [[device]]
+                    id = "y"
+                    read = "1 GB/s"
+                    codec = "zstd"
+                    cost_per_gb = "1 ct"
+                    cost_per_gb_retrieved = "1 ct"
+                    source = "s"
+                    """))
+        .isInstanceOf(DeviceConfigException.class)
+        .hasMessageContaining(
+            "device 'x' field 'cost_per_gb_month': the device also has cost_per_gb; give one"
+                + " price per GB")
+        .hasMessageContaining("device 'x' field 'stream': the device also has read; give read")
+        .hasMessageContaining(
+            "mine.toml:14: device 'y' field 'cost_per_gb_retrieved': requests and retrieval are"
+                + " billed per month, so the device's storage must be too");
+    List<CatalogDevice> s3 =
+        DeviceConfigParser.parseCatalog(
+            "mine.toml",
+            """
+            [[device]]
+            id = "s3"
+            stream = "50 MB/s"
+            threads = 4
+            seek = "20 ms"
+            codec = "zstd"
+            cost_per_gb_month = "0.02 USD"
+            cost_per_1000_requests = "0.0004 USD"
+            source = "s"
+            """);
+    assertThat(s3.get(0).read().megabytesPerSecond()).isCloseTo(200, within(1e-9));
+    assertThat(s3.get(0).access().perGbRetrieved().cents()).isZero();
+    assertThatThrownBy(() -> DeviceCatalog.load("table1,aws"))
+        .hasMessage(
+            "catalogue table1,aws prices device 's3-standard' per GB-month (cost_per_gb_month)"
+                + " but device 'nvme' per GB once (cost_per_gb); a budget is either money once or"
+                + " money per month: combine catalogues priced alike");
+  }
+
+  @Test
   void catalogueEntriesAreValidatedLikeThePool() {
     assertThatThrownBy(
             () ->
@@ -51,7 +148,8 @@ class DeviceCatalogTest {
                 + " unit, like \"1.2 GB/s\"")
         .hasMessageContaining("mine.toml:1: device 'x' field 'source': missing");
     assertThatThrownBy(() -> DeviceCatalog.load("nope"))
-        .hasMessage("no catalogue 'nope': not a file, and not a built-in one (table1, ebs, csd)");
+        .hasMessage(
+            "no catalogue 'nope': not a file, and not a built-in one (table1, ebs, csd, aws)");
   }
 
   @Test

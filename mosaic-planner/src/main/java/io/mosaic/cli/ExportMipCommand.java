@@ -77,8 +77,8 @@ public final class ExportMipCommand implements Callable<Integer> {
 
   /** The problem both export and import build, so variable names match. */
   static PlacementProblem problem(PlanningInputs inputs, String budget) {
-    CostModel model = inputs.costModel();
     Workload workload = inputs.workload();
+    CostModel model = inputs.costModel(workload);
     Double cents = budget == null ? null : Cost.parse(budget).cents();
     return inputs.problem(model, workload, cents);
   }

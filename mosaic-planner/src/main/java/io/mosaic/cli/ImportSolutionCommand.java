@@ -72,7 +72,7 @@ public final class ImportSolutionCommand implements Callable<Integer> {
         Locale.ROOT,
         "Objective (Eq. 4): %.6f s predicted scan time; cost (Eq. 5) %s%n",
         problem.model().totalTime(problem.solveWorkload(), placement),
-        Commands.cents(prediction.costCents()));
+        inputs.money().format(prediction.costCents()));
     TextTable table = new TextTable("device", "GB", "columns");
     for (Map.Entry<String, Long> e : prediction.bytesPerDevice().entrySet()) {
       table.row(
@@ -87,8 +87,8 @@ public final class ImportSolutionCommand implements Callable<Integer> {
       print.printf(
           Locale.ROOT,
           "warning: the placement costs %s, over the budget of %s (solver tolerance?)%n",
-          Commands.cents(prediction.costCents()),
-          Commands.cents(b.budgetCents()));
+          inputs.money().format(prediction.costCents()),
+          inputs.money().format(b.budgetCents()));
     }
     problem.model().devices().stream()
         .filter(d -> prediction.bytesPerDevice().get(d.id()) > problem.limitBytes(d))

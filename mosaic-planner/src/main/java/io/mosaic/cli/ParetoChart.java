@@ -24,6 +24,16 @@ public final class ParetoChart {
 
   public static String html(
       String title, List<BudgetSweep.Point> points, List<String> devices, Double saturation) {
+    return html(title, points, devices, saturation, Money.ONCE);
+  }
+
+  /** The page with costs written as {@code money} says (per month for a monthly catalogue). */
+  static String html(
+      String title,
+      List<BudgetSweep.Point> points,
+      List<String> devices,
+      Double saturation,
+      Money money) {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>")
         .append(escape(title))
@@ -32,13 +42,15 @@ public final class ParetoChart {
         .append("</style></head><body>\n<h1>")
         .append(escape(title))
         .append("</h1>\n")
-        .append(svg(points, devices, saturation))
-        .append("\n<table><tr><th>cost</th><th>predicted time</th>");
+        .append(svg(points, devices, saturation, money))
+        .append("\n<table><tr><th>")
+        .append(money == Money.MONTHLY ? "cost per month" : "cost")
+        .append("</th><th>predicted time</th>");
     devices.forEach(d -> h.append("<th>").append(escape(d)).append(" GB</th>"));
     h.append("</tr>\n");
     for (BudgetSweep.Point p : points) {
       h.append("<tr><td>")
-          .append(Commands.cents(p.costCents()))
+          .append(escape(money.format(p.costCents())))
           .append("</td><td>")
           .append(String.format(Locale.ROOT, "%.3f s", p.predictedSeconds()))
           .append("</td>");
@@ -55,6 +67,11 @@ public final class ParetoChart {
   /** The chart alone: time over cost above, device mix per point below. */
   public static String svg(
       List<BudgetSweep.Point> points, List<String> devices, Double saturation) {
+    return svg(points, devices, saturation, Money.ONCE);
+  }
+
+  static String svg(
+      List<BudgetSweep.Point> points, List<String> devices, Double saturation, Money money) {
     double minX = points.stream().mapToDouble(BudgetSweep.Point::costCents).min().orElse(0);
     double maxX = points.stream().mapToDouble(BudgetSweep.Point::costCents).max().orElse(1);
     if (saturation != null) {
@@ -63,6 +80,10 @@ public final class ParetoChart {
     double span = Math.max(maxX - minX, 1e-9);
     minX -= span * 0.05;
     maxX += span * 0.05;
+    if (money == Money.MONTHLY) {
+      // No tick at a negative amount: money per month starts at $0.
+      minX = Math.max(minX, 0);
+    }
     double maxY =
         points.stream().mapToDouble(BudgetSweep.Point::predictedSeconds).max().orElse(1) * 1.1;
     double plotW = W - LEFT - RIGHT;
@@ -93,9 +114,9 @@ public final class ParetoChart {
       double x = minX + (maxX - minX) * i / 5;
       double px = LEFT + plotW * i / 5;
       s.append(line(px, baseY, px, baseY + 4, "#000"))
-          .append(text(px, baseY + 16, "middle", tickCents(x, maxX - minX)));
+          .append(text(px, baseY + 16, "middle", money.tick(x, maxX - minX)));
     }
-    s.append(text(LEFT + plotW / 2, baseY + 32, "middle", "cost of the devices to buy (Eq. 5)"))
+    s.append(text(LEFT + plotW / 2, baseY + 32, "middle", money.axisLabel()))
         .append(
             String.format(
                 Locale.ROOT,
@@ -145,7 +166,7 @@ public final class ParetoChart {
                   + "</circle>%n",
               px,
               py,
-              Commands.cents(p.costCents()),
+              escape(money.format(p.costCents())),
               p.predictedSeconds()));
     }
     // Device mix: one stacked bar per point, the share of bytes bought per device.

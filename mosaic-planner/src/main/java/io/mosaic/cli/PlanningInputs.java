@@ -38,9 +38,9 @@ final class PlanningInputs {
         names = "--catalog",
         paramLabel = "NAME|FILE",
         description =
-            "Devices one could buy (budget mode): built-in table1 (paper Table 1), ebs or csd"
-                + " (a cold storage device), or a catalogue file; several separated by commas,"
-                + " e.g. table1,csd.")
+            "Devices one could buy (budget mode): built-in table1 (paper Table 1), ebs, csd"
+                + " (a cold storage device), aws (S3 classes, EBS and instance NVMe, priced per"
+                + " month), or a catalogue file; several separated by commas, e.g. table1,csd.")
     String catalog;
 
     @Option(
@@ -80,10 +80,72 @@ final class PlanningInputs {
               + " table,column,bytes,zstd_bytes,lz4_bytes.")
   String sizes;
 
+  /**
+   * The trace once an hour through AWS's billing month of 730 hours: a workload that runs
+   * continuously, and a round figure to scale from (docs/cost-model.md, "Money per month").
+   */
+  static final double DEFAULT_RUNS_PER_MONTH = 730;
+
+  @Option(
+      names = "--runs-per-month",
+      paramLabel = "N",
+      description =
+          "With a catalogue priced per month (aws): how often a month the workload of the trace"
+              + " runs, which prices its GET requests and GB retrieved (default: 730, once an"
+              + " hour).")
+  Double runsPerMonth;
+
   private ColumnSizes loadedSizes;
+  private List<CatalogDevice> loadedCatalog;
 
   boolean catalogMode() {
     return source.catalog != null;
+  }
+
+  /** The catalogue's devices (with --catalog). */
+  List<CatalogDevice> catalog() {
+    if (loadedCatalog == null) {
+      loadedCatalog = DeviceCatalog.load(source.catalog);
+    }
+    return loadedCatalog;
+  }
+
+  /**
+   * Whether budgets are money per month: a catalogue priced per GB-month (docs/cost-model.md,
+   * "Money per month").
+   */
+  boolean monthly() {
+    return catalogMode() && DeviceCatalog.monthly(catalog());
+  }
+
+  /** How costs are written: once, or per month for a catalogue priced per month. */
+  Money money() {
+    return Money.of(monthly());
+  }
+
+  /** How often a month the trace's workload runs (--runs-per-month, or the default). */
+  double runsPerMonth() {
+    return runsPerMonth == null ? DEFAULT_RUNS_PER_MONTH : runsPerMonth;
+  }
+
+  /**
+   * The cost model for {@code workload}: with a catalogue priced per month, each column's reads
+   * priced as the workload runs {@link #runsPerMonth} times a month (docs/cost-model.md, "Money per
+   * month"); otherwise {@link #costModel()}.
+   */
+  CostModel costModel(Workload workload) {
+    boolean monthly = monthly();
+    if (runsPerMonth != null && !monthly) {
+      throw MosaicException.invalid(
+          "--runs-per-month prices a month's reads, but "
+              + (catalogMode()
+                  ? "catalogue " + source.catalog + " prices its devices once (cost_per_gb)"
+                  : "installed devices are not rented by the month")
+              + "; drop --runs-per-month, or give a catalogue priced per month (aws, or"
+              + " cost_per_gb_month)");
+    }
+    CostModel model = costModel();
+    return monthly ? model.withMonthlyReads(workload, runsPerMonth()) : model;
   }
 
   ColumnSizes sizes() {
@@ -101,7 +163,7 @@ final class PlanningInputs {
     List<DeviceProfile> profiles = new ArrayList<>();
     Optional<CpuModel> cpu = Optional.empty();
     if (catalogMode()) {
-      for (CatalogDevice d : DeviceCatalog.load(source.catalog)) {
+      for (CatalogDevice d : catalog()) {
         profiles.add(DeviceProfile.catalog(d, sizes().ratio(d.codec())));
       }
       if (model != null) {

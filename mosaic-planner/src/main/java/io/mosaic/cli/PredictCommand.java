@@ -50,8 +50,8 @@ public final class PredictCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    CostModel model = inputs.costModel();
     Workload workload = inputs.workload();
+    CostModel model = inputs.costModel(workload);
     model.validate(workload);
     Placement p = PlacementFile.read(placement);
     Prediction prediction = model.predict(workload, p);
@@ -61,7 +61,21 @@ public final class PredictCommand implements Callable<Integer> {
         prediction.totalSeconds(),
         workload.totalWeight(),
         workload.scans().size());
-    out.printf(Locale.ROOT, "Cost (Eq. 5): %s%n", Commands.cents(prediction.costCents()));
+    Money money = inputs.money();
+    if (money == Money.MONTHLY) {
+      CostModel.Charges c = model.charges(p);
+      out.printf(
+          Locale.ROOT,
+          "Cost (Eq. 5 per month, the trace run %s times a month): %s: storage %s, requests %s,"
+              + " retrieval %s%n",
+          new java.math.BigDecimal(inputs.runsPerMonth()).stripTrailingZeros().toPlainString(),
+          money.format(prediction.costCents()),
+          money.format(c.storageCents()),
+          money.format(c.requestCents()),
+          money.format(c.retrievalCents()));
+    } else {
+      out.printf(Locale.ROOT, "Cost (Eq. 5): %s%n", Commands.cents(prediction.costCents()));
+    }
     if (model.devices().stream().anyMatch(d -> d.isCold())) {
       out.printf(
           Locale.ROOT,

@@ -57,7 +57,8 @@ public final class RecommendCommand implements Callable<Integer> {
       names = "--budget",
       paramLabel = "COST",
       description =
-          "One budget, e.g. \"350 ct\" or \"3.5 EUR\" (prices are per GB in the catalogue).")
+          "One budget, e.g. \"350 ct\" or \"3.5 EUR\" (prices are per GB in the catalogue);"
+              + " per month for a catalogue priced per month, e.g. \"12 USD\" with aws.")
   String budget;
 
   @Option(
@@ -112,12 +113,14 @@ public final class RecommendCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     if (!inputs.catalogMode()) {
       throw MosaicException.invalid(
-          "recommend chooses devices to buy: give --catalog (table1, ebs, table1,csd or a file); for installed"
+          "recommend chooses devices to buy: give --catalog (table1, ebs, table1,csd, aws or a file); for installed"
               + " devices use `mosaic place`");
     }
     PrintWriter out = spec.commandLine().getOut();
-    CostModel model = inputs.costModel();
     Workload workload = inputs.workload();
+    Money money = inputs.money();
+    double runs = inputs.runsPerMonth();
+    CostModel model = inputs.costModel(workload);
     model.validate(workload);
     Duration limit = MaintenanceSyntax.duration(timeLimit, "--time-limit");
     PlacementOptions options = constraints.options(model.columns());
@@ -138,7 +141,7 @@ public final class RecommendCommand implements Callable<Integer> {
         r = lopt.place(inputs.problem(model, workload, cents, options));
       } catch (InfeasiblePlacementException e) {
         throw new InfeasiblePlacementException(
-            e.getMessage() + "; the minimum budget is " + Commands.cents(minimum));
+            e.getMessage() + "; the minimum budget is " + money.format(minimum));
       }
       points =
           List.of(
@@ -162,46 +165,106 @@ public final class RecommendCommand implements Callable<Integer> {
     }
 
     List<String> devices = model.devices().stream().map(DeviceProfile::id).toList();
+    if (money == Money.MONTHLY) {
+      // A cloud catalogue offers many classes; show those some point buys.
+      List<BudgetSweep.Point> curve = points;
+      devices =
+          devices.stream()
+              .filter(d -> curve.stream().anyMatch(p -> p.bytesPerDevice().getOrDefault(d, 0L) > 0))
+              .toList();
+    }
     out.printf(
         Locale.ROOT,
         "%d table scans (%d distinct) over %d columns; devices: %s%n",
         workload.totalWeight(),
         workload.scans().size(),
         model.columns().size(),
-        String.join(", ", devices));
-    out.printf(Locale.ROOT, "Cheapest feasible budget: %s%n", Commands.cents(minimum));
+        String.join(", ", model.devices().stream().map(DeviceProfile::id).toList()));
+    if (money == Money.MONTHLY) {
+      out.printf(
+          Locale.ROOT,
+          "Costs per month: storage, plus GET requests and GB retrieved for the trace run %s"
+              + " times a month (--runs-per-month).%n",
+          new java.math.BigDecimal(runs).stripTrailingZeros().toPlainString());
+    }
+    out.printf(Locale.ROOT, "Cheapest feasible budget: %s%n", money.format(minimum));
     if (saturation != null) {
       out.printf(
           Locale.ROOT,
           "More than %s buys no faster scans (the paper's vertical line).%n",
-          Commands.cents(saturation));
+          money.format(saturation));
     }
-    out.print(table(points, devices).render());
+    out.print(table(points, devices, money).render());
+    if (money == Money.MONTHLY) {
+      for (BudgetSweep.Point p : points) {
+        printPlacement(out, model, p, money);
+      }
+    }
     if (placementOut != null) {
       out.println("Wrote " + placementOut);
     }
     if (json != null) {
-      writeJson(json, model, workload, points, minimum, saturation);
+      writeJson(json, model, workload, points, minimum, saturation, money, runs);
       out.println("Wrote " + json);
     }
     if (chart != null) {
       Files.writeString(
-          chart, ParetoChart.html("Mosaic purchase recommendation", points, devices, saturation));
+          chart,
+          ParetoChart.html(
+              money == Money.MONTHLY
+                  ? "Mosaic recommendation, money per month"
+                  : "Mosaic purchase recommendation",
+              points,
+              devices,
+              saturation,
+              money));
       out.println("Wrote " + chart);
     }
     return 0;
   }
 
-  private static TextTable table(List<BudgetSweep.Point> points, List<String> devices) {
-    List<String> header = new ArrayList<>(List.of("budget", "cost", "predicted time"));
+  /**
+   * Where a point puts each column, device by device, and what the month costs by kind: the classes
+   * and volumes to rent, and for which columns.
+   */
+  private static void printPlacement(
+      PrintWriter out, CostModel model, BudgetSweep.Point p, Money money) {
+    CostModel.Charges c = model.charges(p.placement());
+    out.printf(
+        Locale.ROOT,
+        "%s, %.3f s: storage %s, requests %s, retrieval %s%n",
+        money.format(p.costCents()),
+        p.predictedSeconds(),
+        money.format(c.storageCents()),
+        money.format(c.requestCents()),
+        money.format(c.retrievalCents()));
+    Map<String, List<String>> columns = new LinkedHashMap<>();
+    model.devices().forEach(d -> columns.put(d.id(), new ArrayList<>()));
+    p.placement()
+        .deviceOf()
+        .forEach((column, device) -> columns.get(device).add(column.toString()));
+    columns.forEach(
+        (device, list) -> {
+          if (!list.isEmpty()) {
+            out.printf(Locale.ROOT, "  %s: %s%n", device, String.join(", ", list));
+          }
+        });
+  }
+
+  private static TextTable table(
+      List<BudgetSweep.Point> points, List<String> devices, Money money) {
+    List<String> header =
+        new ArrayList<>(
+            List.of(
+                "budget", money == Money.MONTHLY ? "cost per month" : "cost", "predicted time"));
     devices.forEach(d -> header.add(d + " GB"));
     TextTable table = new TextTable(header.toArray(String[]::new));
     for (BudgetSweep.Point p : points) {
       List<String> row =
           new ArrayList<>(
               List.of(
-                  Commands.cents(p.budgetCents()),
-                  Commands.cents(p.costCents()),
+                  money.format(p.budgetCents()),
+                  money.format(p.costCents()),
                   String.format(Locale.ROOT, "%.3f s", p.predictedSeconds())));
       devices.forEach(d -> row.add(Commands.gb(p.bytesPerDevice().getOrDefault(d, 0L))));
       table.row(row.toArray(String[]::new));
@@ -215,9 +278,15 @@ public final class RecommendCommand implements Callable<Integer> {
       Workload workload,
       List<BudgetSweep.Point> points,
       double minimum,
-      Double saturation)
+      Double saturation,
+      Money money,
+      double runs)
       throws IOException {
     Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("per_month", money == Money.MONTHLY);
+    if (money == Money.MONTHLY) {
+      doc.put("runs_per_month", runs);
+    }
     doc.put("devices", model.devices().stream().map(DeviceProfile::id).toList());
     doc.put("scans", workload.totalWeight());
     doc.put("distinct_scans", workload.scans().size());
@@ -230,6 +299,12 @@ public final class RecommendCommand implements Callable<Integer> {
       point.put("cost_cents", p.costCents());
       point.put("predicted_seconds", p.predictedSeconds());
       point.put("bytes_per_device", p.bytesPerDevice());
+      if (money == Money.MONTHLY) {
+        CostModel.Charges c = model.charges(p.placement());
+        point.put("storage_cents", c.storageCents());
+        point.put("request_cents", c.requestCents());
+        point.put("retrieval_cents", c.retrievalCents());
+      }
       Map<String, String> placement = new LinkedHashMap<>();
       p.placement().deviceOf().forEach((c, d) -> placement.put(c.toString(), d));
       point.put("placement", placement);

@@ -617,7 +617,8 @@ public final class DesignAdvisor {
                     ratio,
                     d.capacityBytes(),
                     d.costPerGb(),
-                    d.cold()));
+                    d.cold(),
+                    d.access()));
           }
         }
       }

@@ -72,13 +72,16 @@ public final class BudgetSweep {
     }
   }
 
-  /** The cheapest feasible budget in cents: every column on the device where it costs least. */
+  /**
+   * The cheapest feasible budget in cents: every column on the device where it costs least, its
+   * reads' requests and retrieval included ({@link CostModel#cents}).
+   */
   public static double minimumBudgetCents(CostModel model) {
     double cents = 0;
     for (ColumnRef column : model.columns()) {
       double cheapest = Double.POSITIVE_INFINITY;
       for (DeviceProfile d : model.devices()) {
-        cheapest = Math.min(cheapest, d.costPerGb().cents() * model.storedBytes(d, column) / 1e9);
+        cheapest = Math.min(cheapest, model.cents(d, column));
       }
       cents += cheapest;
     }

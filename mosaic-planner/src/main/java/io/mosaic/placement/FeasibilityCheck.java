@@ -38,7 +38,7 @@ final class FeasibilityCheck {
           continue;
         }
         smallest = Math.min(smallest, stored);
-        cheapestHere = Math.min(cheapestHere, d.costPerGb().cents() * stored / 1e9);
+        cheapestHere = Math.min(cheapestHere, model.cents(d, column));
       }
       if (smallest == Long.MAX_VALUE) {
         throw new InfeasiblePlacementException(

@@ -126,7 +126,7 @@ public final class LocalSearchStrategy implements PlacementStrategy {
       if (pinned != null && !pinned.equals(device.id())) {
         continue;
       }
-      double cents = device.costPerGb().cents() * model.storedBytes(device, column);
+      double cents = model.cents(device, column);
       if (cents < bestCents) {
         bestCents = cents;
         best = d;

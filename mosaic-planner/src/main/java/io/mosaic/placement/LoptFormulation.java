@@ -206,11 +206,16 @@ public final class LoptFormulation {
 
     if (problem.mode() instanceof PlacementMode.Budget budget) {
       LinearExprBuilder cost = LinearExpr.newBuilder();
+      // Eq. 8 with Eq. 5's cost per column and device; an object store's requests and retrieval
+      // for the column's monthly reads are a constant of the pair too, so the budget stays linear.
       for (int d = 0; d < nd; d++) {
-        double centsPerByte = devices.get(d).costPerGb().cents() / BYTES_PER_GB;
+        DeviceProfile device = devices.get(d);
+        double centsPerByte = device.costPerGb().cents() / BYTES_PER_GB;
         for (int c = 0; c < nc; c++) {
+          ColumnRef column = columns.get(c);
           cost.addTerm(
-              place[d][c], centsPerByte * model.storedBytes(devices.get(d), columns.get(c)));
+              place[d][c],
+              centsPerByte * model.storedBytes(device, column) + model.accessCents(device, column));
         }
       }
       builder.addLessOrEqual(cost, budget.budgetCents()).withName(unique("budget"));
@@ -525,6 +530,7 @@ public final class LoptFormulation {
       }
       List<Object> key = new ArrayList<>();
       key.add(device.costPerGb());
+      key.add(device.access());
       key.add(problem.limitBytes(device));
       key.add(problem.options().minBytes().getOrDefault(device.id(), 0L));
       key.add(device.cold());

@@ -58,7 +58,7 @@ public final class ScoreTables {
         time[d][c] = model.columnTime(device, column);
         cpu[d][c] = model.cpuTime(device, column);
         bytes[d][c] = model.storedBytes(device, column);
-        cents[d][c] = device.costPerGb().cents() * bytes[d][c] / 1e9;
+        cents[d][c] = model.cents(device, column);
       }
     }
     List<DistinctScan> list = problem.solveWorkload().scans();

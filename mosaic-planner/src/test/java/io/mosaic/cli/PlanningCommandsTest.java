@@ -119,6 +119,96 @@ class PlanningCommandsTest {
   }
 
   @Test
+  void recommendOnAwsPricesAMonthWithRequestsAndRetrieval() throws IOException {
+    String[] aws = small();
+    aws[1] = "aws";
+    Path json = dir.resolve("aws.json");
+    Path chart = dir.resolve("aws.html");
+    int status =
+        RecommendCommand.run(
+            with(
+                aws,
+                "--steps",
+                "3",
+                "--runs-per-month",
+                "1000",
+                "--json",
+                json.toString(),
+                "--chart",
+                chart.toString()),
+            o(),
+            e());
+    assertThat(status).as(err.toString()).isZero();
+    String text = out.toString();
+    assertThat(text)
+        .contains(
+            "devices: s3-standard, s3-standard-ia, s3-onezone-ia, s3-glacier-ir, s3-express,"
+                + " ebs-gp3, ebs-io2, ebs-st1, ebs-sc1, nvme-i4i",
+            "for the trace run 1000 times a month (--runs-per-month)",
+            "cost per month",
+            "/month, ")
+        .containsPattern("Cheapest feasible budget: \\$\\d+\\.\\d+/month")
+        .containsPattern("storage \\$[0-9.]+/month, requests \\$[0-9.]+/month, retrieval")
+        .containsPattern("\\n  [a-z0-9-]+: (supplier|nation|region)\\.");
+    JsonNode doc = new ObjectMapper().readTree(json.toFile());
+    assertThat(doc.get("per_month").asBoolean()).isTrue();
+    assertThat(doc.get("runs_per_month").asDouble()).isEqualTo(1000);
+    for (JsonNode p : doc.get("points")) {
+      assertThat(
+              p.get("storage_cents").asDouble()
+                  + p.get("request_cents").asDouble()
+                  + p.get("retrieval_cents").asDouble())
+          .isCloseTo(p.get("cost_cents").asDouble(), offset(1e-6));
+    }
+    // The cheapest point, by hand from its placement: what the model charges a month.
+    CostModel model =
+        CostModel.of(
+                DeviceCatalog.load("aws").stream()
+                    .map(d -> DeviceProfile.catalog(d, ColumnSizes.load(aws[5]).ratio(d.codec())))
+                    .toList(),
+                ColumnSizes.load(aws[5]).columns())
+            .withMonthlyReads(TraceFile.load(aws[3]), 1000);
+    JsonNode first = doc.get("points").get(0);
+    java.util.Map<io.mosaic.model.ColumnRef, String> placed = new java.util.HashMap<>();
+    first
+        .get("placement")
+        .properties()
+        .forEach(
+            en -> placed.put(io.mosaic.model.ColumnRef.parse(en.getKey()), en.getValue().asText()));
+    assertThat(model.cost(new io.mosaic.model.Placement(placed)))
+        .isCloseTo(first.get("cost_cents").asDouble(), offset(1e-6))
+        .isCloseTo(doc.get("minimum_budget_cents").asDouble(), offset(1e-6));
+    String html = Files.readString(chart);
+    assertThat(html)
+        .contains("money per month", "cost per month: storage, requests and retrieval", "/month")
+        .doesNotContain(" ct<");
+
+    // One monthly budget, then predict prices the same placement the same way.
+    Path placement = dir.resolve("aws.csv");
+    out.getBuffer().setLength(0);
+    String[] monthly = with(aws, "--runs-per-month", "1000");
+    status =
+        RecommendCommand.run(
+            with(monthly, "--budget", "0.03 USD", "--placement-out", placement.toString()),
+            o(),
+            e());
+    assertThat(status).as(err.toString()).isZero();
+    Matcher cost =
+        Pattern.compile("\\n(\\$[0-9.]+/month), [0-9.]+ s: storage").matcher(out.toString());
+    assertThat(cost.find()).as(out.toString()).isTrue();
+    out.getBuffer().setLength(0);
+    status = PredictCommand.run(with(monthly, "--placement", placement.toString()), o(), e());
+    assertThat(status).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .contains("Cost (Eq. 5 per month, the trace run 1000 times a month): " + cost.group(1));
+
+    // A catalogue priced once has no month to run the trace in.
+    out.getBuffer().setLength(0);
+    assertThat(RecommendCommand.run(with(small(), "--runs-per-month", "10"), o(), e())).isNotZero();
+    assertThat(err.toString()).contains("--runs-per-month prices a month's reads");
+  }
+
+  @Test
   void oneBudgetThenPredictAgree() throws IOException {
     Path placement = dir.resolve("p.csv");
     int status =
