@@ -390,6 +390,17 @@ public final class HadoopStorage implements Storage {
     }
   }
 
+  /** One HEAD on S3A, where {@link #stat} also lists the prefix to find a folder. */
+  @Override
+  @SuppressWarnings("deprecation") // the one FileSystem call that S3A answers with a HEAD alone
+  public boolean isFile(String key) throws IOException {
+    try {
+      return fs.isFile(path(key));
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+  }
+
   private FileStatus status(String key, org.apache.hadoop.fs.FileStatus s) {
     return new FileStatus(
         key,
