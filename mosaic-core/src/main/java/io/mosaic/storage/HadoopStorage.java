@@ -138,32 +138,41 @@ public final class HadoopStorage implements Storage {
         in = fs.open(p);
         length = ((HdfsDataInputStream) in).getVisibleLength();
       } else {
-        // One stat, handed to the open so an object store does not ask again (one HEAD on S3);
-        // reads are positional, segment footers first, hence the random read policy.
         org.apache.hadoop.fs.FileStatus status = fs.getFileStatus(p);
         length = status.getLen();
-        in =
-            org.apache.hadoop.util.functional.FutureIO.awaitFuture(
-                fs.openFile(p)
-                    .withFileStatus(status)
-                    .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, "random")
-                    .build());
+        in = openObject(p, status);
       }
     } catch (IOException e) {
       throw translate(e, key);
     }
     return new HadoopReadFile(
-        key, in, length, in.hasCapability(StreamCapabilities.PREADBYTEBUFFER));
+        key, p, in, length, in.hasCapability(StreamCapabilities.PREADBYTEBUFFER));
+  }
+
+  /**
+   * Opens with the stat already made, so an object store does not ask again (one HEAD on S3); reads
+   * are positional, segment footers first, hence the random read policy.
+   */
+  private FSDataInputStream openObject(Path p, org.apache.hadoop.fs.FileStatus status)
+      throws IOException {
+    return org.apache.hadoop.util.functional.FutureIO.awaitFuture(
+        fs.openFile(p)
+            .withFileStatus(status)
+            .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, "random")
+            .build());
   }
 
   private final class HadoopReadFile implements ReadFile {
     private final String key;
-    private final FSDataInputStream in;
+    private final Path path;
     private final long length;
     private final boolean byteBuffers;
+    private FSDataInputStream in;
+    private boolean read;
 
-    HadoopReadFile(String key, FSDataInputStream in, long length, boolean byteBuffers) {
+    HadoopReadFile(String key, Path path, FSDataInputStream in, long length, boolean byteBuffers) {
       this.key = key;
+      this.path = path;
       this.in = in;
       this.length = length;
       this.byteBuffers = byteBuffers;
@@ -192,20 +201,57 @@ public final class HadoopStorage implements Storage {
         return 0;
       }
       try {
-        if (byteBuffers) {
-          in.readFully(position, dst.slice(dst.position(), n));
-        } else if (dst.hasArray()) {
-          in.readFully(position, dst.array(), dst.arrayOffset() + dst.position(), n);
-        } else {
-          byte[] bytes = new byte[n];
-          in.readFully(position, bytes, 0, n);
-          dst.duplicate().put(bytes);
-        }
+        readInto(dst, position, n);
       } catch (IOException e) {
-        throw translate(e, key);
+        if (read || fs instanceof DistributedFileSystem || !reopen()) {
+          throw translate(e, key);
+        }
+        try {
+          readInto(dst, position, n);
+        } catch (IOException again) {
+          again.addSuppressed(e);
+          throw translate(again, key);
+        }
       }
+      read = true;
       dst.position(dst.position() + n);
       return n;
+    }
+
+    private void readInto(ByteBuffer dst, long position, int n) throws IOException {
+      if (byteBuffers) {
+        in.readFully(position, dst.slice(dst.position(), n));
+      } else if (dst.hasArray()) {
+        in.readFully(position, dst.array(), dst.arrayOffset() + dst.position(), n);
+      } else {
+        byte[] bytes = new byte[n];
+        in.readFully(position, bytes, 0, n);
+        dst.duplicate().put(bytes);
+      }
+    }
+
+    /**
+     * An object replaced between the open's HEAD and the first GET fails that GET (S3A sends the
+     * HEAD's ETag with it): opens the new object, which is whole, if it has the length this file
+     * was opened with; false otherwise. Once bytes were read, a change is a failure, never a mix.
+     */
+    private boolean reopen() {
+      try {
+        org.apache.hadoop.fs.FileStatus status = fs.getFileStatus(path);
+        if (status.getLen() != length) {
+          return false;
+        }
+        FSDataInputStream fresh = openObject(path, status);
+        try {
+          in.close();
+        } catch (IOException ignored) {
+          // the failed stream
+        }
+        in = fresh;
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
     }
 
     @Override
