@@ -27,7 +27,8 @@ public final class Storages {
           "fs.s3a.attempts.maximum", "3",
           "fs.s3a.retry.limit", "2",
           "fs.s3a.retry.interval", "250ms",
-          "fs.s3a.connection.establish.timeout", "5s",
+          // The least S3A accepts (it raises a lower one to it, with a warning).
+          "fs.s3a.connection.establish.timeout", "15s",
           // s3:// is S3A unless the caller maps it to another file system.
           "fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
 

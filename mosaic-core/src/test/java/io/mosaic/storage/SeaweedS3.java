@@ -92,7 +92,8 @@ public final class SeaweedS3 implements BeforeAllCallback {
     s.put("fs.s3a.attempts.maximum", "2");
     s.put("fs.s3a.retry.limit", "2");
     s.put("fs.s3a.retry.interval", "100ms");
-    s.put("fs.s3a.connection.establish.timeout", "2s");
+    // S3A raises a connect timeout below 15 s to 15 s, with a warning.
+    s.put("fs.s3a.connection.establish.timeout", "15s");
     s.put("fs.s3a.connection.timeout", "20s");
     return s;
   }
