@@ -35,6 +35,7 @@ public final class DeviceConfigParser {
           "path",
           "uri",
           "storage_policy",
+          "storage_class",
           "capacity",
           "threads",
           "codec",
@@ -80,6 +81,46 @@ public final class DeviceConfigParser {
 
   private DeviceConfigParser(Path file) {
     this.file = file;
+  }
+
+  /**
+   * The S3 storage class of a device on S3, checked: one whose objects a GET reads at once. The
+   * archive classes need a restore of days before any read, which a scan cannot wait for.
+   */
+  private static Optional<String> storageClass(DeviceEntry e, URI location, String value) {
+    String scheme = location == null ? null : location.getScheme();
+    if (!"s3".equals(scheme) && !"s3a".equals(scheme)) {
+      e.problem(
+          "storage_class",
+          "bad value \""
+              + value
+              + "\": storage classes are S3's; remove storage_class, or put the device on S3 with"
+              + " uri = \"s3://bucket/mosaic/fast\"");
+      return Optional.empty();
+    }
+    String upper = value.toUpperCase(java.util.Locale.ROOT);
+    if (DeviceSpec.ARCHIVE_STORAGE_CLASSES.contains(upper)) {
+      e.problem(
+          "storage_class",
+          "bad value \""
+              + value
+              + "\": S3 must restore an object of this class before any read (hours to days), so"
+              + " no scan could read the device; use one of "
+              + String.join(", ", DeviceSpec.READABLE_STORAGE_CLASSES)
+              + " (EXPRESS_ONEZONE in a directory bucket of its own), e.g. GLACIER_IR for cold"
+              + " data read in milliseconds");
+      return Optional.empty();
+    }
+    if (!DeviceSpec.READABLE_STORAGE_CLASSES.contains(upper)) {
+      e.problem(
+          "storage_class",
+          "bad value \""
+              + value
+              + "\": not an S3 storage class a device can use; use one of "
+              + String.join(", ", DeviceSpec.READABLE_STORAGE_CLASSES));
+      return Optional.empty();
+    }
+    return Optional.of(upper);
   }
 
   /** Parses and validates an installed pool; device paths must exist and be writable. */
@@ -220,6 +261,10 @@ public final class DeviceConfigParser {
                 + " storage_policy, or put the device on HDFS with uri ="
                 + " \"hdfs://nn:8020/mosaic/fast\"");
       }
+      Optional<String> storageClass = e.optional("storage_class", DeviceEntry::name);
+      if (storageClass.isPresent()) {
+        storageClass = storageClass(e, location, storageClass.get());
+      }
       // A broken emulate or cold table is reported on its own; the directory is still emulated.
       if (path != null && e.checkDirectory(path, e.table.contains("emulate") || isCold)) {
         String owner = pathOwners.putIfAbsent(path, id);
@@ -286,7 +331,8 @@ public final class DeviceConfigParser {
               metadata,
               emulation,
               cold,
-              storagePolicy));
+              storagePolicy,
+              storageClass));
     }
     if (metadataId == null && first != null && first.table.contains("cold")) {
       first.problem(

@@ -409,8 +409,8 @@ final class DeviceEntry {
           "no storage backend serves scheme '"
               + scheme
               + "'; devices live on local directories (path, or file:) and on the file systems"
-              + " Hadoop has (hdfs:, ...): fix the scheme, or put that file system's Hadoop client"
-              + " on the class path");
+              + " Hadoop has (hdfs:, s3: with hadoop-aws, ...): fix the scheme, or put that file"
+              + " system's Hadoop client on the class path");
     }
     try {
       return new URI(scheme, uri.getAuthority(), folder, null, null);
@@ -422,8 +422,9 @@ final class DeviceEntry {
   /** Whether a backend serves {@code scheme}: a file system Hadoop knows (core-site.xml aside). */
   private static boolean served(String scheme) {
     try {
+      // s3: is S3A's unless configured otherwise (Storages maps it).
       org.apache.hadoop.fs.FileSystem.getFileSystemClass(
-          scheme, new org.apache.hadoop.conf.Configuration());
+          scheme.equals("s3") ? "s3a" : scheme, new org.apache.hadoop.conf.Configuration());
       return true;
     } catch (IOException | RuntimeException | LinkageError ex) {
       return false;

@@ -21,6 +21,8 @@ import java.util.Optional;
  *     is emulated by the cold table, never by {@code emulation}
  * @param storagePolicy the placement policy of the device's folder (an HDFS storage policy, like
  *     {@code ALL_SSD}), set when the pool is loaded; only on a storage with placement
+ * @param storageClass the S3 storage class of the objects Mosaic writes on the device ({@code
+ *     STANDARD_IA}, ...; docs/distributed-storage.md, "Devices on S3"); only on S3
  */
 public record DeviceSpec(
     String id,
@@ -34,7 +36,56 @@ public record DeviceSpec(
     boolean metadata,
     Optional<Emulation> emulation,
     Optional<ColdSpec> cold,
-    Optional<String> storagePolicy) {
+    Optional<String> storagePolicy,
+    Optional<String> storageClass) {
+
+  /**
+   * S3 storage classes whose objects a GET reads at once; a device may use them. EXPRESS_ONEZONE
+   * only in a directory bucket of its own.
+   */
+  public static final java.util.List<String> READABLE_STORAGE_CLASSES =
+      java.util.List.of(
+          "STANDARD",
+          "STANDARD_IA",
+          "ONEZONE_IA",
+          "INTELLIGENT_TIERING",
+          "GLACIER_IR",
+          "REDUCED_REDUNDANCY",
+          "EXPRESS_ONEZONE");
+
+  /** S3 storage classes whose objects must be restored before a GET, which a device cannot use. */
+  public static final java.util.List<String> ARCHIVE_STORAGE_CLASSES =
+      java.util.List.of("GLACIER", "DEEP_ARCHIVE");
+
+  /** A device with no storage class, as before storage classes. */
+  public DeviceSpec(
+      String id,
+      String name,
+      URI location,
+      ByteSize capacity,
+      int threads,
+      Codec codec,
+      Cost costPerGb,
+      Latency seek,
+      boolean metadata,
+      Optional<Emulation> emulation,
+      Optional<ColdSpec> cold,
+      Optional<String> storagePolicy) {
+    this(
+        id,
+        name,
+        location,
+        capacity,
+        threads,
+        codec,
+        costPerGb,
+        seek,
+        metadata,
+        emulation,
+        cold,
+        storagePolicy,
+        Optional.empty());
+  }
 
   /** A device on a local directory. */
   public DeviceSpec(
@@ -138,6 +189,7 @@ public record DeviceSpec(
         metadata,
         emulation,
         cold,
-        storagePolicy);
+        storagePolicy,
+        storageClass);
   }
 }

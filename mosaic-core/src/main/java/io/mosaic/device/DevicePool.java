@@ -114,7 +114,13 @@ public final class DevicePool {
       return new LocalStorage(spec.path());
     }
     try {
-      return Storages.open(spec.location(), hadoop == null ? new Configuration() : hadoop);
+      Configuration conf = hadoop == null ? new Configuration() : hadoop;
+      if (spec.storageClass().isPresent()) {
+        // The class S3A gives each object it writes, in this device's own copy of the settings.
+        conf = new Configuration(conf);
+        conf.set("fs.s3a.create.storage.class", spec.storageClass().get());
+      }
+      return Storages.open(spec.location(), conf);
     } catch (IOException | RuntimeException e) {
       throw problem(
           configFile,

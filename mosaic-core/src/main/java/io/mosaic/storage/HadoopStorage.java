@@ -57,6 +57,14 @@ public final class HadoopStorage implements Storage {
   private final Configuration conf;
   private final FileSystem fs;
   private final StorageCapabilities capabilities;
+
+  /**
+   * The store takes a create that fails when the key exists in the write itself (an object store
+   * with conditional PUTs, S3A): such a store writes an object whole when its stream closes, so
+   * {@link #createExclusive} and {@link #replace} are one PUT each, with no temporary file.
+   */
+  private final boolean conditionalPut;
+
   private FileContext context;
 
   /** Connects to the file system of {@code root} and checks that it answers. */
@@ -67,12 +75,17 @@ public final class HadoopStorage implements Storage {
     // An instance of our own, not the shared cache: closing this storage closes only its client.
     this.fs = FileSystem.newInstance(root, conf);
     try {
-      // A Rename.NONE whose check and rename the NameNode does in one step; other schemes get
-      // only what they declare until the object-store backends define their own.
+      // A Rename.NONE whose check and rename the NameNode does in one step (HDFS), or a PUT that
+      // the store refuses when the key exists (S3A's If-None-Match: *); other schemes get only
+      // what they declare.
       boolean atomicRename = fs instanceof DistributedFileSystem;
+      this.conditionalPut =
+          !atomicRename
+              && fs.hasPathCapability(
+                  rootPath, Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE);
       this.capabilities =
           new StorageCapabilities(
-              atomicRename,
+              atomicRename || conditionalPut,
               atomicRename,
               false,
               fs.hasPathCapability(rootPath, CommonPathCapabilities.FS_APPEND),
@@ -120,25 +133,46 @@ public final class HadoopStorage implements Storage {
     FSDataInputStream in;
     long length;
     try {
-      in = fs.open(p);
-      // HDFS knows the length from the open call itself; other schemes need a stat.
-      length =
-          in instanceof HdfsDataInputStream h ? h.getVisibleLength() : fs.getFileStatus(p).getLen();
+      if (fs instanceof DistributedFileSystem) {
+        // HDFS knows the length from the open call itself.
+        in = fs.open(p);
+        length = ((HdfsDataInputStream) in).getVisibleLength();
+      } else {
+        org.apache.hadoop.fs.FileStatus status = fs.getFileStatus(p);
+        length = status.getLen();
+        in = openObject(p, status);
+      }
     } catch (IOException e) {
       throw translate(e, key);
     }
     return new HadoopReadFile(
-        key, in, length, in.hasCapability(StreamCapabilities.PREADBYTEBUFFER));
+        key, p, in, length, in.hasCapability(StreamCapabilities.PREADBYTEBUFFER));
+  }
+
+  /**
+   * Opens with the stat already made, so an object store does not ask again (one HEAD on S3); reads
+   * are positional, segment footers first, hence the random read policy.
+   */
+  private FSDataInputStream openObject(Path p, org.apache.hadoop.fs.FileStatus status)
+      throws IOException {
+    return org.apache.hadoop.util.functional.FutureIO.awaitFuture(
+        fs.openFile(p)
+            .withFileStatus(status)
+            .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, "random")
+            .build());
   }
 
   private final class HadoopReadFile implements ReadFile {
     private final String key;
-    private final FSDataInputStream in;
+    private final Path path;
     private final long length;
     private final boolean byteBuffers;
+    private FSDataInputStream in;
+    private boolean read;
 
-    HadoopReadFile(String key, FSDataInputStream in, long length, boolean byteBuffers) {
+    HadoopReadFile(String key, Path path, FSDataInputStream in, long length, boolean byteBuffers) {
       this.key = key;
+      this.path = path;
       this.in = in;
       this.length = length;
       this.byteBuffers = byteBuffers;
@@ -167,20 +201,57 @@ public final class HadoopStorage implements Storage {
         return 0;
       }
       try {
-        if (byteBuffers) {
-          in.readFully(position, dst.slice(dst.position(), n));
-        } else if (dst.hasArray()) {
-          in.readFully(position, dst.array(), dst.arrayOffset() + dst.position(), n);
-        } else {
-          byte[] bytes = new byte[n];
-          in.readFully(position, bytes, 0, n);
-          dst.duplicate().put(bytes);
-        }
+        readInto(dst, position, n);
       } catch (IOException e) {
-        throw translate(e, key);
+        if (read || fs instanceof DistributedFileSystem || !reopen()) {
+          throw translate(e, key);
+        }
+        try {
+          readInto(dst, position, n);
+        } catch (IOException again) {
+          again.addSuppressed(e);
+          throw translate(again, key);
+        }
       }
+      read = true;
       dst.position(dst.position() + n);
       return n;
+    }
+
+    private void readInto(ByteBuffer dst, long position, int n) throws IOException {
+      if (byteBuffers) {
+        in.readFully(position, dst.slice(dst.position(), n));
+      } else if (dst.hasArray()) {
+        in.readFully(position, dst.array(), dst.arrayOffset() + dst.position(), n);
+      } else {
+        byte[] bytes = new byte[n];
+        in.readFully(position, bytes, 0, n);
+        dst.duplicate().put(bytes);
+      }
+    }
+
+    /**
+     * An object replaced between the open's HEAD and the first GET fails that GET (S3A sends the
+     * HEAD's ETag with it): opens the new object, which is whole, if it has the length this file
+     * was opened with; false otherwise. Once bytes were read, a change is a failure, never a mix.
+     */
+    private boolean reopen() {
+      try {
+        org.apache.hadoop.fs.FileStatus status = fs.getFileStatus(path);
+        if (status.getLen() != length) {
+          return false;
+        }
+        FSDataInputStream fresh = openObject(path, status);
+        try {
+          in.close();
+        } catch (IOException ignored) {
+          // the failed stream
+        }
+        in = fresh;
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
     }
 
     @Override
@@ -198,7 +269,10 @@ public final class HadoopStorage implements Storage {
     }
   }
 
-  /** Durable on close: hsync makes the DataNodes write the last block to disk. */
+  /**
+   * Durable on close: hsync makes the DataNodes write the last block to disk; an object store's PUT
+   * at close is.
+   */
   private final class SyncedOutput extends OutputStream {
     private final String key;
     private final FSDataOutputStream out;
@@ -230,7 +304,10 @@ public final class HadoopStorage implements Storage {
       }
       closed = true;
       try {
-        out.hsync();
+        // An object store has no hsync: its object is durable once the PUT at close returns.
+        if (out.hasCapability(StreamCapabilities.HSYNC)) {
+          out.hsync();
+        }
       } catch (IOException e) {
         try {
           out.close();
@@ -252,12 +329,64 @@ public final class HadoopStorage implements Storage {
 
   @Override
   public void createExclusive(String key, byte[] content) throws IOException {
-    publish(key, content, Options.Rename.NONE);
+    if (conditionalPut) {
+      put(key, content, false);
+    } else {
+      publish(key, content, Options.Rename.NONE);
+    }
   }
 
   @Override
   public void replace(String key, byte[] content) throws IOException {
-    publish(key, content, Options.Rename.OVERWRITE);
+    if (conditionalPut) {
+      put(key, content, true);
+    } else {
+      publish(key, content, Options.Rename.OVERWRITE);
+    }
+  }
+
+  /**
+   * One PUT of the whole object, which readers see whole or not at all. Without {@code overwrite}
+   * it is conditional ({@code If-None-Match: *}, docs/format.md "Storage backends"): S3A skips its
+   * HEAD and LIST probes and the store refuses the PUT when the key exists, so of racing creators
+   * exactly one wins. A plain {@code overwrite(false)} would only probe before the PUT, which two
+   * racers can both pass.
+   */
+  private void put(String key, byte[] content, boolean overwrite) throws IOException {
+    Path p = path(key);
+    try {
+      var builder = fs.createFile(p).overwrite(overwrite).recursive();
+      if (overwrite) {
+        // S3A's option to skip its LIST for a folder at the key: Mosaic puts no file where a
+        // folder is, and the PUT alone replaces the object atomically.
+        builder.opt("fs.s3a.create.performance", true);
+      } else {
+        builder.must(Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE, true);
+      }
+      try (FSDataOutputStream out = builder.build()) {
+        out.write(content);
+      }
+    } catch (IOException e) {
+      if (!overwrite && preconditionFailed(e)) {
+        throw withCause(new java.nio.file.FileAlreadyExistsException(root + key), e);
+      }
+      throw translate(e, key);
+    }
+  }
+
+  /**
+   * A conditional PUT refused because the key exists: S3A reports the store's 412 Precondition
+   * Failed (and S3 Express's 200 with code PreconditionFailed) as its RemoteFileChangedException, a
+   * class of hadoop-aws, which Mosaic's core does not compile against.
+   */
+  private static boolean preconditionFailed(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException")
+          || t instanceof FileAlreadyExistsException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Writes a temporary file beside {@code key}, then renames it there in one NameNode step. */
@@ -302,6 +431,17 @@ public final class HadoopStorage implements Storage {
       return Optional.of(status(key, fs.getFileStatus(path(key))));
     } catch (FileNotFoundException e) {
       return Optional.empty();
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+  }
+
+  /** One HEAD on S3A, where {@link #stat} also lists the prefix to find a folder. */
+  @Override
+  @SuppressWarnings("deprecation") // the one FileSystem call that S3A answers with a HEAD alone
+  public boolean isFile(String key) throws IOException {
+    try {
+      return fs.isFile(path(key));
     } catch (IOException e) {
       throw translate(e, key);
     }
@@ -497,18 +637,77 @@ public final class HadoopStorage implements Storage {
       return withCause(
           new FileSystemException(where, null, "Disk quota exceeded (" + e.getMessage() + ")"), e);
     }
+    if (isS3(root)) {
+      String bucket = root.getAuthority();
+      if (e.getClass().getName().equals("org.apache.hadoop.fs.s3a.UnknownStoreException")) {
+        throw new MosaicException(
+            MosaicException.Kind.NOT_FOUND,
+            "bucket '"
+                + bucket
+                + "' of "
+                + where
+                + " does not exist at the S3 endpoint (fs.s3a.endpoint "
+                + endpoint()
+                + "); create the bucket, or fix the bucket in the URI or the endpoint",
+            e);
+      }
+      if (e instanceof java.nio.file.AccessDeniedException) {
+        throw new MosaicException(
+            MosaicException.Kind.IO,
+            "S3 refused access to "
+                + where
+                + " ("
+                + e.getMessage()
+                + "); check the credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the"
+                + " environment, or fs.s3a.access.key and fs.s3a.secret.key in the Hadoop"
+                + " configuration, never in Mosaic's files) and that they may read and write"
+                + " bucket '"
+                + bucket
+                + "'",
+            e);
+      }
+    }
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof ConnectException
           || t instanceof NoRouteToHostException
           || t instanceof SocketTimeoutException
           || t instanceof UnknownHostException) {
-        throw unreachable(root, e);
+        throw unreachable(root, e, endpoint());
       }
     }
     return e;
   }
 
+  /** The S3 endpoint S3A calls for this root, or "the AWS default" when none is set. */
+  private String endpoint() {
+    String bucketKey = "fs.s3a.bucket." + root.getAuthority() + ".endpoint";
+    String endpoint = conf.getTrimmed(bucketKey, conf.getTrimmed("fs.s3a.endpoint", ""));
+    return endpoint.isEmpty() ? "the AWS default" : endpoint;
+  }
+
+  static boolean isS3(URI root) {
+    return "s3a".equals(root.getScheme()) || "s3".equals(root.getScheme());
+  }
+
   static MosaicException unreachable(URI root, Throwable cause) {
+    return unreachable(root, cause, null);
+  }
+
+  static MosaicException unreachable(URI root, Throwable cause, String endpoint) {
+    if (isS3(root)) {
+      return new MosaicException(
+          MosaicException.Kind.IO,
+          "the S3 endpoint of "
+              + root
+              + " ("
+              + endpoint
+              + ") is unreachable ("
+              + cause.getClass().getSimpleName()
+              + "); check fs.s3a.endpoint in the Hadoop configuration, that the S3 server there"
+              + " runs, and that this host reaches it (fs.s3a.attempts.maximum, fs.s3a.retry.limit"
+              + " and fs.s3a.connection.establish.timeout set how long Mosaic waits)",
+          cause);
+    }
     return new MosaicException(
         MosaicException.Kind.IO,
         "the "

@@ -64,6 +64,15 @@ public interface Storage extends Closeable {
   Optional<FileStatus> stat(String key) throws IOException;
 
   /**
+   * Whether a file (not a folder) is at {@code key}: where a name can only be a file, the cheaper
+   * probe, as an object store answers it with one HEAD and no listing (docs/format.md, "Storage
+   * backends").
+   */
+  default boolean isFile(String key) throws IOException {
+    return stat(key).filter(f -> !f.folder()).isPresent();
+  }
+
+  /**
    * The direct children of folder {@code prefix} ({@code ""} for the root), by name; empty when the
    * folder does not exist.
    */

@@ -15,13 +15,22 @@ public final class Storages {
   /**
    * Connection settings for when the caller set none: Hadoop's defaults retry an unreachable
    * NameNode for about 10 s on a refused connection and 15 min on timeouts, which looks like a
-   * hang.
+   * hang. They also map {@code s3://} to S3A (docs/distributed-storage.md, "Devices on S3").
    */
   static final Map<String, String> CONNECT_DEFAULTS =
       Map.of(
           "ipc.client.connect.max.retries", "1",
           "ipc.client.connect.max.retries.on.timeouts", "1",
-          "ipc.client.connect.timeout", "3000");
+          "ipc.client.connect.timeout", "3000",
+          // S3A's defaults retry a refused or silent endpoint for minutes (7 retries of S3A, each
+          // of up to 5 SDK attempts); a wrong endpoint or a stopped server should fail in seconds.
+          "fs.s3a.attempts.maximum", "3",
+          "fs.s3a.retry.limit", "2",
+          "fs.s3a.retry.interval", "250ms",
+          // The least S3A accepts (it raises a lower one to it, with a warning).
+          "fs.s3a.connection.establish.timeout", "15s",
+          // s3:// is S3A unless the caller maps it to another file system.
+          "fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
 
   private Storages() {}
 
@@ -81,22 +90,15 @@ public final class Storages {
               + uri
               + "' names no host or no absolute folder; write "
               + scheme
-              + "://host:port/folder, e.g. hdfs://namenode:8020/mosaic/fast");
+              + "://host:port/folder, e.g. hdfs://namenode:8020/mosaic/fast or"
+              + " s3://bucket/mosaic/fast");
     }
     String path = uri.getPath().endsWith("/") ? uri.getPath() : uri.getPath() + "/";
     URI root = URI.create(scheme + "://" + uri.getRawAuthority() + path);
     try {
       return new HadoopStorage(root, withConnectDefaults(conf));
     } catch (UnsupportedFileSystemException e) {
-      throw new MosaicException(
-          MosaicException.Kind.INVALID_ARGUMENT,
-          "storage URI '"
-              + uri
-              + "' has scheme '"
-              + scheme
-              + "', which no Hadoop file system on the class path serves; use hdfs:// or file:, or"
-              + " add the scheme's Hadoop module",
-          e);
+      throw noFileSystem(uri, scheme, e);
     } catch (IllegalArgumentException e) {
       // Hadoop reports an unknown NameNode host as an IllegalArgumentException around it.
       if (e.getCause() instanceof UnknownHostException) {
@@ -106,7 +108,25 @@ public final class Storages {
           MosaicException.Kind.INVALID_ARGUMENT,
           "storage URI '" + uri + "' is not one Hadoop accepts (" + e.getMessage() + ")",
           e);
+    } catch (RuntimeException e) {
+      // fs.<scheme>.impl names a class that is not on the class path (s3:// without hadoop-aws).
+      if (e.getCause() instanceof ClassNotFoundException) {
+        throw noFileSystem(uri, scheme, e);
+      }
+      throw e;
     }
+  }
+
+  private static MosaicException noFileSystem(URI uri, String scheme, Exception e) {
+    return new MosaicException(
+        MosaicException.Kind.INVALID_ARGUMENT,
+        "storage URI '"
+            + uri
+            + "' has scheme '"
+            + scheme
+            + "', which no Hadoop file system on the class path serves; use hdfs://, s3:// or"
+            + " file:, or add the scheme's Hadoop module (s3:// and s3a:// need hadoop-aws)",
+        e);
   }
 
   /** A copy of {@code conf} with {@link #CONNECT_DEFAULTS} where only Hadoop's defaults were. */

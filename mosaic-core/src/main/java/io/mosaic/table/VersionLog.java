@@ -168,7 +168,7 @@ public final class VersionLog {
   private long probeFrom(long from) {
     long last = from;
     try {
-      while (storage.stat(key(last + 1)).isPresent()) {
+      while (storage.isFile(key(last + 1))) {
         last++;
       }
     } catch (IOException e) {
@@ -324,7 +324,7 @@ public final class VersionLog {
   private void checkExist(Collection<String> files) {
     for (String file : files) {
       try {
-        if (storage.stat(file).isEmpty()) {
+        if (!storage.isFile(file)) {
           throw new TableConflictException(
               "table "
                   + table

@@ -319,6 +319,45 @@ class DeviceConfigParserTest {
   }
 
   @Test
+  void readsDevicesOnS3WithTheirStorageClass() throws IOException {
+    List<DeviceSpec> specs =
+        DeviceConfigParser.parsePool(
+            write(
+                remote("warm", "s3://bucket/mosaic/warm", "storage_class = \"standard_ia\"")
+                    + remote("hot", "s3a://bucket/mosaic/hot")));
+    assertThat(specs.get(0).location()).hasToString("s3://bucket/mosaic/warm");
+    assertThat(specs.get(0).storageClass()).contains("STANDARD_IA");
+    assertThat(specs.get(0).local()).isFalse();
+    assertThat(specs.get(1).storageClass()).isEmpty();
+  }
+
+  @Test
+  void refusesStorageClassesThatNeedARestoreOrAreNotS3s() throws IOException {
+    String local = Files.createDirectories(dir.resolve("local")).toUri().toString();
+    List<String> found =
+        problems(
+            remote("archive", "s3://bucket/m/archive", "storage_class = \"GLACIER\"")
+                + remote("deep", "s3://bucket/m/deep", "storage_class = \"DEEP_ARCHIVE\"")
+                + remote("typo", "s3://bucket/m/typo", "storage_class = \"STANDARD_AI\"")
+                + remote("hdfs", "hdfs://nn:8020/m/hdfs", "storage_class = \"STANDARD\"")
+                + remote("here", local, "storage_class = \"STANDARD\""));
+    assertThat(found).hasSize(5);
+    assertThat(found.get(0))
+        .startsWith("F:4: device 'archive' field 'storage_class': bad value \"GLACIER\": S3 must")
+        .contains("restore an object of this class before any read")
+        .contains("STANDARD, STANDARD_IA, ONEZONE_IA, INTELLIGENT_TIERING, GLACIER_IR")
+        .contains("EXPRESS_ONEZONE in a directory bucket");
+    assertThat(found.get(1)).contains("device 'deep'").contains("\"DEEP_ARCHIVE\": S3 must");
+    assertThat(found.get(2))
+        .contains("device 'typo'")
+        .contains("not an S3 storage class a device can use; use one of STANDARD");
+    assertThat(found.get(3))
+        .contains("device 'hdfs'")
+        .contains("storage classes are S3's; remove storage_class");
+    assertThat(found.get(4)).contains("device 'here'").contains("storage classes are S3's");
+  }
+
+  @Test
   void refusesWrongLocationsAndPolicies() throws IOException {
     String local = Files.createDirectories(dir.resolve("local")).toUri().toString();
     assertThat(
@@ -349,8 +388,8 @@ class DeviceConfigParserTest {
                 + " \"hdfs://nn:8020/mosaic/fast\", or path = \"mosaic/fast\" for a local directory",
             "F:32: device 'scheme' field 'uri': bad value \"gopher://nn/m/x\": no storage backend"
                 + " serves scheme 'gopher'; devices live on local directories (path, or file:) and"
-                + " on the file systems Hadoop has (hdfs:, ...): fix the scheme, or put that file"
-                + " system's Hadoop client on the class path",
+                + " on the file systems Hadoop has (hdfs:, s3: with hadoop-aws, ...): fix the scheme,"
+                + " or put that file system's Hadoop client on the class path",
             "F:39: device 'root' field 'uri': bad value \"hdfs://nn:8020/\": names no folder of its"
                 + " own (the root, or above it); give the device's own folder, like uri ="
                 + " \"hdfs://nn:8020/mosaic/fast\"",
@@ -680,7 +719,8 @@ class DeviceConfigParserTest {
     assertThat(problems(device("a", "capcity = \"1 GB\"").replace("threads = 2", "threads = 0")))
         .containsExactly(
             "F:5: device 'a' field 'capcity': unknown field; allowed: capacity, codec, cold,"
-                + " cost_per_gb, emulate, id, metadata, name, path, seek, storage_policy, threads, uri",
+                + " cost_per_gb, emulate, id, metadata, name, path, seek, storage_class,"
+                + " storage_policy, threads, uri",
             "F:8: device 'a' field 'threads': bad value 0: expected a whole number of reader"
                 + " threads from 1 to 1024, like 8 (1 for an HDD)");
   }

@@ -116,6 +116,13 @@ public final class CountingStorage implements Storage {
     return storage.stat(key);
   }
 
+  /** Counted as a stat: the protocol's probes of a name, whichever call the backend answers. */
+  @Override
+  public boolean isFile(String key) throws IOException {
+    tally("stat");
+    return storage.isFile(key);
+  }
+
   @Override
   public List<FileStatus> list(String prefix) throws IOException {
     tally("list");

@@ -26,9 +26,10 @@ final class HadoopOptions {
       names = "--hadoop-conf",
       paramLabel = "KEY=VALUE",
       description =
-          "A Hadoop setting for devices on HDFS (repeatable), over core-site.xml and"
+          "A Hadoop setting for devices on HDFS or S3 (repeatable), over core-site.xml and"
               + " hdfs-site.xml of $HADOOP_CONF_DIR, e.g. --hadoop-conf"
-              + " dfs.client.use.datanode.hostname=true.")
+              + " dfs.client.use.datanode.hostname=true or --hadoop-conf"
+              + " fs.s3a.endpoint=http://s3.local:8333 (S3 credentials come from the environment).")
   Map<String, String> settings = new LinkedHashMap<>();
 
   /** Loads the pool of {@code devices} with this command's Hadoop configuration. */

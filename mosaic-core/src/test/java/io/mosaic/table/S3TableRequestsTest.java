@@ -1,0 +1,156 @@
+package io.mosaic.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mosaic.device.Device;
+import io.mosaic.device.DevicePool;
+import io.mosaic.storage.SeaweedS3;
+import io.mosaic.storage.Storage;
+import io.mosaic.storage.Storages;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A lock-free table whose metadata and segments are on S3 (SeaweedFS through S3A), named by its
+ * {@code s3://} URI, with devices of a storage class: the S3 requests of a commit, of finding the
+ * latest version and of a scan, counted by S3A and printed for docs/format.md ("Storage backends"),
+ * and bounded: a commit takes at most 3 requests, finding the latest lists nothing, and a scan
+ * writes nothing.
+ */
+class S3TableRequestsTest {
+  @RegisterExtension static final SeaweedS3 S3 = SeaweedS3.shared();
+
+  @TempDir Path dir;
+
+  @Test
+  void aCommitTakesAtMostThreeRequestsAndReadsNeitherListNorPut() throws IOException {
+    String folder = "pool-" + System.nanoTime();
+    String toml =
+        """
+        [[device]]
+        id = "hot"
+        uri = "s3://%1$s/%2$s/hot"
+        storage_class = "STANDARD"
+        capacity = "4 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "2 ct"
+
+        [[device]]
+        id = "warm"
+        uri = "s3://%1$s/%2$s/warm"
+        storage_class = "STANDARD_IA"
+        capacity = "8 GB"
+        threads = 2
+        codec = "zstd"
+        cost_per_gb = "1 ct"
+        """
+            .formatted(SeaweedS3.BUCKET, folder);
+    Path file = dir.resolve("devices.toml");
+    Files.writeString(file, toml);
+    DevicePool pool = DevicePool.load(file, S3.conf());
+    String location = "s3://" + SeaweedS3.BUCKET + "/" + folder + "/tables/orders";
+    Map<String, String> props = new java.util.HashMap<>();
+    for (int i = 0; i < LockFreeTableContract.SCHEMA.columns().size(); i++) {
+      props.put(
+          "column." + LockFreeTableContract.SCHEMA.columns().get(i).name() + ".device",
+          i % 2 == 0 ? "hot" : "warm");
+    }
+    MosaicTable table = MosaicTable.create(location, pool, LockFreeTableContract.SCHEMA, props);
+    List<List<Object>> rows = LockFreeTableContract.rows(0.001);
+    TableFixtures.appendRows(table, LockFreeTableContract.SCHEMA, rows);
+
+    List<Storage> all = new ArrayList<>();
+    all.add(Storages.shared(URI.create(location), pool.hadoop()));
+    for (Device d : pool.devices()) {
+      all.add(d.storage());
+    }
+    Map<String, Long> latest = requestsOf(all, table::latest);
+    Map<String, Long> commit = requestsOf(all, () -> table.commit("noop", m -> m));
+    MosaicTable reopened = MosaicTable.open(location, pool);
+    List<List<Object>> scanned = new ArrayList<>();
+    Map<String, Long> scan = requestsOf(all, () -> scanned.addAll(scan(pool, reopened, false)));
+    Map<String, Long> recorded = requestsOf(all, () -> scan(pool, reopened, true));
+    System.out.println(
+        "S3 requests of finding the latest version: "
+            + latest
+            + "; of a commit (which finds its base first): "
+            + commit
+            + "; of a scan of "
+            + scanned.size()
+            + " rows: "
+            + scan
+            + "; of the same scan recorded in the trace: "
+            + recorded);
+
+    assertThat(scanned).hasSameSizeAs(rows);
+    assertThat(latest).doesNotContainKeys("object_list_request", "object_put_request");
+    // Publishing is one conditional PUT; beyond finding its base a commit takes at most 3.
+    assertThat(commit).containsEntry("object_put_request", 1L);
+    assertThat(commit).doesNotContainKey("object_list_request");
+    assertThat(total(commit) - total(latest)).isLessThanOrEqualTo(3);
+    assertThat(scan).doesNotContainKey("object_put_request");
+    // A recorded scan writes its trace record, one object, and nothing else.
+    assertThat(recorded).containsEntry("object_put_request", 1L);
+    assertThat(table.latest().version()).isEqualTo(3);
+    // Each device wrote its objects in its class; SeaweedFS keeps the class as the object's.
+    for (Device d : pool.devices()) {
+      var fs = ((io.mosaic.storage.HadoopStorage) d.storage()).fileSystem();
+      assertThat(fs.getConf().get("fs.s3a.create.storage.class"))
+          .isEqualTo(d.spec().storageClass().orElseThrow());
+    }
+  }
+
+  private static long total(Map<String, Long> requests) {
+    return requests.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  private static List<List<Object>> scan(DevicePool pool, MosaicTable table, boolean record) {
+    List<List<Object>> rows = new ArrayList<>();
+    try (io.mosaic.scan.Retriever retriever = new io.mosaic.scan.Retriever(pool);
+        io.mosaic.scan.Scan scan =
+            retriever.scan(
+                table,
+                io.mosaic.scan.ScanRequest.of(table.latest().schema().names()).recorded(record))) {
+      while (scan.hasNext()) {
+        rows.addAll(TableFixtures.values(scan.next()));
+      }
+    }
+    return rows;
+  }
+
+  private static Map<String, Long> requestsOf(List<Storage> storages, Work work)
+      throws IOException {
+    List<Map<String, Long>> before = new ArrayList<>();
+    for (Storage s : storages) {
+      before.add(SeaweedS3.requests(s));
+    }
+    work.run();
+    Map<String, Long> made = new TreeMap<>();
+    for (int i = 0; i < storages.size(); i++) {
+      Map<String, Long> was = before.get(i);
+      SeaweedS3.requests(storages.get(i))
+          .forEach(
+              (k, v) -> {
+                long d = v - was.getOrDefault(k, 0L);
+                if (d != 0) {
+                  made.merge(k, d, Long::sum);
+                }
+              });
+    }
+    return made;
+  }
+
+  interface Work {
+    void run() throws IOException;
+  }
+}
