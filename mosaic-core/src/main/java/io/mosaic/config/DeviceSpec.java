@@ -21,6 +21,9 @@ import java.util.Optional;
  *     is emulated by the cold table, never by {@code emulation}
  * @param storagePolicy the placement policy of the device's folder (an HDFS storage policy, like
  *     {@code ALL_SSD}), set when the pool is loaded; only on a storage with placement
+ * @param link the path to the host the device shares with other devices ({@code link = "..."}
+ *     naming a {@code [[link]]} table), whose rate the cost model charges a scan's reads from all
+ *     of them together (docs/cost-model.md, "Shared links")
  */
 public record DeviceSpec(
     String id,
@@ -34,7 +37,38 @@ public record DeviceSpec(
     boolean metadata,
     Optional<Emulation> emulation,
     Optional<ColdSpec> cold,
-    Optional<String> storagePolicy) {
+    Optional<String> storagePolicy,
+    Optional<Link> link) {
+
+  /** A device with its own path to the host (no {@link Link} shared with other devices). */
+  public DeviceSpec(
+      String id,
+      String name,
+      URI location,
+      ByteSize capacity,
+      int threads,
+      Codec codec,
+      Cost costPerGb,
+      Latency seek,
+      boolean metadata,
+      Optional<Emulation> emulation,
+      Optional<ColdSpec> cold,
+      Optional<String> storagePolicy) {
+    this(
+        id,
+        name,
+        location,
+        capacity,
+        threads,
+        codec,
+        costPerGb,
+        seek,
+        metadata,
+        emulation,
+        cold,
+        storagePolicy,
+        Optional.empty());
+  }
 
   /** A device on a local directory. */
   public DeviceSpec(
@@ -138,6 +172,7 @@ public record DeviceSpec(
         metadata,
         emulation,
         cold,
-        storagePolicy);
+        storagePolicy,
+        link);
   }
 }
