@@ -18,6 +18,8 @@ import java.util.Optional;
  *     a budget for it is money per month (docs/cost-model.md, "Money per month")
  * @param access prices of requests and retrieval, per month's reads; {@link AccessPrice#NONE} but
  *     for object stores
+ * @param link the link the device shares with others to the host ({@code link = "network"} and a
+ *     {@code [[link]]} table), whose rate bounds what a scan reads from all of them together
  */
 public record CatalogDevice(
     String id,
@@ -30,7 +32,36 @@ public record CatalogDevice(
     String source,
     Optional<ColdSpec> cold,
     boolean monthly,
-    AccessPrice access) {
+    AccessPrice access,
+    Optional<Link> link) {
+  /** A device with its own path to the host: no link shared with other devices. */
+  public CatalogDevice(
+      String id,
+      String name,
+      Bandwidth read,
+      Latency seek,
+      int threads,
+      Codec codec,
+      Cost costPerGb,
+      String source,
+      Optional<ColdSpec> cold,
+      boolean monthly,
+      AccessPrice access) {
+    this(
+        id,
+        name,
+        read,
+        seek,
+        threads,
+        codec,
+        costPerGb,
+        source,
+        cold,
+        monthly,
+        access,
+        Optional.empty());
+  }
+
   /** A warm device. */
   public CatalogDevice(
       String id,
@@ -61,6 +92,7 @@ public record CatalogDevice(
   public CatalogDevice {
     java.util.Objects.requireNonNull(cold, "cold");
     java.util.Objects.requireNonNull(access, "access");
+    java.util.Objects.requireNonNull(link, "link");
     if (!monthly && !access.free()) {
       throw io.mosaic.MosaicException.invalid(
           "device '"

@@ -1,5 +1,6 @@
 package io.mosaic.config;
 
+import io.mosaic.MosaicException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -43,7 +44,8 @@ public final class DeviceConfigParser {
           "seek",
           "metadata",
           "emulate",
-          "cold");
+          "cold",
+          "link");
   static final Set<String> CATALOG_FIELDS =
       Set.of(
           "id",
@@ -58,7 +60,8 @@ public final class DeviceConfigParser {
           "cost_per_1000_requests",
           "cost_per_gb_retrieved",
           "source",
-          "cold");
+          "cold",
+          "link");
   static final Map<String, String> EXAMPLES =
       Map.of(
           "id", "id = \"nvme\"",
@@ -71,6 +74,8 @@ public final class DeviceConfigParser {
           "cost_per_gb", "cost_per_gb = \"60 ct\"",
           "read", "read = \"1.2 GB/s\"",
           "source", "source = \"vendor data sheet, 2026\"");
+  static final Set<String> LINK_FIELDS = Set.of("id", "read");
+  static final String LINK_EXAMPLE = "[[link]] id = \"network\" read = \"1.5 GB/s\"";
   static final Set<String> EMULATE_FIELDS = Set.of("read", "seek");
   static final Set<String> COLD_FIELDS = Set.of("groups", "switch", "read", "policy", "layout");
   static final String COLD_EXAMPLE = "{ groups = 4, switch = \"10 s\", read = \"100 MB/s\" }";
@@ -78,6 +83,8 @@ public final class DeviceConfigParser {
 
   private final Path file;
   private final List<ConfigProblem> problems = new ArrayList<>();
+  // The file's [[link]] tables by id: paths to the host that devices share (Link).
+  private final Map<String, Link> links = new HashMap<>();
 
   private DeviceConfigParser(Path file) {
     this.file = file;
@@ -180,15 +187,19 @@ public final class DeviceConfigParser {
       return null;
     }
     for (String key : toml.keySet()) {
-      if (!key.equals("device")) {
+      if (!key.equals("device") && !key.equals("link")) {
         problems.add(
             new ConfigProblem(
                 file,
                 toml.inputPositionOf(key).line(),
                 null,
                 key,
-                "unknown top-level entry; a device file holds only [[device]] tables"));
+                "unknown top-level entry; a device file holds only [[device]] and [[link]]"
+                    + " tables"));
       }
+    }
+    if (toml.contains("link")) {
+      readLinks(toml);
     }
     if (!toml.isArray("device") || toml.getArray("device").isEmpty()) {
       problems.add(
@@ -212,6 +223,99 @@ public final class DeviceConfigParser {
       return null;
     }
     return devices;
+  }
+
+  /**
+   * The {@code [[link]]} tables: each a path to the host that the devices naming it share, with its
+   * rate ({@link Link}, docs/configuration.md).
+   */
+  private void readLinks(TomlParseResult toml) {
+    int line = toml.inputPositionOf("link").line();
+    if (!toml.isArray("link") || !allTables(toml.getArray("link"))) {
+      problems.add(
+          new ConfigProblem(
+              file, line, null, "link", "must be a list of tables, written " + LINK_EXAMPLE));
+      return;
+    }
+    TomlArray array = toml.getArray("link");
+    for (int i = 0; i < array.size(); i++) {
+      TomlTable table = array.getTable(i);
+      int at = array.inputPositionOf(i).line();
+      String id = table.isString("id") ? table.getString("id") : null;
+      for (String key : table.keySet()) {
+        if (!LINK_FIELDS.contains(key)) {
+          problems.add(
+              new ConfigProblem(
+                  file,
+                  table.inputPositionOf(key).line(),
+                  null,
+                  "link." + key,
+                  "unknown field of link " + literal(id) + "; allowed: id, read"));
+        }
+      }
+      if (id == null || !ID.matcher(id).matches()) {
+        problems.add(
+            new ConfigProblem(
+                file,
+                at,
+                null,
+                "link.id",
+                (id == null ? "missing or not a string" : "bad value " + literal(id))
+                    + ": every [[link]] needs an id of letters, digits, '-', '_' and '.', like"
+                    + " id = \"network\""));
+        continue;
+      }
+      Object read = table.get("read");
+      Bandwidth rate;
+      try {
+        if (!(read instanceof String text)) {
+          throw MosaicException.invalid(
+              "expected a rate like read = \"1.5 GB/s\" (all its devices together)");
+        }
+        rate = Bandwidth.parse(text);
+      } catch (IllegalArgumentException | MosaicException ex) {
+        problems.add(
+            new ConfigProblem(
+                file,
+                read == null ? at : table.inputPositionOf("read").line(),
+                null,
+                "link.read",
+                (read == null ? "missing" : "bad value " + literal(read))
+                    + " for link \""
+                    + escape(id)
+                    + "\": "
+                    + ex.getMessage()));
+        continue;
+      }
+      if (links.putIfAbsent(id, new Link(id, rate)) != null) {
+        problems.add(
+            new ConfigProblem(
+                file,
+                at,
+                null,
+                "link.id",
+                "bad value \"" + escape(id) + "\": duplicate link id; ids must be unique"));
+      }
+    }
+  }
+
+  /** The link a device names in {@code link = "..."}, which a [[link]] table must declare. */
+  private Optional<Link> link(DeviceEntry e) {
+    return e.optional(
+        "link",
+        v -> {
+          String id = DeviceEntry.string(v);
+          Link link = links.get(id);
+          if (link == null) {
+            throw MosaicException.invalid(
+                "no [[link]] has this id"
+                    + (links.isEmpty()
+                        ? "; declare it, like " + LINK_EXAMPLE
+                        : "; links: " + String.join(", ", sorted(links.keySet())))
+                    + ", or remove link");
+          }
+          return link;
+        });
   }
 
   private List<DeviceSpec> pool(TomlArray devices) {
@@ -332,7 +436,8 @@ public final class DeviceConfigParser {
               emulation,
               cold,
               storagePolicy,
-              storageClass));
+              storageClass,
+              link(e)));
     }
     if (metadataId == null && first != null && first.table.contains("cold")) {
       first.problem(
@@ -569,7 +674,8 @@ public final class DeviceConfigParser {
               e.required("source", DeviceEntry::string).orElse(""),
               e.cold(),
               monthly,
-              access));
+              access,
+              link(e)));
     }
     return entries;
   }

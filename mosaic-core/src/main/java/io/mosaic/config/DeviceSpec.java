@@ -23,6 +23,9 @@ import java.util.Optional;
  *     {@code ALL_SSD}), set when the pool is loaded; only on a storage with placement
  * @param storageClass the S3 storage class of the objects Mosaic writes on the device ({@code
  *     STANDARD_IA}, ...; docs/distributed-storage.md, "Devices on S3"); only on S3
+ * @param link the path to the host the device shares with other devices ({@code link = "..."}
+ *     naming a {@code [[link]]} table), whose rate the cost model charges a scan's reads from all
+ *     of them together (docs/cost-model.md, "Shared links")
  */
 public record DeviceSpec(
     String id,
@@ -37,7 +40,8 @@ public record DeviceSpec(
     Optional<Emulation> emulation,
     Optional<ColdSpec> cold,
     Optional<String> storagePolicy,
-    Optional<String> storageClass) {
+    Optional<String> storageClass,
+    Optional<Link> link) {
 
   /**
    * S3 storage classes whose objects a GET reads at once; a device may use them. EXPRESS_ONEZONE
@@ -57,7 +61,7 @@ public record DeviceSpec(
   public static final java.util.List<String> ARCHIVE_STORAGE_CLASSES =
       java.util.List.of("GLACIER", "DEEP_ARCHIVE");
 
-  /** A device with no storage class, as before storage classes. */
+  /** A device with no storage class and its own path to the host (no shared {@link Link}). */
   public DeviceSpec(
       String id,
       String name,
@@ -84,6 +88,7 @@ public record DeviceSpec(
         emulation,
         cold,
         storagePolicy,
+        Optional.empty(),
         Optional.empty());
   }
 
@@ -190,6 +195,7 @@ public record DeviceSpec(
         emulation,
         cold,
         storagePolicy,
-        storageClass);
+        storageClass,
+        link);
   }
 }

@@ -3,6 +3,7 @@ package io.mosaic.model;
 import io.mosaic.MosaicException;
 import io.mosaic.config.Codec;
 import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Link;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -68,9 +69,28 @@ public record CostModel(
       throw MosaicException.invalid("the cost model needs at least one device");
     }
     Map<String, DeviceProfile> byId = new LinkedHashMap<>();
+    Map<String, DeviceProfile> onLink = new LinkedHashMap<>();
     for (DeviceProfile d : devices) {
       if (byId.put(d.id(), d) != null) {
         throw MosaicException.invalid("device '" + d.id() + "' is listed twice");
+      }
+      if (d.link().isPresent()) {
+        Link link = d.link().get();
+        DeviceProfile first = onLink.putIfAbsent(link.id(), d);
+        if (first != null && !first.link().get().equals(link)) {
+          throw MosaicException.invalid(
+              "devices '"
+                  + first.id()
+                  + "' and '"
+                  + d.id()
+                  + "' share link '"
+                  + link.id()
+                  + "' at different rates ("
+                  + first.link().get().read()
+                  + " and "
+                  + link.read()
+                  + "); a link has one rate: give both the same [[link]], or name another link");
+        }
       }
     }
     sizes.forEach(
@@ -206,6 +226,24 @@ public record CostModel(
         .orElse(0.0);
   }
 
+  /**
+   * The links the devices share ({@link DeviceProfile#link}), each once, in pool order: paths to
+   * the host that bound what a scan reads from all their devices together.
+   */
+  public List<Link> links() {
+    return devices.stream().flatMap(d -> d.link().stream()).distinct().toList();
+  }
+
+  /**
+   * The seconds {@code column} stored on {@code device} takes of its link: its stored bytes over
+   * the link's rate ({@code size(c) / (cr(d) * t(l))}, docs/cost-model.md, "Shared links"); 0 for a
+   * device on no link. A link carries bytes, so there is no seek in it: each device waits for its
+   * own first bytes.
+   */
+  public double linkTime(DeviceProfile device, ColumnRef column) {
+    return device.link().map(l -> l.read().secondsFor(storedBytes(device, column))).orElse(0.0);
+  }
+
   /** The fixed seconds of every scan, however little it reads; 0 without a CPU model. */
   public double scanFixedTime() {
     return cpu.map(m -> m.scanFixed().seconds()).orElse(0.0);
@@ -213,9 +251,11 @@ public record CostModel(
 
   /**
    * Eq. 3: a scan's time is the slowest device's sum of column times, since columns on different
-   * devices are read in parallel. With a CPU model, Mosaic's extension ({@link #scanSeconds}): the
-   * slowest device's I/O and the decoding of every column as a two-stage pipeline, plus the fixed
-   * cost (docs/cost-model.md).
+   * devices are read in parallel; devices that share a link ({@link #links}) are read in parallel
+   * only up to its rate, so the slowest may also be a link, with the bytes of every column on its
+   * devices ({@link #linkTime}, docs/cost-model.md, "Shared links"). With a CPU model, Mosaic's
+   * extension ({@link #scanSeconds}): the slowest device's I/O and the decoding of every column as
+   * a two-stage pipeline, plus the fixed cost (docs/cost-model.md).
    */
   public double scanTime(DistinctScan scan, Placement placement) {
     return scanTime(scan, column -> deviceOf(placement, column));
@@ -230,8 +270,11 @@ public record CostModel(
     double[][] shares = RowRange.shares(columns);
     int ranges = shares == null ? 1 : shares[0].length;
     List<Map<String, Double>> perDevice = new ArrayList<>();
+    // A link's share of each range beside the devices': Eq. 3's max runs over both.
+    List<Map<String, Double>> perLink = new ArrayList<>();
     for (int r = 0; r < ranges; r++) {
       perDevice.add(new LinkedHashMap<>());
+      perLink.add(new LinkedHashMap<>());
     }
     double decoding = 0;
     Map<DeviceProfile, Integer> onCold = new LinkedHashMap<>();
@@ -243,10 +286,14 @@ public record CostModel(
         onCold.merge(device, 1, Integer::sum);
       }
       double time = columnTime(device, column);
+      double onLink = linkTime(device, column);
       for (int r = 0; r < ranges; r++) {
         double share = shares == null ? 1 : shares[c][r];
         if (share > 0) {
           perDevice.get(r).merge(device.id(), time * share, Double::sum);
+          if (device.link().isPresent()) {
+            perLink.get(r).merge(device.link().get().id(), onLink * share, Double::sum);
+          }
         }
       }
       decoding += cpuTime(device, column);
@@ -265,8 +312,12 @@ public record CostModel(
     }
     // Eq. 3 per range of rows; row ranges of units (RowRange) are read one after another.
     double io = switching;
-    for (Map<String, Double> range : perDevice) {
-      io += range.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    for (int r = 0; r < ranges; r++) {
+      double devicesMax =
+          perDevice.get(r).values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+      double linksMax =
+          perLink.get(r).values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+      io += Math.max(devicesMax, linksMax);
     }
     return scanSeconds(io, decoding, scan.columns().size(), scanFixedTime());
   }

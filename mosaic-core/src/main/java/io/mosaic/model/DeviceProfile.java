@@ -9,6 +9,7 @@ import io.mosaic.config.ColdSpec;
 import io.mosaic.config.Cost;
 import io.mosaic.config.DeviceSpec;
 import io.mosaic.config.Latency;
+import io.mosaic.config.Link;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -28,6 +29,9 @@ import java.util.Optional;
  * @param access an object store's prices per request and per GB retrieved, which budget mode adds
  *     to the storage price for the workload's reads (docs/cost-model.md, "Money per month"); {@link
  *     AccessPrice#NONE} for every other device
+ * @param link the path to the host the device shares with others (an instance's network, its EBS
+ *     bandwidth), whose rate bounds what a scan reads from all of them together
+ *     (docs/cost-model.md, "Shared links"); empty for a device with its own path
  */
 public record DeviceProfile(
     String id,
@@ -39,13 +43,40 @@ public record DeviceProfile(
     long capacityBytes,
     Cost costPerGb,
     Optional<ColdSpec> cold,
-    AccessPrice access) {
+    AccessPrice access,
+    Optional<Link> link) {
 
   /** Default lz4 compression ratio when none was measured: a typical ratio on TPC-H columns. */
   static final double DEFAULT_LZ4_RATIO = 2.5;
 
   /** Default zstd compression ratio when none was measured: a typical ratio on TPC-H columns. */
   public static final double DEFAULT_ZSTD_RATIO = 4.5;
+
+  /** A device with its own path to the host (no {@link Link} shared with other devices). */
+  public DeviceProfile(
+      String id,
+      Codec codec,
+      Latency seek,
+      Bandwidth raw,
+      Bandwidth effective,
+      double ratio,
+      long capacityBytes,
+      Cost costPerGb,
+      Optional<ColdSpec> cold,
+      AccessPrice access) {
+    this(
+        id,
+        codec,
+        seek,
+        raw,
+        effective,
+        ratio,
+        capacityBytes,
+        costPerGb,
+        cold,
+        access,
+        Optional.empty());
+  }
 
   /** A warm device: reads cost no group switches. */
   public DeviceProfile(
@@ -83,6 +114,7 @@ public record DeviceProfile(
     Objects.requireNonNull(effective, "effective");
     Objects.requireNonNull(costPerGb, "costPerGb");
     Objects.requireNonNull(access, "access");
+    Objects.requireNonNull(link, "link");
     if (!(ratio > 0) || Double.isInfinite(ratio)) {
       throw MosaicException.invalid(
           "device '" + id + "': compression ratio must be a positive number, not " + ratio);
@@ -96,19 +128,25 @@ public record DeviceProfile(
   /** The same device under another id: Figure 9's identical copies. */
   public DeviceProfile withId(String newId) {
     return new DeviceProfile(
-        newId, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, cold, access);
+        newId, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, cold, access, link);
   }
 
   /** The same device holding {@code bytes}: a capacity given or planned for. */
   public DeviceProfile withCapacity(long bytes) {
     return new DeviceProfile(
-        id, codec, seek, raw, effective, ratio, bytes, costPerGb, cold, access);
+        id, codec, seek, raw, effective, ratio, bytes, costPerGb, cold, access, link);
   }
 
   /** The same device as a cold one with {@code spec}'s groups and switch (or warm: empty). */
   public DeviceProfile withCold(Optional<ColdSpec> spec) {
     return new DeviceProfile(
-        id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, spec, access);
+        id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, spec, access, link);
+  }
+
+  /** The same device on {@code shared} (or on its own path to the host: empty). */
+  public DeviceProfile withLink(Optional<Link> shared) {
+    return new DeviceProfile(
+        id, codec, seek, raw, effective, ratio, capacityBytes, costPerGb, cold, access, shared);
   }
 
   /** Whether this is a cold storage device, whose scans pay group switches. */
@@ -149,7 +187,9 @@ public record DeviceProfile(
         spec.codec() == Codec.NONE ? 1.0 : codec.ratio(),
         spec.capacity().bytes(),
         spec.costPerGb(),
-        spec.cold());
+        spec.cold(),
+        AccessPrice.NONE,
+        spec.link());
   }
 
   /**
@@ -172,7 +212,8 @@ public record DeviceProfile(
         Long.MAX_VALUE,
         device.costPerGb(),
         device.cold(),
-        device.access());
+        device.access(),
+        device.link());
   }
 
   /** A catalogue device with the default ratio of its codec ({@link #defaultRatio}). */

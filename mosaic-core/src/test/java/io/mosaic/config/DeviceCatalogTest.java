@@ -202,4 +202,52 @@ class DeviceCatalogTest {
         .hasMessageContaining(
             "device 'csd' field 'cold.switch': bad value \"0 s\": must be above" + " zero");
   }
+
+  @Test
+  void awsDevicesShareTheInstancesNetworkAndEbsLinks() {
+    List<CatalogDevice> devices = DeviceCatalog.load("aws");
+    Link network = new Link("network", Bandwidth.parse("1.5625 GB/s"));
+    Link ebs = new Link("ebs", Bandwidth.parse("1.25 GB/s"));
+    assertThat(devices.subList(0, 5)).allSatisfy(d -> assertThat(d.link()).contains(network));
+    assertThat(devices.subList(5, 9)).allSatisfy(d -> assertThat(d.link()).contains(ebs));
+    assertThat(devices.get(9).link()).isEmpty();
+    // The other catalogues name no link: Eq. 3 as before.
+    for (String name : List.of("table1", "ebs", "csd")) {
+      assertThat(DeviceCatalog.load(name)).allSatisfy(d -> assertThat(d.link()).isEmpty());
+    }
+  }
+
+  @Test
+  void aLinkMustBeDeclaredOnceWithARate() {
+    assertThatThrownBy(
+            () ->
+                DeviceConfigParser.parseCatalog(
+                    "mine.toml",
+                    """
+                    [[link]]
+                    id = "net"
+                    read = "fast"
+
+                    [[link]]
+                    id = "ebs"
+                    read = "1 GB/s"
+                    speed = "2 GB/s"
+
+                    [[device]]
+                    id = "s3"
+                    read = "1 GB/s"
+                    codec = "zstd"
+                    cost_per_gb = "10 ct"
+                    source = "a data sheet"
+                    link = "network"
+                    """))
+        .isInstanceOf(DeviceConfigException.class)
+        .hasMessageContaining("mine.toml:3")
+        .hasMessageContaining("bad value \"fast\" for link \"net\"")
+        .hasMessageContaining("mine.toml:8")
+        .hasMessageContaining("unknown field of link \"ebs\"; allowed: id, read")
+        .hasMessageContaining(
+            "mine.toml:16: device 's3' field 'link': bad value \"network\": no [[link]] has this"
+                + " id; links: ebs, or remove link");
+  }
 }

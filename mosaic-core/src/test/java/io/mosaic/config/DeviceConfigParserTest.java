@@ -719,7 +719,7 @@ class DeviceConfigParserTest {
     assertThat(problems(device("a", "capcity = \"1 GB\"").replace("threads = 2", "threads = 0")))
         .containsExactly(
             "F:5: device 'a' field 'capcity': unknown field; allowed: capacity, codec, cold,"
-                + " cost_per_gb, emulate, id, metadata, name, path, seek, storage_class,"
+                + " cost_per_gb, emulate, id, link, metadata, name, path, seek, storage_class,"
                 + " storage_policy, threads, uri",
             "F:8: device 'a' field 'threads': bad value 0: expected a whole number of reader"
                 + " threads from 1 to 1024, like 8 (1 for an HDD)");
@@ -767,5 +767,24 @@ class DeviceConfigParserTest {
         .hasMessage("unknown device 'c'; " + file + " defines: a, b");
     assertThatThrownBy(() -> pool.device("a").resolve("../b/x"))
         .hasMessageStartingWith("path '../b/x' escapes device 'a'");
+  }
+
+  @Test
+  void poolDevicesMayShareALink() throws IOException {
+    Path file =
+        write(
+            "[[link]]\nid = \"ebs\"\nread = \"1.25 GB/s\"\n\n"
+                + device("gp3", "link = \"ebs\"")
+                + device("io2", "link = \"ebs\"")
+                + device("nvme"));
+    List<DeviceSpec> specs = DeviceConfigParser.parsePool(file);
+    Link ebs = new Link("ebs", Bandwidth.parse("1.25 GB/s"));
+    assertThat(specs.get(0).link()).contains(ebs);
+    assertThat(specs.get(1).link()).contains(ebs);
+    assertThat(specs.get(2).link()).isEmpty();
+    assertThat(problems(device("a", "link = \"network\"")))
+        .containsExactly(
+            "F:5: device 'a' field 'link': bad value \"network\": no [[link]] has this id;"
+                + " declare it, like [[link]] id = \"network\" read = \"1.5 GB/s\", or remove link");
   }
 }

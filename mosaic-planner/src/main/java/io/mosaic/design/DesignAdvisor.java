@@ -618,7 +618,8 @@ public final class DesignAdvisor {
                     d.capacityBytes(),
                     d.costPerGb(),
                     d.cold(),
-                    d.access()));
+                    d.access(),
+                    d.link()));
           }
         }
       }

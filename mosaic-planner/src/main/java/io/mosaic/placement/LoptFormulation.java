@@ -8,6 +8,7 @@ import com.google.ortools.modelbuilder.ModelSolver;
 import com.google.ortools.modelbuilder.SolveStatus;
 import com.google.ortools.modelbuilder.Variable;
 import io.mosaic.config.ColdSpec;
+import io.mosaic.config.Link;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -32,6 +33,9 @@ import java.util.Set;
  * minimise   sum_T w_T z_T                                   (Eq. 4, weighted)
  * subject to z_T >= io_d(T) + cpu(T) / n_T + f          for all T, d (Eq. 3 as a linear max)
  *            z_T >= cpu(T) + io_d(T) / n_T + f          for all T, d (with a CPU model)
+ *            the same two for every link l, io_l(T) = sum_{c in T} sum_{d on l} I[d][c] stored(d,c)
+ *              / rate(l): the devices sharing a link read at most at its rate together
+ *              (docs/cost-model.md, "Shared links")
  *              where io_d(T) = sum_{c in T} I[d][c] t(d,c), cpu(T) = sum_{c in T} sum_d I[d][c]
  *              cpu(d,c) is decoding on the cores every device shares, n_T the columns of T and f
  *              the fixed cost per scan (docs/cost-model.md; cpu = f = 0 without a CPU model)
@@ -59,6 +63,7 @@ public final class LoptFormulation {
   private static boolean nativesLoaded;
 
   private final List<DeviceProfile> devices;
+  private final List<Link> links;
   private final List<ColumnRef> columns;
   private final Workload scans;
   private final ModelBuilder builder;
@@ -71,6 +76,7 @@ public final class LoptFormulation {
     loadNatives();
     CostModel model = problem.model();
     this.devices = model.devices();
+    this.links = model.links();
     this.columns = model.columns();
     this.scans = problem.solveWorkload();
     this.builder = new ModelBuilder();
@@ -120,10 +126,8 @@ public final class LoptFormulation {
                   Double.POSITIVE_INFINITY,
                   unique("z_" + t)));
       objective.addTerm(scanTime[t], list.get(t).weight());
-      // Mosaic's Eq. 3 (CostModel.scanSeconds) as a linear max: each device's I/O with the
-      // decoding of one of the scan's n pieces, and the decoding with one piece of each device's
-      // I/O.
-      int n = scanned.size();
+      // Mosaic's Eq. 3 (CostModel.scanSeconds) as a linear max over the devices and links
+      // (pipeline).
       boolean withCpu = model.cpu().isPresent();
       double[][] shares = RowRange.shares(scanned);
       LinearExpr[] switching = new LinearExpr[nd];
@@ -135,34 +139,25 @@ public final class LoptFormulation {
             model, index, t, scanned, times, shares, withCpu, fixed, switching, allowed, limits);
       }
       for (int d = 0; shares == null && d < nd; d++) {
-        LinearExprBuilder device = LinearExpr.newBuilder();
-        LinearExprBuilder decoding = LinearExpr.newBuilder();
+        double[][] io = new double[scanned.size()][nd];
         for (int c = 0; c < scanned.size(); c++) {
-          int column = index.get(scanned.get(c));
-          for (int e = 0; e < nd; e++) {
-            // One term per variable: I[e][c] in d's I/O if e = d, and in the decoding.
-            double cpu = withCpu ? model.cpuTime(devices.get(e), scanned.get(c)) : 0;
-            double io = e == d ? times[c][d] : 0;
-            if (io + cpu > 0) {
-              device.addTerm(place[e][column], io + cpu / n);
-              decoding.addTerm(place[e][column], io / n + cpu);
-            }
-          }
+          io[c][d] = times[c][d];
         }
-        if (switching[d] != null) {
-          device.add(switching[d]);
-          decoding.addTerm(switching[d], 1.0 / n);
-        }
-        device.addTerm(scanTime[t], -1);
-        builder
-            .addLessOrEqual(device, -fixed)
-            .withName(unique("scan_" + t + "_" + devices.get(d).id()));
-        if (withCpu) {
-          decoding.addTerm(scanTime[t], -1);
-          builder
-              .addLessOrEqual(decoding, -fixed)
-              .withName(unique("cpu_" + t + "_" + devices.get(d).id()));
-        }
+        pipeline(model, index, t, scanned, io, switching[d], fixed, devices.get(d).id(), "");
+      }
+      // A link's term (docs/cost-model.md, "Shared links"): the same two constraints, with the
+      // bytes of every scanned column on the link's devices over its rate as the I/O.
+      for (int l = 0; shares == null && l < links.size(); l++) {
+        pipeline(
+            model,
+            index,
+            t,
+            scanned,
+            linkTimes(model, scanned, l),
+            null,
+            fixed,
+            links.get(l).id(),
+            "link_");
       }
       // Valid cuts, one per column c of the scan: z_T >= sum_d I[d][c] b(T, c, d), where b is the
       // least time of the scan alone with c on d (ScanLowerBound), at least c's own time there.
@@ -248,6 +243,68 @@ public final class LoptFormulation {
             .withName(unique("no_regression_" + t));
       }
     }
+  }
+
+  /**
+   * Mosaic's Eq. 3 (CostModel.scanSeconds) for one device or link of scan {@code t} as a linear
+   * max: {@code z_T} at least its I/O with the decoding of one of the scan's n pieces, and (with a
+   * CPU model) at least the decoding with one piece of its I/O. {@code io[c][e]} is what column
+   * {@code c} on device {@code e} adds to the I/O, {@code switching} a cold device's group switches
+   * (or null).
+   */
+  private void pipeline(
+      CostModel model,
+      Map<ColumnRef, Integer> index,
+      int t,
+      List<ColumnRef> scanned,
+      double[][] io,
+      LinearExpr switching,
+      double fixed,
+      String what,
+      String prefix) {
+    int nd = devices.size();
+    int n = scanned.size();
+    boolean withCpu = model.cpu().isPresent();
+    LinearExprBuilder device = LinearExpr.newBuilder();
+    LinearExprBuilder decoding = LinearExpr.newBuilder();
+    for (int c = 0; c < n; c++) {
+      int column = index.get(scanned.get(c));
+      for (int e = 0; e < nd; e++) {
+        // One term per variable: I[e][c] in the I/O if it adds to it, and in the decoding.
+        double cpu = withCpu ? model.cpuTime(devices.get(e), scanned.get(c)) : 0;
+        if (io[c][e] + cpu > 0) {
+          device.addTerm(place[e][column], io[c][e] + cpu / n);
+          decoding.addTerm(place[e][column], io[c][e] / n + cpu);
+        }
+      }
+    }
+    if (switching != null) {
+      device.add(switching);
+      decoding.addTerm(switching, 1.0 / n);
+    }
+    device.addTerm(scanTime[t], -1);
+    builder.addLessOrEqual(device, -fixed).withName(unique("scan_" + t + "_" + prefix + what));
+    if (withCpu) {
+      decoding.addTerm(scanTime[t], -1);
+      builder.addLessOrEqual(decoding, -fixed).withName(unique("cpu_" + t + "_" + prefix + what));
+    }
+  }
+
+  /**
+   * {@code [c][e]}: the seconds scanned column {@code c} on device {@code e} takes of link {@code
+   * l} ({@link CostModel#linkTime}), 0 where {@code e} is not on it.
+   */
+  private double[][] linkTimes(CostModel model, List<ColumnRef> scanned, int l) {
+    double[][] io = new double[scanned.size()][devices.size()];
+    for (int c = 0; c < scanned.size(); c++) {
+      for (int e = 0; e < devices.size(); e++) {
+        DeviceProfile device = devices.get(e);
+        if (device.link().isPresent() && device.link().get().equals(links.get(l))) {
+          io[c][e] = model.linkTime(device, scanned.get(c));
+        }
+      }
+    }
+    return io;
   }
 
   /**
@@ -368,6 +425,27 @@ public final class LoptFormulation {
               .withName(unique("range_" + t + "_" + r + "_" + devices.get(d).id()));
         }
       }
+      // Each link's share of the range, as CostModel#scanTime takes it into the range's max.
+      for (int l = 0; l < links.size(); l++) {
+        double[][] onLink = linkTimes(model, scanned, l);
+        LinearExprBuilder range = LinearExpr.newBuilder();
+        boolean any = false;
+        for (int c = 0; c < scanned.size(); c++) {
+          for (int e = 0; e < nd; e++) {
+            double share = shares[c][r] * onLink[c][e];
+            if (share > 0) {
+              range.addTerm(place[e][index.get(scanned.get(c))], share);
+              any = true;
+            }
+          }
+        }
+        if (any) {
+          range.addTerm(io[r], -1);
+          builder
+              .addLessOrEqual(range, 0)
+              .withName(unique("range_" + t + "_" + r + "_link_" + links.get(l).id()));
+        }
+      }
     }
     LinearExprBuilder reading = LinearExpr.newBuilder();
     LinearExprBuilder decoding = LinearExpr.newBuilder();
@@ -408,6 +486,7 @@ public final class LoptFormulation {
     private final PlacementProblem problem;
     private final CostModel model;
     private final List<DeviceProfile> devices;
+    private final List<Link> links;
     private final long[] capacity;
     private final double budget;
     private final Map<ColumnRef, Double> cheapest = new HashMap<>();
@@ -417,6 +496,7 @@ public final class LoptFormulation {
       this.problem = problem;
       this.model = model;
       this.devices = model.devices();
+      this.links = model.links();
       this.capacity = devices.stream().mapToLong(problem::limitBytes).toArray();
       this.budget =
           problem.mode() instanceof PlacementMode.Budget b
@@ -534,6 +614,7 @@ public final class LoptFormulation {
       key.add(problem.limitBytes(device));
       key.add(problem.options().minBytes().getOrDefault(device.id(), 0L));
       key.add(device.cold());
+      key.add(device.link());
       for (ColumnRef column : columns) {
         key.add(model.columnTime(device, column));
         key.add(model.cpuTime(device, column));

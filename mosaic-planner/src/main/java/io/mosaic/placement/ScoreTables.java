@@ -1,5 +1,6 @@
 package io.mosaic.placement;
 
+import io.mosaic.config.Link;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
@@ -13,7 +14,8 @@ import java.util.Map;
  * The problem's numbers precomputed as arrays, so a score is a few array sums: {@code t(d,c)} of
  * Eq. 2 and the decoding time of the CPU model ({@link CostModel#scanTime}), stored bytes and cents
  * per column and device, each scan's column indexes and weight, the limits of Eq. 7 and Eq. 8, and
- * which devices are cold (their expected group switches, {@link CostModel#switchSeconds}).
+ * which devices are cold (their expected group switches, {@link CostModel#switchSeconds}), and
+ * which share a link ({@link CostModel#linkTime}).
  */
 public final class ScoreTables {
   /**
@@ -32,6 +34,9 @@ public final class ScoreTables {
   final long[] limit; // [device] bytes, Long.MAX_VALUE if none
   final double budget; // cents, +inf if none
   final DeviceProfile[] cold; // [device] the device if cold (group switches), else null
+  final int[] link; // [device] index of its link in CostModel#links, -1 if on none
+  final double[][] linkTime; // [device][column], seconds of the device's link (0 if on none)
+  final int links; // how many links the devices share
 
   ScoreTables(PlacementProblem problem, List<ColumnRef> columns) {
     CostModel model = problem.model();
@@ -49,9 +54,14 @@ public final class ScoreTables {
     cents = new double[nd][nc];
     limit = new long[nd];
     cold = new DeviceProfile[nd];
+    link = new int[nd];
+    linkTime = new double[nd][nc];
+    List<Link> shared = model.links();
+    links = shared.size();
     for (int d = 0; d < nd; d++) {
       DeviceProfile device = devices.get(d);
       cold[d] = device.isCold() ? device : null;
+      link[d] = device.link().map(shared::indexOf).orElse(-1);
       limit[d] = problem.limitBytes(device);
       for (int c = 0; c < nc; c++) {
         ColumnRef column = columns.get(c);
@@ -59,6 +69,7 @@ public final class ScoreTables {
         cpu[d][c] = model.cpuTime(device, column);
         bytes[d][c] = model.storedBytes(device, column);
         cents[d][c] = model.cents(device, column);
+        linkTime[d][c] = model.linkTime(device, column);
       }
     }
     List<DistinctScan> list = problem.solveWorkload().scans();
@@ -84,6 +95,7 @@ public final class ScoreTables {
   double totalSeconds(int[] at) {
     double total = 0;
     double[] perDevice = new double[devices()];
+    double[] perLink = new double[links];
     int[] onCold = new int[devices()];
     double[] switching = new double[devices()];
     for (int t = 0; t < scans.length; t++) {
@@ -113,6 +125,7 @@ public final class ScoreTables {
         } else {
           java.util.Arrays.fill(perDevice, 0);
         }
+        java.util.Arrays.fill(perLink, 0);
         double max = 0;
         for (double seconds : perDevice) {
           max = Math.max(max, seconds);
@@ -125,6 +138,12 @@ public final class ScoreTables {
           }
           perDevice[at[c]] += time[at[c]][c] * share;
           max = Math.max(max, perDevice[at[c]]);
+          // Devices sharing a link: its bytes over its rate bound the range too (CostModel).
+          int l = link[at[c]];
+          if (l >= 0) {
+            perLink[l] += linkTime[at[c]][c] * share;
+            max = Math.max(max, perLink[l]);
+          }
         }
         io += max;
       }
