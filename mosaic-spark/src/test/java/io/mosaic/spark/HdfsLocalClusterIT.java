@@ -231,9 +231,10 @@ class HdfsLocalClusterIT {
       String name = t.getTableName();
       loads.add(
           () -> {
-            // Generated once, written to both pools.
-            Dataset<Row> df = TpchSpark.dataFrame(spark, name, SCALE, 2).cache();
+            Dataset<Row> df = TpchSpark.dataFrame(spark, name, SCALE, 2);
             if (parquet.isEmpty()) {
+              // Generated once, written to both pools.
+              df = df.cache();
               df.write()
                   .format("mosaic")
                   .option("default_device", "nvme")

@@ -79,10 +79,12 @@ class MosaicHdfsClusterTest {
   /** Between a reader's queries while columns move. */
   private static final long READER_PAUSE_MILLIS = 250;
 
-  /** The TPC-H queries' answers on HDFS, by query, all submitted by the first TPC-H test. */
+  /** Runs the TPC-H queries on HDFS, all submitted by the first TPC-H test. */
   private ExecutorService answers;
 
-  private final Map<Integer, Future<MaterializedResult>> tpch = new HashMap<>();
+  /** Their answers, by query. */
+  private final Map<Integer, Future<MaterializedResult>> hdfsAnswers = new HashMap<>();
+
   private final long started = System.nanoTime();
 
   /**
@@ -405,9 +407,9 @@ class MosaicHdfsClusterTest {
       answers = Executors.newFixedThreadPool(PARALLEL - 1);
       Session session = testSessionBuilder().setCatalog("mosaic").setSchema("hdfs_tpch").build();
       for (int n : queries()) {
-        tpch.put(n, answers.submit(query(session, TraceGenerator.tpchQuery(n))));
+        hdfsAnswers.put(n, answers.submit(query(session, TraceGenerator.tpchQuery(n))));
       }
     }
-    return tpch.get(q);
+    return hdfsAnswers.get(q);
   }
 }
