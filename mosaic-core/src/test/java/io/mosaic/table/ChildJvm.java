@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -35,11 +36,18 @@ public final class ChildJvm {
   }
 
   /**
-   * The JVM option that hands a child the Hadoop settings {@code conf} (a MiniHdfs's client
-   * settings), written to {@code dir/hdfs-site.xml}; the child reads them with {@link #hadoopConf}.
+   * The JVM option that hands a child the Hadoop settings {@code conf} (a MiniHdfs's or a
+   * SeaweedS3's client settings), written to {@code dir/hdfs-site.xml}; the child reads them with
+   * {@link #hadoopConf}. The file may hold S3 credentials, as the parent's own configuration does:
+   * it is created readable by its owner only, and only its path goes on the command line.
    */
   public static String hadoopConfOption(Configuration conf, Path dir) throws IOException {
     Path file = dir.resolve("hdfs-site.xml");
+    Files.deleteIfExists(file);
+    if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      Files.createFile(
+          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    }
     try (OutputStream out = Files.newOutputStream(file)) {
       conf.writeXml(out);
     }

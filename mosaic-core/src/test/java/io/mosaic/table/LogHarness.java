@@ -43,6 +43,12 @@ public final class LogHarness {
    */
   static final int SCALE = Integer.getInteger("mosaic.logharness.scale", 1);
 
+  /**
+   * Echo every child's output, prefixed by its role, index and the clock's last five digits of
+   * milliseconds, to see where a slow backend spends a run ({@code -Dmosaic.logharness.verbose}).
+   */
+  static final boolean VERBOSE = Boolean.getBoolean("mosaic.logharness.verbose");
+
   /** Short times, so that retention, tombstones and leases all come into play within seconds. */
   static final Retention RETENTION =
       new Retention(
@@ -104,7 +110,11 @@ public final class LogHarness {
   static void assertPromisesKept(Totals totals, long commits, long seed, int pointKinds) {
     assertThat(totals.failures()).as("seed %d: %s", seed, totals).isEmpty();
     assertThat(totals.commits()).as("acknowledged appends").isGreaterThanOrEqualTo(commits / 3);
-    assertThat(totals.contestedVersions()).as("contested versions").isPositive();
+    // A committer killed at log-lost-race lost a race but acknowledged nothing, so a short run may
+    // see its only contests there.
+    assertThat(totals.contestedVersions() + totals.pointKills().getOrDefault("log-lost-race", 0L))
+        .as("contested versions, acknowledged or killed at log-lost-race")
+        .isPositive();
     assertThat(totals.reads()).as("reads checked").isPositive();
     if (commits > 1000) {
       // A short run on a slow backend may see its migrator killed before any swap commits.
@@ -272,6 +282,10 @@ public final class LogHarness {
     c.killed = false;
     c.tail.clear();
     c.errors.clear();
+    if (VERBOSE) {
+      System.out.println(
+          "[" + c.role + c.index + " " + (System.currentTimeMillis() % 100000) + "] START");
+    }
     c.process =
         new ProcessBuilder(
                 ChildJvm.command(
@@ -292,6 +306,16 @@ public final class LogHarness {
                     c.tail.remove(0);
                   }
                   c.tail.add(line);
+                  if (VERBOSE) {
+                    System.out.println(
+                        "["
+                            + c.role
+                            + c.index
+                            + " "
+                            + (System.currentTimeMillis() % 100000)
+                            + "] "
+                            + line);
+                  }
                   if ((line.contains("Exception") || line.startsWith("Caused by"))
                       && c.errors.size() < 10) {
                     c.errors.add(line);
