@@ -448,6 +448,7 @@ public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
     synchronized void ssdFolder(String folder) {
       Path weed = weed();
       Path dir = base.resolve("ssd-" + volumes.size());
+      Path log = base.resolve("volume-ssd-" + volumes.size() + ".log");
       List<Integer> free = freePorts(2);
       int port = free.get(0);
       Process volume;
@@ -465,7 +466,7 @@ public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
                     "-port=" + port,
                     "-port.grpc=" + free.get(1))
                 .redirectErrorStream(true)
-                .redirectOutput(base.resolve("volume-ssd-" + volumes.size() + ".log").toFile())
+                .redirectOutput(log.toFile())
                 .start();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot run " + weed + " volume", e);
@@ -475,8 +476,7 @@ public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
       while (!accepts(port)) {
         if (!volume.isAlive() || System.nanoTime() > deadline) {
           throw new IllegalStateException(
-              "SeaweedFS's ssd volume server did not start; see "
-                  + base.resolve("volume-ssd-0.log"));
+              "SeaweedFS's ssd volume server did not start; see " + log);
         }
         sleep(100);
       }

@@ -257,6 +257,14 @@ public final class LogHarness {
         List.copyOf(failures));
   }
 
+  // With VERBOSE, a child's line prefixed by its role, index and time.
+  private static void echo(Child c, String line) {
+    if (VERBOSE) {
+      System.out.println(
+          "[" + c.role + c.index + " " + (System.currentTimeMillis() % 100000) + "] " + line);
+    }
+  }
+
   private static void start(
       Child c,
       String uri,
@@ -282,10 +290,7 @@ public final class LogHarness {
     c.killed = false;
     c.tail.clear();
     c.errors.clear();
-    if (VERBOSE) {
-      System.out.println(
-          "[" + c.role + c.index + " " + (System.currentTimeMillis() % 100000) + "] START");
-    }
+    echo(c, "START");
     c.process =
         new ProcessBuilder(
                 ChildJvm.command(
@@ -306,16 +311,7 @@ public final class LogHarness {
                     c.tail.remove(0);
                   }
                   c.tail.add(line);
-                  if (VERBOSE) {
-                    System.out.println(
-                        "["
-                            + c.role
-                            + c.index
-                            + " "
-                            + (System.currentTimeMillis() % 100000)
-                            + "] "
-                            + line);
-                  }
+                  echo(c, line);
                   if ((line.contains("Exception") || line.startsWith("Caused by"))
                       && c.errors.size() < 10) {
                     c.errors.add(line);

@@ -3,6 +3,7 @@ package io.mosaic.bench.experiments;
 import io.mosaic.config.CatalogDevice;
 import io.mosaic.config.DeviceCatalog;
 import io.mosaic.model.CostModel;
+import io.mosaic.model.CpuModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Workload;
 import io.mosaic.placement.BudgetSweep;
@@ -119,8 +120,9 @@ public final class S3Devices {
               p.seek().nanos() / 1e6);
         }
         calibration.write(out.resolve(ExperimentPool.outputName("s3-devices-calibration", "csv")));
-        CostModel model = HdfsScans.model(pool, profiles, pool.cpu());
-        CostModel throttles = unbounded(configured, pool).withCpu(model.cpu());
+        CpuModel cpu = pool.cpu();
+        CostModel model = HdfsScans.model(pool, profiles, cpu);
+        CostModel throttles = HdfsScans.model(pool, configured, cpu);
         Workload trace = pool.trace();
         // LOPT plans with the configured throttles, as Figure 12 does, so the placements do not
         // depend on the load while calibrating; both models predict the same placements.
@@ -261,12 +263,6 @@ public final class S3Devices {
               seekMs));
     }
     return toml.toString();
-  }
-
-  private static CostModel unbounded(List<DeviceProfile> profiles, ExperimentPool pool) {
-    Map<String, Long> capacity = new HashMap<>();
-    profiles.forEach(d -> capacity.put(d.id(), Long.MAX_VALUE));
-    return CostModel.of(ExperimentPool.withCapacities(profiles, capacity), pool.sizes());
   }
 
   // The share of the stored bytes the placement puts on express.
