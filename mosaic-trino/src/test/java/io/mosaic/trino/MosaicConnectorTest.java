@@ -179,7 +179,8 @@ class MosaicConnectorTest extends BaseConnectorTest {
               "FOR VERSION AS OF of a Mosaic table takes a version number \\(an integer\\), not"
                   + " a .*");
     }
-    assertThat(query("SELECT count(*) FROM nation FOR VERSION AS OF 1")).matches("VALUES BIGINT '25'");
+    assertThat(query("SELECT count(*) FROM nation FOR VERSION AS OF 1"))
+        .matches("VALUES BIGINT '25'");
   }
 
   /**
