@@ -7,7 +7,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -70,10 +69,9 @@ final class MotoS3 implements AutoCloseable {
 
   /** moto_server's path, after installing moto with pip when it is not on the PATH. */
   private static String installed() throws Exception {
-    for (String dir : List.of(System.getProperty("user.home") + "/.local/bin")) {
-      if (Files.isExecutable(Path.of(dir, "moto_server"))) {
-        return dir + "/moto_server";
-      }
+    Path local = Path.of(System.getProperty("user.home"), ".local/bin/moto_server");
+    if (Files.isExecutable(local)) {
+      return local.toString();
     }
     if (new ProcessBuilder("sh", "-c", "command -v moto_server").start().waitFor() == 0) {
       return "moto_server";
@@ -85,7 +83,7 @@ final class MotoS3 implements AutoCloseable {
     if (!pip.waitFor(10, TimeUnit.MINUTES) || pip.exitValue() != 0) {
       throw new IllegalStateException("pip could not install moto[server]");
     }
-    return System.getProperty("user.home") + "/.local/bin/moto_server";
+    return local.toString();
   }
 
   URI endpoint() {
@@ -95,14 +93,7 @@ final class MotoS3 implements AutoCloseable {
   /** S3A's settings for this server. */
   Configuration conf() {
     Configuration conf = new Configuration();
-    conf.set("fs.s3a.endpoint", endpoint().toString());
-    conf.set("fs.s3a.endpoint.region", "us-east-1");
-    conf.set("fs.s3a.path.style.access", "true");
-    conf.set("fs.s3a.connection.ssl.enabled", "false");
-    conf.set("fs.s3a.access.key", ACCESS_KEY);
-    conf.set("fs.s3a.secret.key", SECRET_KEY);
-    conf.set(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    SeaweedS3.loopbackSettings(endpoint(), ACCESS_KEY, SECRET_KEY).forEach(conf::set);
     conf.set("fs.s3a.attempts.maximum", "1");
     conf.set("fs.s3a.retry.limit", "1");
     return conf;

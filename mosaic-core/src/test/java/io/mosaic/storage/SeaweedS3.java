@@ -105,20 +105,26 @@ public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
     return server.startTime;
   }
 
+  /** S3A's settings for an S3 server on loopback at {@code endpoint} with one identity. */
+  static Map<String, String> loopbackSettings(URI endpoint, String accessKey, String secretKey) {
+    Map<String, String> s = new TreeMap<>();
+    s.put("fs.s3a.endpoint", endpoint.toString());
+    s.put("fs.s3a.endpoint.region", "us-east-1");
+    s.put("fs.s3a.path.style.access", "true");
+    s.put("fs.s3a.connection.ssl.enabled", "false");
+    s.put("fs.s3a.access.key", accessKey);
+    s.put("fs.s3a.secret.key", secretKey);
+    s.put(
+        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    return s;
+  }
+
   /**
    * S3A settings for this server: its endpoint without TLS, path-style addresses (no bucket host
    * names on loopback), the test identity, and few, short retries so a failing test fails fast.
    */
   public Map<String, String> settings() {
-    Map<String, String> s = new TreeMap<>();
-    s.put("fs.s3a.endpoint", endpoint().toString());
-    s.put("fs.s3a.endpoint.region", "us-east-1");
-    s.put("fs.s3a.path.style.access", "true");
-    s.put("fs.s3a.connection.ssl.enabled", "false");
-    s.put("fs.s3a.access.key", ACCESS_KEY);
-    s.put("fs.s3a.secret.key", SECRET_KEY);
-    s.put(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    Map<String, String> s = loopbackSettings(endpoint(), ACCESS_KEY, SECRET_KEY);
     s.put("fs.s3a.attempts.maximum", "2");
     s.put("fs.s3a.retry.limit", "2");
     s.put("fs.s3a.retry.interval", "100ms");
