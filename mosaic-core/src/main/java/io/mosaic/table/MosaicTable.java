@@ -96,8 +96,8 @@ public final class MosaicTable {
 
   /**
    * The table at {@code location}: a local path or {@code file:} URI (the local protocol), or a URI
-   * of another storage, opened with the pool's Hadoop settings (the lock-free protocol,
-   * docs/format.md "Commits without POSIX locks").
+   * of another storage, opened through the pool's storages (the lock-free protocol, docs/format.md
+   * "Commits without POSIX locks").
    */
   public static MosaicTable open(String location, DevicePool pool) {
     return isRemote(location)
@@ -131,7 +131,10 @@ public final class MosaicTable {
     Storage storage;
     try {
       // Executors open a table per task: one storage per location and pool's settings.
-      storage = Storages.shared(URI.create(location), pool == null ? null : pool.hadoop());
+      storage =
+          pool == null
+              ? Storages.shared(URI.create(location), null)
+              : pool.storages().shared(URI.create(location));
     } catch (IllegalArgumentException e) {
       throw MosaicException.invalid(
           "table location '" + location + "' is no URI (" + e.getMessage() + ")");
