@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -126,12 +127,39 @@ public final class MosaicTable {
     }
   }
 
+  /**
+   * The properties of the latest version of the table at {@code location}, or none when there is no
+   * table there: what an engine reads before it knows the pool, which the properties may name. A
+   * remote location is opened with {@code hadoop}, the engine's Hadoop settings (credentials of an
+   * S3 location, docs/distributed-storage.md "Devices on S3"); {@code null} for Hadoop's defaults.
+   */
+  public static Optional<Map<String, String>> propertiesAt(
+      String location, org.apache.hadoop.conf.Configuration hadoop) {
+    if (!isRemote(location)) {
+      return exists(localPath(location))
+          ? Optional.of(open(localPath(location), null).latest().properties())
+          : Optional.empty();
+    }
+    try {
+      VersionLog log = logAt(location, hadoop, Retention.defaults());
+      log.latest();
+      return Optional.of(open(log, null).latest().properties());
+    } catch (TableNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The version log of the table at a non-local {@code location}. */
   static VersionLog logAt(String location, DevicePool pool, Retention retention) {
+    return logAt(location, pool == null ? null : pool.hadoop(), retention);
+  }
+
+  private static VersionLog logAt(
+      String location, org.apache.hadoop.conf.Configuration hadoop, Retention retention) {
     Storage storage;
     try {
-      // Executors open a table per task: one storage per location and pool's settings.
-      storage = Storages.shared(URI.create(location), pool == null ? null : pool.hadoop());
+      // Executors open a table per task: one storage per location and Hadoop settings.
+      storage = Storages.shared(URI.create(location), hadoop);
     } catch (IllegalArgumentException e) {
       throw MosaicException.invalid(
           "table location '" + location + "' is no URI (" + e.getMessage() + ")");
