@@ -684,12 +684,12 @@ public final class HadoopStorage implements Storage {
             MosaicException.Kind.IO,
             where
                 + " is in an archive storage class ("
-                + String.join(" or ", io.mosaic.config.DeviceSpec.ARCHIVE_STORAGE_CLASSES)
+                + String.join(" or ", S3StorageClasses.ARCHIVE)
                 + "), which S3 reads only after a restore ("
                 + e.getMessage()
                 + "); restore it (aws s3api restore-object), and remove the lifecycle rule that"
                 + " moves the device's objects there: a device keeps its objects in one of "
-                + String.join(", ", io.mosaic.config.DeviceSpec.READABLE_STORAGE_CLASSES)
+                + String.join(", ", S3StorageClasses.READABLE)
                 + ", e.g. GLACIER_IR for cold data read in milliseconds",
             e);
       }
