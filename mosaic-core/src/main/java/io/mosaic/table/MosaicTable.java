@@ -9,7 +9,7 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.storage.Storage;
-import io.mosaic.storage.Storages;
+import io.mosaic.storage.StorageOpener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -96,8 +97,8 @@ public final class MosaicTable {
 
   /**
    * The table at {@code location}: a local path or {@code file:} URI (the local protocol), or a URI
-   * of another storage, opened with the pool's Hadoop settings (the lock-free protocol,
-   * docs/format.md "Commits without POSIX locks").
+   * of another storage, opened through the pool's storages (the lock-free protocol, docs/format.md
+   * "Commits without POSIX locks").
    */
   public static MosaicTable open(String location, DevicePool pool) {
     return isRemote(location)
@@ -126,12 +127,38 @@ public final class MosaicTable {
     }
   }
 
+  /**
+   * The properties of the latest version of the table at {@code location}, or none when there is no
+   * table there: what an engine reads before it knows the pool, which the properties may name. A
+   * remote location is opened with {@code hadoop}, the engine's Hadoop settings (credentials of an
+   * S3 location, docs/distributed-storage.md "Devices on S3"); {@code null} for Hadoop's defaults.
+   */
+  public static Optional<Map<String, String>> propertiesAt(
+      String location, org.apache.hadoop.conf.Configuration hadoop) {
+    if (!isRemote(location)) {
+      return exists(localPath(location))
+          ? Optional.of(open(localPath(location), null).latest().properties())
+          : Optional.empty();
+    }
+    try {
+      VersionLog log = logAt(location, StorageOpener.hadoop(hadoop), Retention.defaults());
+      log.latest();
+      return Optional.of(open(log, null).latest().properties());
+    } catch (TableNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The version log of the table at a non-local {@code location}. */
   static VersionLog logAt(String location, DevicePool pool, Retention retention) {
+    return logAt(location, pool == null ? StorageOpener.hadoop(null) : pool.storages(), retention);
+  }
+
+  private static VersionLog logAt(String location, StorageOpener storages, Retention retention) {
     Storage storage;
     try {
       // Executors open a table per task: one storage per location and pool's settings.
-      storage = Storages.shared(URI.create(location), pool == null ? null : pool.hadoop());
+      storage = storages.shared(URI.create(location));
     } catch (IllegalArgumentException e) {
       throw MosaicException.invalid(
           "table location '" + location + "' is no URI (" + e.getMessage() + ")");
