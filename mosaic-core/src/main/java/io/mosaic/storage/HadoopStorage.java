@@ -676,22 +676,8 @@ public final class HadoopStorage implements Storage {
                 + "); create the bucket, or fix the bucket in the URI or the endpoint",
             e);
       }
-      // S3 answers a GET of an object in an archive class with 403 InvalidObjectState, which S3A
-      // reports as access denied: the credentials are fine, the object needs a restore.
-      if (e instanceof java.nio.file.AccessDeniedException
-          && String.valueOf(e.getMessage()).contains("InvalidObjectState")) {
-        throw new MosaicException(
-            MosaicException.Kind.IO,
-            where
-                + " is in an archive storage class ("
-                + String.join(" or ", S3StorageClasses.ARCHIVE)
-                + "), which S3 reads only after a restore ("
-                + e.getMessage()
-                + "); restore it (aws s3api restore-object), and remove the lifecycle rule that"
-                + " moves the device's objects there: a device keeps its objects in one of "
-                + String.join(", ", S3StorageClasses.READABLE)
-                + ", e.g. GLACIER_IR for cold data read in milliseconds",
-            e);
+      if (e instanceof java.nio.file.AccessDeniedException && S3StorageClasses.isArchivedRead(e)) {
+        throw S3StorageClasses.archivedRead(where, e);
       }
       if (e instanceof java.nio.file.AccessDeniedException) {
         throw new MosaicException(

@@ -9,9 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -20,9 +17,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * with {@code python3 -m pip install --user "moto[server]"} when missing, started on a free port
  * and stopped by its PID. Not the tests' main S3 server ({@link SeaweedS3}).
  */
-final class MotoS3 implements AutoCloseable {
-  static final String ACCESS_KEY = "moto-access";
-  static final String SECRET_KEY = "moto-secret";
+public final class MotoS3 implements AutoCloseable {
+  public static final String ACCESS_KEY = "moto-access";
+  public static final String SECRET_KEY = "moto-secret";
 
   private final Process process;
   private final int port;
@@ -33,7 +30,7 @@ final class MotoS3 implements AutoCloseable {
   }
 
   /** Starts a server, installing moto first when this machine has none. */
-  static MotoS3 start(Path dir) throws Exception {
+  public static MotoS3 start(Path dir) throws Exception {
     String server = installed();
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
@@ -86,7 +83,7 @@ final class MotoS3 implements AutoCloseable {
     return local.toString();
   }
 
-  URI endpoint() {
+  public URI endpoint() {
     return URI.create("http://127.0.0.1:" + port);
   }
 
@@ -100,14 +97,8 @@ final class MotoS3 implements AutoCloseable {
   }
 
   /** An AWS SDK client of this server, to set objects up as a lifecycle rule would leave them. */
-  S3Client client() {
-    return S3Client.builder()
-        .endpointOverride(endpoint())
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
-        .build();
+  public S3Client client() {
+    return SeaweedS3.client(endpoint(), ACCESS_KEY, SECRET_KEY);
   }
 
   @Override
