@@ -35,11 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Executors in separate JVMs ({@code local-cluster[2,1,1024]}) on a pool whose devices are HDFS
  * directories with the policies ALL_SSD, HOT and COLD (docs/spark.md, "Devices on HDFS"): both
  * executors write and read the same table, Spark jobs and a core writer append to it concurrently,
- * and the 22 TPC-H queries answer on HDFS what they answer on local files: what Spark answers over
- * the same rows as Parquet, kept by {@link TpchQueriesTest} earlier in the build ({@link
- * TpchReference}), or, when this class runs alone, what they answer on a local Mosaic device. The
- * executors reach HDFS with the driver's {@code spark.hadoop.*} settings, shipped in each
- * partition's options.
+ * and the TPC-H queries ({@link ClusterTpch#queries}) answer on HDFS what they answer on local
+ * files: what Spark answers over the same rows as Parquet, kept by {@link TpchQueriesTest} earlier
+ * in the build ({@link TpchReference}), or, when this class runs alone, what they answer on a local
+ * Mosaic device. The executors reach HDFS with the driver's {@code spark.hadoop.*} settings,
+ * shipped in each partition's options.
  *
  * <p>The TPC-H scale is SF 0.01 for CI; {@code -Dmosaic.tpch.hdfs.scale=0.1} runs SF 0.1, the
  * acceptance scale of docs/distributed-storage.md. Launching executors is as in {@link

@@ -33,9 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Executors in separate JVMs ({@code local-cluster[2,1,1024]}) on a pool whose devices are two
  * prefixes of an S3 bucket, one in class STANDARD_IA, on a real S3 server (SeaweedFS, {@link
- * SeaweedS3}), with the tables' metadata on S3 too: the 22 TPC-H queries answer what they answer on
- * local files ({@link ClusterTpch}, as in {@link HdfsLocalClusterIT}), and the executors read the
- * rows from S3, through S3A.
+ * SeaweedS3}), with the tables' metadata on S3 too: the TPC-H queries ({@link ClusterTpch#queries})
+ * answer what they answer on local files ({@link ClusterTpch}, as in {@link HdfsLocalClusterIT}),
+ * and the executors read the rows from S3, through S3A.
  *
  * <p>As a Spark user does (docs/spark.md, "Devices on S3"), the executors get hadoop-aws and the
  * AWS SDK modules with {@code spark.jars}, which is where spark-submit's {@code --packages} puts

@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,9 +37,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -48,11 +44,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * A coordinator and two workers whose {@code mosaic} catalog keeps its devices and its metadata on
  * S3 (SeaweedFS) and reaches them through Trino's own S3 file system ({@code
  * fs.native-s3.enabled=true}, docs/distributed-storage.md "Trino catalogs on S3"): TPC-H SF 0.01
- * loaded by CREATE TABLE AS over two devices (two prefixes of one bucket) and the 22 queries
- * answering what the {@code tpch} catalog answers ({@link TpchAnswers}). Hadoop's S3A is not on
- * this module's class path, so every byte went through Trino's file system; the test checks it did
- * so through {@link TrinoStorage} with exclusive create (the lock-free commits' conditional PUT).
- * Also the catalog's errors when the endpoint, the credentials or a device's class is wrong.
+ * loaded by CREATE TABLE AS over two devices (two prefixes of one bucket) and the TPC-H queries
+ * ({@link TpchAnswers#onRemoteStorage}) answering what the {@code tpch} catalog answers. Hadoop's
+ * S3A is not on this module's class path, so every byte went through Trino's file system; the test
+ * checks it did so through {@link TrinoStorage} with exclusive create (the lock-free commits'
+ * conditional PUT). Also the catalog's errors when the endpoint, the credentials or a device's
+ * class is wrong.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MosaicS3ClusterTest {
@@ -173,14 +170,14 @@ class MosaicS3ClusterTest {
   }
 
   static List<Integer> queries() {
-    return IntStream.rangeClosed(1, 22).boxed().toList();
+    return TpchAnswers.onRemoteStorage();
   }
 
   @ParameterizedTest(name = "q{0}")
   @MethodSource("queries")
   void tpchQueryOnS3AnswersAsTheTpchCatalog(int q) throws Exception {
     if (onS3.isEmpty()) {
-      // All 22 at once, PARALLEL - 1 at a time beside the reference the test thread asks for.
+      // All at once, PARALLEL - 1 at a time beside the reference the test thread asks for.
       Session session = testSessionBuilder().setCatalog("mosaic").setSchema("tpch").build();
       for (int n : queries()) {
         onS3.put(n, pool.submit(() -> runner.execute(session, TraceGenerator.tpchQuery(n))));
@@ -237,14 +234,7 @@ class MosaicS3ClusterTest {
   }
 
   private static S3Client client() {
-    return S3Client.builder()
-        .endpointOverride(S3.endpoint())
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(SeaweedS3.ACCESS_KEY, SeaweedS3.SECRET_KEY)))
-        .build();
+    return SeaweedS3.client(S3.endpoint(), SeaweedS3.ACCESS_KEY, SeaweedS3.SECRET_KEY);
   }
 
   @Test
