@@ -175,10 +175,15 @@ public final class HadoopStorage implements Storage {
         key, p, in, length, in.hasCapability(StreamCapabilities.PREADBYTEBUFFER));
   }
 
+  /** What {@link #readIfExists} asks for in its one GET; a larger file is read as any other. */
+  static final int FIRST_READ = 1 << 20;
+
   /**
-   * On an object store one GET: the open declares {@code max + 1} bytes, so S3A sends no HEAD and
-   * asks for that range in one request, which the store answers with the whole (shorter) object, or
-   * 404 when the key is missing. HDFS opens and reads as {@link Storage#readIfExists} does.
+   * On an object store one GET for a file of at most {@link #FIRST_READ} bytes: the open declares
+   * one byte more, so S3A sends no HEAD and asks for that range in one request, which the store
+   * answers with the whole (shorter) object, or 404 when the key is missing. A larger file is read
+   * with a HEAD and GETs: declaring the whole allowed size instead would let the stream prefetch a
+   * range that long. HDFS opens and reads as {@link Storage#readIfExists} does.
    */
   @Override
   public Optional<byte[]> readIfExists(String key, long max) throws IOException {
@@ -186,16 +191,16 @@ public final class HadoopStorage implements Storage {
       return Storage.super.readIfExists(key, max);
     }
     Path p = path(key);
+    int first = (int) Math.min(max, FIRST_READ);
     try (FSDataInputStream in =
         org.apache.hadoop.util.functional.FutureIO.awaitFuture(
             fs.openFile(p)
-                .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, max + 1)
+                .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, first + 1L)
                 .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, "whole-file")
                 .build())) {
-      byte[] bytes = in.readNBytes((int) Math.min(max + 1, Integer.MAX_VALUE - 8));
-      if (bytes.length > max) {
-        throw new IOException(
-            root + key + " has more than the " + max + " bytes allowed for a whole read");
+      byte[] bytes = in.readNBytes(first + 1);
+      if (bytes.length > first) {
+        return Storage.super.readIfExists(key, max);
       }
       return Optional.of(bytes);
     } catch (FileNotFoundException e) {
