@@ -265,17 +265,25 @@ public final class HadoopStorage implements Storage {
       if (n == 0) {
         return 0;
       }
-      try {
-        readInto(dst, position, n);
-      } catch (IOException e) {
-        if (read || fs instanceof DistributedFileSystem || !reopen()) {
-          throw translate(e, key);
-        }
+      for (int attempt = 1; ; attempt++) {
         try {
           readInto(dst, position, n);
-        } catch (IOException again) {
-          again.addSuppressed(e);
-          throw translate(again, key);
+          break;
+        } catch (IOException e) {
+          // Replaced again before this GET: a writer replacing a small file (the hint) many times
+          // a second may win several times in a row, so the reopens back off.
+          if (read
+              || fs instanceof DistributedFileSystem
+              || (attempt > 1 && !changed(e))
+              || attempt == REOPENS) {
+            throw translate(e, key);
+          }
+          if (attempt > 1) {
+            backOff(attempt, e);
+          }
+          if (!reopen()) {
+            throw translate(e, key);
+          }
         }
       }
       read = true;
@@ -293,6 +301,23 @@ public final class HadoopStorage implements Storage {
         in.readFully(position, bytes, 0, n);
         dst.duplicate().put(bytes);
       }
+    }
+
+    /** How many times a read opens an object replaced before its first byte was read. */
+    private static final int REOPENS = 8;
+
+    private static void backOff(int attempt, IOException e) throws IOException {
+      try {
+        Thread.sleep(Math.min(200, 10L << attempt));
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        throw (IOException) new java.io.InterruptedIOException("interrupted").initCause(e);
+      }
+    }
+
+    /** S3A's failure of a GET whose object changed since the HEAD (its ETag differs). */
+    private static boolean changed(IOException e) {
+      return e.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException");
     }
 
     /**
@@ -756,6 +781,23 @@ public final class HadoopStorage implements Storage {
                 + " does not exist at the S3 endpoint (fs.s3a.endpoint "
                 + endpoint()
                 + "); create the bucket, or fix the bucket in the URI or the endpoint",
+            e);
+      }
+      // S3 answers a GET of an object in an archive class with 403 InvalidObjectState, which S3A
+      // reports as access denied: the credentials are fine, the object needs a restore.
+      if (e instanceof java.nio.file.AccessDeniedException
+          && String.valueOf(e.getMessage()).contains("InvalidObjectState")) {
+        throw new MosaicException(
+            MosaicException.Kind.IO,
+            where
+                + " is in an archive storage class ("
+                + String.join(" or ", S3StorageClasses.ARCHIVE)
+                + "), which S3 reads only after a restore ("
+                + e.getMessage()
+                + "); restore it (aws s3api restore-object), and remove the lifecycle rule that"
+                + " moves the device's objects there: a device keeps its objects in one of "
+                + String.join(", ", S3StorageClasses.READABLE)
+                + ", e.g. GLACIER_IR for cold data read in milliseconds",
             e);
       }
       if (e instanceof java.nio.file.AccessDeniedException) {

