@@ -141,8 +141,8 @@ public final class MosaicTable {
           : Optional.empty();
     }
     try {
+      // open() finds the latest version, or fails with TableNotFoundException when there is none.
       VersionLog log = logAt(location, StorageOpener.hadoop(hadoop), Retention.defaults());
-      log.latest();
       return Optional.of(open(log, null).latest().properties());
     } catch (TableNotFoundException e) {
       return Optional.empty();

@@ -72,18 +72,16 @@ class SparkS3Test {
     Dataset<Row> orders = SparkTestTables.orders(spark).cache();
     orders.write().format("mosaic").option("default_device", "s3").save(table);
     // An append reads the table's properties on the driver first, with the session's settings.
-    orders.filter("o_orderkey < 400").write().format("mosaic").mode(SaveMode.Append).save(table);
+    Dataset<Row> few = orders.filter("o_orderkey < 400");
+    few.write().format("mosaic").mode(SaveMode.Append).save(table);
 
     Dataset<Row> read = spark.read().format("mosaic").load(table);
-    long appended = orders.filter("o_orderkey < 400").count();
+    long appended = few.count();
     assertThat(appended).isPositive();
     assertThat(read.count()).isEqualTo(orders.count() + appended);
     Row sums = read.selectExpr("sum(o_orderkey)", "count(o_orderstatus)").first();
     Row expected =
-        orders
-            .unionAll(orders.filter("o_orderkey < 400"))
-            .selectExpr("sum(o_orderkey)", "count(o_orderstatus)")
-            .first();
+        orders.unionAll(few).selectExpr("sum(o_orderkey)", "count(o_orderstatus)").first();
     assertThat(sums).isEqualTo(expected);
   }
 }
