@@ -165,7 +165,8 @@ public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
   /**
    * The requests a storage's S3A client has sent, by S3A statistic ({@code object_put_request},
    * {@code object_list_request}, {@code object_metadata_request} for a HEAD, {@code
-   * action_http_get_request} for a GET, ...), zero counts left out.
+   * action_http_get_request} for a GET of the classic stream, ...; a request that failed, such as a
+   * GET answered 404, under its own name too). Zero counts left out.
    */
   public static Map<String, Long> requests(Storage storage) {
     IOStatistics stats =
@@ -177,14 +178,37 @@ public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
         .forEach(
             (name, n) -> {
               // Each request once: store_io_request sums them, action_http_head_request repeats
-              // object_metadata_request; action_http_get_request counts the GETs of reads.
+              // object_metadata_request; action_http_get_request counts the GETs of reads, and
+              // a GET answered 404 (a probe of a missing name) only in its ".failures" counter.
+              String base =
+                  name.endsWith(".failures")
+                      ? name.substring(0, name.length() - ".failures".length())
+                      : name;
               if (n != 0
-                  && name.endsWith("_request")
-                  && !name.equals("store_io_request")
-                  && !name.equals("action_http_head_request")) {
-                counts.put(name, n);
+                  && base.endsWith("_request")
+                  && !base.equals("store_io_request")
+                  && !base.equals("action_http_head_request")) {
+                counts.merge(base, n, Long::sum);
               }
             });
+    return counts;
+  }
+
+  /**
+   * {@link #requests}, and under {@code audit_request_execution} every HTTP request S3A sent,
+   * whatever its kind: Hadoop 3.5's default input stream (the analytics stream) counts its GETs
+   * under no {@code _request} name.
+   */
+  public static Map<String, Long> allRequests(Storage storage) {
+    Map<String, Long> counts = requests(storage);
+    Long all =
+        org.apache.hadoop.fs.statistics.IOStatisticsSupport.retrieveIOStatistics(
+                ((HadoopStorage) storage).fileSystem())
+            .counters()
+            .get("audit_request_execution");
+    if (all != null && all != 0) {
+      counts.put("audit_request_execution", all);
+    }
     return counts;
   }
 

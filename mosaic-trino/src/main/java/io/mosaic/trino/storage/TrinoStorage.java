@@ -136,6 +136,31 @@ public final class TrinoStorage implements Storage {
     return new TrinoReadFile(input, length);
   }
 
+  /** With the length known, Trino's file system asks the store for nothing before the read. */
+  @Override
+  public ReadFile open(String key, long length) throws IOException {
+    try {
+      return new TrinoReadFile(fs.newInputFile(file(key), length).newInput(), length);
+    } catch (FileNotFoundException e) {
+      throw missing(key, e);
+    }
+  }
+
+  /** One GET on S3: the stream's first read is the request, a missing key fails it. */
+  @Override
+  public Optional<byte[]> readIfExists(String key, long max) throws IOException {
+    try (java.io.InputStream in = fs.newInputFile(file(key)).newStream()) {
+      byte[] bytes = in.readNBytes((int) Math.min(max + 1, Integer.MAX_VALUE - 8));
+      if (bytes.length > max) {
+        throw new IOException(
+            root + key + " has more than the " + max + " bytes allowed for a whole read");
+      }
+      return Optional.of(bytes);
+    } catch (FileNotFoundException | NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
   private NoSuchFileException missing(String key, IOException cause) {
     NoSuchFileException e = new NoSuchFileException(root + key);
     e.initCause(cause);
