@@ -26,10 +26,16 @@ public final class SvgChart {
     }
   }
 
-  private static final int W = 760;
   private static final int H = 420;
   private static final int LEFT = 70;
-  private static final int RIGHT = 170;
+  private static final int PLOT_W = 520;
+
+  /**
+   * Upper bound of an 11 px sans-serif character's advance, so that the longest legend entry fits
+   * in the chart's width whatever font a viewer has.
+   */
+  static final double CHAR_W = 7.0;
+
   private static final int TOP = 40;
   private static final int BOTTOM = 50;
 
@@ -61,9 +67,10 @@ public final class SvgChart {
     }
     maxX = nice(maxX * 1.05);
     maxY = nice(maxY * 1.05);
-    double plotW = W - LEFT - RIGHT;
+    double plotW = PLOT_W;
     double plotH = H - TOP - BOTTOM;
-    StringBuilder s = header();
+    int width = width();
+    StringBuilder s = header(width);
     int baseY = H - BOTTOM;
     s.append(line(LEFT, TOP, LEFT, baseY, "#000", null))
         .append(line(LEFT, baseY, LEFT + plotW, baseY, "#000", null));
@@ -114,7 +121,7 @@ public final class SvgChart {
                   fmt(p.y())));
         }
       }
-      double lx = W - RIGHT + 14;
+      double lx = LEFT + plotW + 14;
       s.append(
               ser.style() == Style.MARKERS
                   ? String.format(
@@ -179,7 +186,15 @@ public final class SvgChart {
     return s.append("</svg>\n").toString();
   }
 
-  private StringBuilder header() {
+  /** Wide enough for the plot, the longest legend entry to its right, and the 14 px title. */
+  int width() {
+    int longest = series.stream().mapToInt(ser -> ser.name().length()).max().orElse(0);
+    double legend = LEFT + PLOT_W + 14 + 26 + CHAR_W * longest + 10;
+    double title = LEFT + CHAR_W * 14 / 11 * this.title.length() + 10;
+    return (int) Math.ceil(Math.max(760, Math.max(legend, title)));
+  }
+
+  private StringBuilder header(int width) {
     StringBuilder s = new StringBuilder();
     s.append(
             String.format(
@@ -187,7 +202,7 @@ public final class SvgChart {
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
                     + " font-family=\"sans-serif\" font-size=\"11\">%n"
                     + "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>%n",
-                W,
+                width,
                 H))
         .append(text(LEFT, 22, "start", title, 14));
     return s;
