@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * moto's S3 server on loopback, for what SeaweedFS does not do as AWS does: objects in an archive
@@ -99,6 +101,25 @@ public final class MotoS3 implements AutoCloseable {
   /** An AWS SDK client of this server, to set objects up as a lifecycle rule would leave them. */
   public S3Client client() {
     return SeaweedS3.client(endpoint(), ACCESS_KEY, SECRET_KEY);
+  }
+
+  /**
+   * Creates {@code bucket} with two objects of 4,096 bytes under {@code prefix}: {@code
+   * cold.parquet} in GLACIER, as a lifecycle rule leaves it, and {@code warm.parquet} in STANDARD.
+   *
+   * @return the objects' bytes
+   */
+  public byte[] archivedAndWarm(String bucket, String prefix) {
+    byte[] bytes = new byte[4096];
+    try (S3Client s3 = client()) {
+      s3.createBucket(b -> b.bucket(bucket));
+      s3.putObject(
+          b -> b.bucket(bucket).key(prefix + "/cold.parquet").storageClass(StorageClass.GLACIER),
+          RequestBody.fromBytes(bytes));
+      s3.putObject(
+          b -> b.bucket(bucket).key(prefix + "/warm.parquet"), RequestBody.fromBytes(bytes));
+    }
+    return bytes;
   }
 
   @Override

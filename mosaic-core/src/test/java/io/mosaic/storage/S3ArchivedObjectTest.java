@@ -11,9 +11,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * A device's object that a lifecycle rule moved to an archive class (GLACIER, DEEP_ARCHIVE), which
@@ -39,14 +36,7 @@ class S3ArchivedObjectTest {
 
   @Test
   void aReadOfAnArchivedObjectNamesTheClassAndTheRestore() throws Exception {
-    byte[] bytes = new byte[4096];
-    try (S3Client s3 = moto.client()) {
-      s3.createBucket(b -> b.bucket("archive"));
-      s3.putObject(
-          b -> b.bucket("archive").key("dev/cold.parquet").storageClass(StorageClass.GLACIER),
-          RequestBody.fromBytes(bytes));
-      s3.putObject(b -> b.bucket("archive").key("dev/warm.parquet"), RequestBody.fromBytes(bytes));
-    }
+    byte[] bytes = moto.archivedAndWarm("archive", "dev");
     Storage storage = Storages.open(URI.create("s3a://archive/dev"), moto.conf());
     try (Storage.ReadFile warm = storage.open("warm.parquet")) {
       assertThat(warm.read(ByteBuffer.allocate(100), 0)).isPositive();

@@ -22,9 +22,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * A device's object that a lifecycle rule moved to an archive class, read through Trino's S3 file
@@ -64,14 +61,7 @@ class TrinoS3ArchivedObjectTest {
 
   @Test
   void aReadOfAnArchivedObjectNamesTheClassAndTheRestore() throws Exception {
-    byte[] bytes = new byte[4096];
-    try (S3Client s3 = moto.client()) {
-      s3.createBucket(b -> b.bucket("archive"));
-      s3.putObject(
-          b -> b.bucket("archive").key("dev/cold.parquet").storageClass(StorageClass.GLACIER),
-          RequestBody.fromBytes(bytes));
-      s3.putObject(b -> b.bucket("archive").key("dev/warm.parquet"), RequestBody.fromBytes(bytes));
-    }
+    byte[] bytes = moto.archivedAndWarm("archive", "dev");
     Storage storage =
         new TrinoStorageOpener(
                 factory.create(ConnectorIdentity.ofUser("mosaic")),
