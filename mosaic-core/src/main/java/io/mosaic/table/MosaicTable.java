@@ -747,6 +747,14 @@ public final class MosaicTable {
   }
 
   /**
+   * Removes all rows in one new version (TRUNCATE TABLE in both engines); older versions keep them
+   * for time travel until gc retires those versions.
+   */
+  public Manifest truncate() {
+    return committer.truncate();
+  }
+
+  /**
    * Publishes {@code change(latest)} as the next version; a commit that loses a race applies the
    * change again to the new latest version (see {@link TableCommitter#commit}).
    */

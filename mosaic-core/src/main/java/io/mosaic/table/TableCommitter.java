@@ -164,6 +164,11 @@ final class TableCommitter {
     return commit("overwrite", base -> withResults(base, List.of(), List.of(), results));
   }
 
+  /** Removes all rows in one new version; the schema and properties stay. */
+  Manifest truncate() {
+    return commit("truncate", base -> withResults(base, List.of(), List.of(), List.of()));
+  }
+
   private Manifest withResults(
       Manifest base, List<Long> groups, List<SegmentEntry> segments, List<WriteResult> results) {
     List<Long> rowGroups = new ArrayList<>(groups);

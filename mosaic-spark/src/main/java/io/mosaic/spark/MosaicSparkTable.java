@@ -10,6 +10,7 @@ import java.util.Set;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.catalog.TruncatableTable;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
@@ -22,7 +23,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * that version (as a Trino query's handle pins one), however many times Spark's optimizer builds
  * scans and whatever is committed meanwhile.
  */
-final class MosaicSparkTable implements SupportsRead, SupportsWrite {
+final class MosaicSparkTable implements SupportsRead, SupportsWrite, TruncatableTable {
   private final MosaicOptions options;
   private final StructType schema;
   private final boolean writable;
@@ -164,6 +165,16 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
     // The sharing policy first: when both are bad, its error is the one a read has always shown.
     SharingPolicy policy = conf.sharingPolicy();
     return new MosaicScanBuilder(options, table, version, conf.pushdown(), policy);
+  }
+
+  /**
+   * TRUNCATE TABLE (of a catalog's table, never of a version of it): one new version without rows;
+   * older versions stay readable until gc.
+   */
+  @Override
+  public boolean truncateTable() {
+    MosaicTable.open(options.location(), options.pool()).truncate();
+    return true;
   }
 
   @Override

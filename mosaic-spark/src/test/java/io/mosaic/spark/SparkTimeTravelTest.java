@@ -81,6 +81,24 @@ class SparkTimeTravelTest {
   }
 
   @Test
+  void truncateTableKeepsTheSchemaAndTheOldRowsForTimeTravel() {
+    spark.sql("CREATE TABLE mosaic.tt.trunc (x bigint, s string)"); // v1
+    spark.sql("INSERT INTO mosaic.tt.trunc SELECT id, CAST(id AS string) FROM range(1, 6)"); // v2
+    spark.sql("TRUNCATE TABLE mosaic.tt.trunc"); // v3
+
+    assertThat(keys("mosaic.tt.trunc")).isEmpty();
+    assertThat(keys("mosaic.tt.trunc VERSION AS OF 2")).isEqualTo(range(5));
+    assertThat(spark.table("mosaic.tt.trunc").schema().fieldNames()).containsExactly("x", "s");
+    assertThat(
+            spark.sql("CALL mosaic.system.versions('tt.trunc')").collectAsList().stream()
+                .map(r -> r.getAs("operation").toString())
+                .toList())
+        .containsExactly("create", "append", "truncate");
+    spark.sql("INSERT INTO mosaic.tt.trunc SELECT id, CAST(id AS string) FROM range(1, 3)");
+    assertThat(keys("mosaic.tt.trunc")).isEqualTo(range(2));
+  }
+
+  @Test
   void readsEachVersionByNumberTimeAndOptionAndListsThem() throws Exception {
     spark.sql("CREATE TABLE mosaic.tt.t (x bigint, s string)"); // v1
     List<Instant> between = new ArrayList<>();

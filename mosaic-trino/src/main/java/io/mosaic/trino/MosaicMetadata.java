@@ -387,6 +387,16 @@ final class MosaicMetadata implements ConnectorMetadata {
     return Optional.empty();
   }
 
+  /**
+   * TRUNCATE TABLE (which names a table, never a version of it): one new version without rows;
+   * older versions stay readable until gc.
+   */
+  @Override
+  public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle) {
+    MosaicTable table = storage.open(((MosaicTableHandle) tableHandle).name());
+    call(table::truncate);
+  }
+
   /** All page sinks' results in one new version: readers see the whole statement or nothing. */
   private void commit(MosaicWriteHandle handle, Collection<Slice> fragments) {
     List<WriteResult> results = fragments.stream().map(CoreObjects::decode).toList();

@@ -48,12 +48,14 @@ class MosaicConnectorTest extends BaseConnectorTest {
   @Override
   protected boolean hasBehavior(TestingConnectorBehavior behavior) {
     return switch (behavior) {
-      // What Mosaic does: schemas, tables, CTAS, INSERT, rename; nullability is kept and enforced.
+      // What Mosaic does: schemas, tables, CTAS, INSERT, TRUNCATE, rename; nullability is kept and
+      // enforced.
       case SUPPORTS_CREATE_SCHEMA,
           SUPPORTS_DROP_SCHEMA_CASCADE,
           SUPPORTS_CREATE_TABLE,
           SUPPORTS_CREATE_TABLE_WITH_DATA,
           SUPPORTS_INSERT,
+          SUPPORTS_TRUNCATE,
           SUPPORTS_NOT_NULL_CONSTRAINT,
           SUPPORTS_NEGATIVE_DATE,
           SUPPORTS_RENAME_TABLE,
@@ -78,7 +80,6 @@ class MosaicConnectorTest extends BaseConnectorTest {
           SUPPORTS_UPDATE,
           SUPPORTS_ROW_LEVEL_UPDATE,
           SUPPORTS_MERGE,
-          SUPPORTS_TRUNCATE,
           SUPPORTS_ARRAY,
           SUPPORTS_MAP_TYPE,
           SUPPORTS_ROW_TYPE,

@@ -66,6 +66,20 @@ class MosaicTimeTravelTest {
   }
 
   @Test
+  void truncateKeepsTheSchemaAndTheOldRowsForTimeTravel() {
+    sql("CREATE TABLE tt.trunc (x bigint, s varchar)"); // v1
+    sql("INSERT INTO tt.trunc SELECT x, CAST(x AS varchar) FROM UNNEST(sequence(1, 5)) t(x)");
+    sql("TRUNCATE TABLE tt.trunc"); // v3
+
+    assertThat(keys("tt.trunc")).isEmpty();
+    assertThat(keys("tt.trunc FOR VERSION AS OF 2")).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(sql("SELECT operation FROM tt.\"trunc$versions\" ORDER BY version").getOnlyColumn())
+        .containsExactly("create", "append", "truncate");
+    sql("INSERT INTO tt.trunc VALUES (7, 'seven')");
+    assertThat(keys("tt.trunc")).containsExactly(7L);
+  }
+
+  @Test
   void readsEachVersionByNumberAndTimeAndListsThem() throws Exception {
     sql("CREATE TABLE tt.t (x bigint, s varchar)");
     List<Instant> between = new ArrayList<>();
