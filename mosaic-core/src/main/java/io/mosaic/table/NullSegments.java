@@ -6,7 +6,6 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentWriter;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,10 +61,10 @@ final class NullSegments implements AutoCloseable {
       nulls.allocateNew();
       nulls.setValueCount(BATCH);
       for (long rows : m.rowGroups()) {
-        for (long done2 = 0; done2 < rows; ) {
-          int k = (int) Math.min(BATCH, rows - done2);
+        for (long at = 0; at < rows; ) {
+          int k = (int) Math.min(BATCH, rows - at);
           writer.write(nulls, 0, k);
-          done2 += k;
+          at += k;
         }
         writer.endRowGroup(rows);
       }
@@ -86,10 +85,6 @@ final class NullSegments implements AutoCloseable {
               + e.getMessage(),
           e);
     }
-  }
-
-  List<SegmentEntry> written() {
-    return new ArrayList<>(written.values());
   }
 
   @Override
