@@ -353,4 +353,62 @@ class SchemaChangeTest {
     }
     assertThat(refused.get()).isLessThanOrEqualTo(2);
   }
+
+  @Test
+  void traceNamesFollowRenamesAndDrops() throws Exception {
+    MosaicTable table = create(false, "t");
+    table.append(List.of(written(table, rows(0, 10, 2))));
+    io.mosaic.trace.TraceLog log = io.mosaic.trace.TraceLog.of(table);
+    java.time.Instant before = java.time.Instant.now();
+    log.append(
+        new io.mosaic.trace.TraceRecord(
+            "q1", table.name(), List.of("id", "s"), List.of(0), Map.of(), 1, before));
+    Thread.sleep(5);
+    table.alter(new SchemaChange.RenameColumn("s", "label"));
+    table.alter(new SchemaChange.AddColumn(C));
+    Thread.sleep(5);
+    log.append(
+        new io.mosaic.trace.TraceRecord(
+            "q2",
+            table.name(),
+            List.of("label", "c"),
+            List.of(0),
+            Map.of(),
+            1,
+            java.time.Instant.now()));
+    Thread.sleep(5);
+    table.alter(new SchemaChange.DropColumn("id"));
+
+    List<io.mosaic.trace.TraceRecord> current =
+        io.mosaic.trace.TraceColumns.current(table, log.read(log.epoch()));
+    assertThat(current)
+        .extracting(io.mosaic.trace.TraceRecord::columns)
+        .containsExactlyInAnyOrder(List.of("label"), List.of("label", "c"));
+  }
+
+  @Test
+  void gcDeletesADroppedColumnsFilesOnceNoVersionNamesThemAndARenamedColumnMigrates()
+      throws Exception {
+    MosaicTable table = create(false, "t");
+    List<List<Object>> before = rows(0, 150, 2);
+    table.append(List.of(written(table, before)));
+    List<Path> files =
+        table.latest().segmentsOf("s").stream()
+            .map(seg -> table.pool().device(seg.device()).resolve(seg.path()))
+            .toList();
+    table.alter(new SchemaChange.RenameColumn("id", "key"));
+    // The placement machinery works by today's name: moving the renamed column moves its files.
+    io.mosaic.maintenance.Migrator migrator = new io.mosaic.maintenance.Migrator(table);
+    migrator.apply(
+        migrator.plan(Map.of("key", TestPool.IDS[3])),
+        new io.mosaic.maintenance.Migrator.Listener() {});
+    assertThat(table.latest().segmentsOf("key"))
+        .allSatisfy(seg -> assertThat(seg.device()).isEqualTo(TestPool.IDS[3]));
+
+    table.alter(new SchemaChange.DropColumn("s"));
+    assertThat(files).allSatisfy(f -> assertThat(f).exists()); // older versions name them
+    new io.mosaic.maintenance.GarbageCollector(table).collect(java.time.Duration.ZERO);
+    assertThat(files).allSatisfy(f -> assertThat(f).doesNotExist());
+    assertThat(read(table)).isEqualTo(before.stream().map(r -> r.subList(0, 1)).toList());
+  }
 }
