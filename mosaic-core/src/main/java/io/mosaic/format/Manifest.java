@@ -139,6 +139,13 @@ public record Manifest(
         segments.stream().filter(s -> s.rowGroupCount() > 0).toList());
   }
 
+  /** This version with another schema, properties and segments (an ALTER TABLE). */
+  public Manifest withSchema(
+      TableSchema next, Map<String, String> nextProperties, List<SegmentEntry> nextSegments) {
+    return new Manifest(
+        tableId, version, operation, committedAt, next, nextProperties, rowGroups, nextSegments);
+  }
+
   /** This version with other table properties (a maintenance commit that records one). */
   public Manifest withProperties(Map<String, String> next) {
     return new Manifest(

@@ -127,7 +127,7 @@ final class ManifestChecker {
     if (s.device() == null || s.device().isEmpty()) {
       throw fail(at + " has no device");
     }
-    checkPath(at, s.path(), tableId + "/" + position + "/");
+    checkPath(at, s.path(), tableId + "/" + schema.ids().get(position) + "/");
     if (!files.add(s.device() + "/" + s.path())) {
       throw fail(
           at
@@ -231,7 +231,7 @@ final class ManifestChecker {
               + problem
               + "; a segment of this column lies under '"
               + folder
-              + "' (<table id>/<column index>/, relative to the device root, without '.', '..' or"
+              + "' (<table id>/<column id>/, relative to the device root, without '.', '..' or"
               + " empty components)");
     }
   }

@@ -118,12 +118,23 @@ public final class ManifestFile {
     root.put("operation", m.operation());
     root.put("committedAt", m.committedAt().toString());
     ArrayNode schema = root.putArray("schema");
-    for (ColumnSpec c : m.schema().columns()) {
-      schema
-          .addObject()
-          .put("name", c.name())
-          .put("type", c.type().toString())
-          .put("nullable", c.nullable());
+    // Ids are written only once they differ from positions (after an ALTER TABLE), so a table never
+    // altered keeps the exact bytes, and readers, of the format before ids.
+    boolean ids = !m.schema().positionalIds();
+    for (int i = 0; i < m.schema().columns().size(); i++) {
+      ColumnSpec c = m.schema().columns().get(i);
+      ObjectNode o =
+          schema
+              .addObject()
+              .put("name", c.name())
+              .put("type", c.type().toString())
+              .put("nullable", c.nullable());
+      if (ids) {
+        o.put(COLUMN_ID, m.schema().ids().get(i));
+      }
+    }
+    if (ids) {
+      root.put(NEXT_COLUMN_ID, m.schema().nextColumnId());
     }
     ObjectNode props = root.putObject("properties");
     m.properties().entrySet().stream()
@@ -171,6 +182,12 @@ public final class ManifestFile {
       "tableId version operation committedAt schema properties rowGroups segments".split(" ");
 
   private static final String[] COLUMN = {"name", "type", "nullable"};
+  // Optional, together (docs/format.md, "Column ids"): without them columns are numbered by
+  // position from 0.
+  private static final String COLUMN_ID = "id";
+  private static final String NEXT_COLUMN_ID = "nextColumnId";
+  private static final String[] COLUMN_WITH_ID = {"name", "type", "nullable", COLUMN_ID};
+  private static final String[] TOP_WITH_IDS = Arrays.copyOf(TOP, TOP.length + 1);
   private static final String[] SEGMENT =
       ("column device path codec firstRowGroup rowGroupCount fileBytes compressedBytes"
               + " uncompressedBytes checksum stats")
@@ -185,6 +202,7 @@ public final class ManifestFile {
 
   static {
     SEGMENT_WITH_CHUNKS[SEGMENT.length] = CHUNK_CHECKSUMS;
+    TOP_WITH_IDS[TOP.length] = NEXT_COLUMN_ID;
   }
 
   /** The fields a stats object must have: the required ones and the optional ones it has. */
@@ -208,13 +226,18 @@ public final class ManifestFile {
    */
   private static Manifest fromJson(JsonNode root, String where) {
     Strict json = new Strict(where);
-    json.fields(root, "the manifest", TOP);
+    boolean withIds = root != null && root.has(NEXT_COLUMN_ID);
+    json.fields(root, "the manifest", withIds ? TOP_WITH_IDS : TOP);
     List<ColumnSpec> columns = new ArrayList<>();
+    List<Integer> ids = new ArrayList<>();
     JsonNode schemaNode = json.array(root, "schema", "");
     for (int i = 0; i < schemaNode.size(); i++) {
       JsonNode c = schemaNode.get(i);
       String at = "schema[" + i + "]";
-      json.fields(c, at, COLUMN);
+      json.fields(c, at, withIds ? COLUMN_WITH_ID : COLUMN);
+      if (withIds) {
+        ids.add(json.int32(c, COLUMN_ID, at));
+      }
       String typeName = json.text(c, "type", at);
       ColumnType type;
       try {
@@ -229,7 +252,10 @@ public final class ManifestFile {
     }
     TableSchema schema;
     try {
-      schema = new TableSchema(columns);
+      schema =
+          withIds
+              ? new TableSchema(columns, ids, json.int32(root, NEXT_COLUMN_ID, ""))
+              : new TableSchema(columns);
     } catch (IllegalArgumentException | MosaicException e) {
       throw json.fail("schema: " + e.getMessage());
     }

@@ -48,6 +48,23 @@ public record SegmentEntry(
     }
   }
 
+  /** The same segment recorded under column name {@code name} (the column was renamed). */
+  public SegmentEntry withColumn(String name) {
+    return new SegmentEntry(
+        name,
+        device,
+        path,
+        codec,
+        firstRowGroup,
+        rowGroupCount,
+        fileBytes,
+        compressedBytes,
+        uncompressedBytes,
+        checksum,
+        stats,
+        chunkChecksums);
+  }
+
   /** The same segment with other statistics (ANALYZE adds sketches to an old segment's). */
   public SegmentEntry withStats(List<RowGroupStats> newStats) {
     return new SegmentEntry(

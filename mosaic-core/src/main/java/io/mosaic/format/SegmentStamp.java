@@ -64,10 +64,8 @@ public final class SegmentStamp {
 
   /** How the recorded metadata differs from the manifest's entry, or null. */
   static String problem(Manifest m, SegmentEntry s, Map<String, String> kv) {
-    String column = kv.get(COLUMN);
-    if (column != null && !column.equals(s.column())) {
-      return "its own metadata says it holds column '" + column + "', not '" + s.column() + "'";
-    }
+    // The recorded column name is the one at write time, not compared: a renamed column keeps its
+    // segments (docs/format.md, "Column ids"), and the path's folder is the column's id.
     String table = kv.get(TABLE);
     if (table != null && !table.equals(m.tableId())) {
       return "its own metadata says it belongs to table id "

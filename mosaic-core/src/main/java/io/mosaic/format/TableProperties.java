@@ -29,5 +29,30 @@ public final class TableProperties {
    */
   public static final String CLUSTERING = "clustering";
 
+  /**
+   * Prefixes of properties named {@code <prefix><column name>} that belong to one column: an ALTER
+   * TABLE renames them with the column and drops them with it (docs/format.md, "Column ids"), as it
+   * does {@code column.<name>.*}. Trino records a varchar's declared length so.
+   */
+  public static final java.util.List<String> COLUMN_NAMED_PREFIXES =
+      java.util.List.of("trino.varchar_length.");
+
+  /**
+   * The key {@code key} has when column {@code from} is named {@code to} ({@code to} null: the
+   * column is dropped, and so is the key), or {@code key} itself if it is not the column's.
+   */
+  public static String renamedKey(String key, String from, String to) {
+    String own = COLUMN_DEVICE_PREFIX + from + ".";
+    if (key.startsWith(own) && key.indexOf('.', own.length()) < 0) {
+      return to == null ? null : COLUMN_DEVICE_PREFIX + to + "." + key.substring(own.length());
+    }
+    for (String prefix : COLUMN_NAMED_PREFIXES) {
+      if (key.equals(prefix + from)) {
+        return to == null ? null : prefix + to;
+      }
+    }
+    return key;
+  }
+
   private TableProperties() {}
 }

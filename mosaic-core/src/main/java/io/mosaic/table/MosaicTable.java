@@ -755,6 +755,20 @@ public final class MosaicTable {
   }
 
   /**
+   * Commits an ALTER TABLE change of the columns as a new version (docs/format.md, "Column ids"),
+   * through the same committer as appends, so a concurrent commit is rebased or refused, never
+   * lost.
+   */
+  public Manifest alter(SchemaChange change) {
+    return committer.alter(List.of(change));
+  }
+
+  /** As {@link #alter(SchemaChange)}, the changes applied in order, in one version. */
+  public Manifest alter(List<SchemaChange> changes) {
+    return committer.alter(changes);
+  }
+
+  /**
    * Publishes {@code change(latest)} as the next version; a commit that loses a race applies the
    * change again to the new latest version (see {@link TableCommitter#commit}).
    */

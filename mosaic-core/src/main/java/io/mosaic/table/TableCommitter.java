@@ -2,10 +2,12 @@ package io.mosaic.table;
 
 import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
+import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.SegmentStamp;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -174,22 +176,168 @@ final class TableCommitter {
     List<Long> rowGroups = new ArrayList<>(groups);
     List<SegmentEntry> all = new ArrayList<>(segments);
     for (WriteResult r : results) {
-      if (!r.schema().equals(base.schema())) {
-        throw MosaicException.invalid(
-            "schema mismatch writing to table "
-                + table.name()
-                + ": the data has "
-                + describe(r.schema())
-                + ", the table has "
-                + describe(base.schema()));
-      }
+      List<SegmentEntry> rebased = rebased(base.schema(), r);
       int first = rowGroups.size();
       rowGroups.addAll(r.rowGroups());
-      for (SegmentEntry s : r.segments()) {
+      for (SegmentEntry s : rebased) {
         all.add(s.startingAt(first + s.firstRowGroup()));
       }
     }
     return base.next("append", rowGroups, all);
+  }
+
+  /**
+   * The segments of {@code r} for {@code schema}, which an ALTER TABLE may have changed since the
+   * writer started (docs/format.md, "Column ids"): matched by column id, a renamed column's
+   * segments take its new name and a dropped column's are left out (gc deletes their files). A
+   * column added meanwhile has no segment in {@code r}, and rows without it would break "every
+   * column covers every row group", so that write is refused, to be run again.
+   */
+  private List<SegmentEntry> rebased(TableSchema schema, WriteResult r) {
+    if (r.schema().equals(schema)) {
+      return r.segments();
+    }
+    TableSchema written = r.schema();
+    for (int i = 0; i < schema.columns().size(); i++) {
+      ColumnSpec now = schema.columns().get(i);
+      ColumnSpec then = written.byId(schema.ids().get(i));
+      String message =
+          "schema mismatch writing to table "
+              + table.name()
+              + ": the data has "
+              + describe(written)
+              + ", the table has "
+              + describe(schema);
+      if (then == null) {
+        throw new TableConflictException(
+            message
+                + " (column '"
+                + now.name()
+                + "' was added by an ALTER TABLE while the data was written); write the data"
+                + " again");
+      }
+      if (!then.type().equals(now.type()) || then.nullable() != now.nullable()) {
+        throw MosaicException.invalid(message);
+      }
+    }
+    List<SegmentEntry> kept = new ArrayList<>();
+    for (SegmentEntry s : r.segments()) {
+      ColumnSpec now = schema.byId(written.idOf(s.column()));
+      if (now != null) {
+        kept.add(now.name().equals(s.column()) ? s : s.withColumn(now.name()));
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Commits {@code change} on the newest version (docs/format.md, "Column ids"). Adding a column to
+   * a table with rows writes one segment of NULLs over its row groups, so the column covers every
+   * row group as all others do and no reader needs a case for a missing segment; a lost race writes
+   * it again for the winner's row groups.
+   */
+  Manifest alter(List<SchemaChange> changes) {
+    if (changes.isEmpty()) {
+      return table.latest();
+    }
+    try (NullSegments nulls = new NullSegments(table)) {
+      return commit(
+          "alter table",
+          base -> {
+            Manifest next = base;
+            for (SchemaChange change : changes) {
+              next = altered(next, change, nulls);
+            }
+            return next;
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot alter table " + table.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Manifest altered(Manifest base, SchemaChange change, NullSegments nulls) {
+    TableSchema schema = base.schema();
+    Map<String, String> props = new HashMap<>(base.properties());
+    List<SegmentEntry> segments = new ArrayList<>(base.segments());
+    if (change instanceof SchemaChange.AddColumn add) {
+      ColumnSpec c = add.column();
+      if (schema.names().stream().anyMatch(n -> n.equalsIgnoreCase(c.name()))) {
+        throw MosaicException.invalid(
+            "cannot add column '"
+                + c.name()
+                + "' to table "
+                + table.name()
+                + ": it already has a column of that name (names ignore case); pick another name"
+                + " or rename the existing column first");
+      }
+      if (!c.nullable() && base.rowCount() > 0) {
+        throw MosaicException.invalid(
+            "cannot add NOT NULL column '"
+                + c.name()
+                + "' to table "
+                + table.name()
+                + ": its "
+                + base.rowCount()
+                + " rows would hold NULL in it; add the column as nullable, or add it before"
+                + " writing rows");
+      }
+      // Properties of a dropped column of that name (placement, codec) do not carry over.
+      props = renamedProperties(props, c.name(), null);
+      props.putAll(add.properties());
+      schema = schema.withColumn(c);
+      Manifest added = base.withSchema(schema, props, segments);
+      if (!base.rowGroups().isEmpty()) {
+        segments.add(nulls.write(added, c));
+      }
+    } else if (change instanceof SchemaChange.DropColumn drop) {
+      String name = schema.column(drop.name()).name();
+      schema = schema.withoutColumn(name);
+      segments.removeIf(s -> s.column().equals(name));
+      props = renamedProperties(props, name, null);
+      if (name.equals(props.get(TableProperties.CLUSTERING))) {
+        props.remove(TableProperties.CLUSTERING);
+      }
+    } else if (change instanceof SchemaChange.RenameColumn rename) {
+      String from = schema.column(rename.from()).name();
+      String to = rename.to();
+      if (!from.equalsIgnoreCase(to)
+          && schema.names().stream().anyMatch(n -> n.equalsIgnoreCase(to))) {
+        throw MosaicException.invalid(
+            "cannot rename column '"
+                + from
+                + "' of table "
+                + table.name()
+                + " to '"
+                + to
+                + "': the table already has a column of that name (names ignore case)");
+      }
+      schema = schema.withColumnRenamed(from, to);
+      segments.replaceAll(s -> s.column().equals(from) ? s.withColumn(to) : s);
+      // The placement and codec the column was given follow it (they are keyed by name).
+      props = renamedProperties(props, from, to);
+      if (from.equals(props.get(TableProperties.CLUSTERING))) {
+        props.put(TableProperties.CLUSTERING, to);
+      }
+    }
+    return base.withSchema(schema, props, segments);
+  }
+
+  /**
+   * {@code props} with column {@code from}'s properties under column {@code to}'s name, or without
+   * them if {@code to} is null ({@link TableProperties#renamedKey}).
+   */
+  private static Map<String, String> renamedProperties(
+      Map<String, String> props, String from, String to) {
+    Map<String, String> result = new HashMap<>();
+    props.forEach(
+        (k, v) -> {
+          String key = TableProperties.renamedKey(k, from, to);
+          if (key != null) {
+            result.put(key, v);
+          }
+        });
+    return result;
   }
 
   private static String describe(TableSchema schema) {

@@ -51,9 +51,12 @@ public final class TableWriter implements AutoCloseable {
         : table.pool().device(existing.get(existing.size() - 1).device());
   }
 
-  /** Segment path on its device: {@code <tableId>/<column index>/<writer id>-<n>.parquet}. */
+  /**
+   * Segment path on its device: {@code <tableId>/<column id>/<writer id>-<n>.parquet} (the id, not
+   * the name, so a rename moves no file: docs/format.md, "Column ids").
+   */
   public static String segmentPath(Manifest m, String column, String writerId, int n) {
-    return m.tableId() + "/" + m.schema().indexOf(column) + "/" + writerId + "-" + n + ".parquet";
+    return m.tableId() + "/" + m.schema().idOf(column) + "/" + writerId + "-" + n + ".parquet";
   }
 
   /** Appends a batch; its schema must be the table's (names, types, nullability). */
@@ -65,7 +68,7 @@ public final class TableWriter implements AutoCloseable {
       throw new MosaicException(
           e.kind(), "cannot write to table " + table.name() + ": " + e.getMessage(), e);
     }
-    if (!schema.equals(base.schema())) {
+    if (!schema.sameColumns(base.schema())) {
       throw MosaicException.invalid(
           "schema mismatch writing to table "
               + table.name()

@@ -193,7 +193,7 @@ class ManifestValidationTest {
   void segmentPathsStayInTheirColumnsFolder() {
     String tail = "; a segment of this column lies under '";
     String rules =
-        "' (<table id>/<column index>/, relative to the device root, without '.', '..' or empty"
+        "' (<table id>/<column id>/, relative to the device root, without '.', '..' or empty"
             + " components)";
     // Another column's file of the same type (i64 is column 5, i64b column 15).
     refused(

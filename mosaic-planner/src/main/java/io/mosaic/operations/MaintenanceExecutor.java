@@ -27,6 +27,7 @@ import io.mosaic.placement.PlacementOptions;
 import io.mosaic.placement.PlacementProblem;
 import io.mosaic.placement.StrategyName;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.trace.TraceColumns;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import java.io.IOException;
@@ -480,7 +481,8 @@ public final class MaintenanceExecutor {
 
   private static List<TraceRecord> epochRecords(MosaicTable table) {
     TraceLog log = TraceLog.of(table);
-    return log.read(log.epoch());
+    // Columns under today's names: a renamed column keeps its history (TraceColumns).
+    return TraceColumns.current(table, log.read(log.epoch()));
   }
 
   /** The columns stored with another codec than their device's, by {@code column.<name>.codec}. */

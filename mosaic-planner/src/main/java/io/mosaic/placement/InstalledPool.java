@@ -18,6 +18,7 @@ import io.mosaic.model.DistinctScan;
 import io.mosaic.model.Placement;
 import io.mosaic.model.Workload;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.trace.TraceColumns;
 import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import io.mosaic.workload.RangeUnits;
@@ -124,7 +125,7 @@ public final class InstalledPool {
     List<DistinctScan> scans = new ArrayList<>();
     for (MosaicTable table : tables) {
       TraceLog log = TraceLog.of(table);
-      for (TraceRecord r : log.read(log.epoch())) {
+      for (TraceRecord r : TraceColumns.current(table, log.read(log.epoch()))) {
         Set<ColumnRef> columns = new LinkedHashSet<>();
         r.columns().forEach(c -> columns.add(new ColumnRef(table.name(), c)));
         if (!columns.isEmpty()) {
@@ -190,7 +191,7 @@ public final class InstalledPool {
       }
       TraceLog log = TraceLog.of(table);
       List<RangeUnits.RangeScan> recorded = new ArrayList<>();
-      for (TraceRecord r : log.read(log.epoch())) {
+      for (TraceRecord r : TraceColumns.current(table, log.read(log.epoch()))) {
         Set<Integer> read = new HashSet<>();
         // Row groups appended after the scan, or of a version it did not read, are not its reads.
         r.rowGroups().stream().filter(g -> g >= 0 && g < groups).forEach(read::add);

@@ -5,6 +5,7 @@ import io.mosaic.design.DesignExecutor;
 import io.mosaic.device.DevicePool;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SchemaChange;
 import io.mosaic.table.TableNotFoundException;
 import io.mosaic.warehouse.Warehouse;
 import java.io.IOException;
@@ -339,9 +340,81 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
             + " lists its tables");
   }
 
+  /**
+   * ALTER TABLE ADD COLUMN(S), DROP COLUMN(S) and RENAME COLUMN, committed by core as one version
+   * ({@link MosaicTable#alter}; docs/format.md, "Column ids"): rows written before an added column
+   * read NULL in it. Other changes are refused, naming what is supported.
+   */
   @Override
-  public Table alterTable(Identifier ident, TableChange... changes) {
-    throw new UnsupportedOperationException("ALTER TABLE is not supported by Mosaic tables yet");
+  public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
+    if (!oneLevel(ident) || !warehouse().exists(ident.namespace()[0], ident.name())) {
+      throw new NoSuchTableException(ident);
+    }
+    MosaicTable table = warehouse().open(ident.namespace()[0], ident.name());
+    List<SchemaChange> schemaChanges = new ArrayList<>();
+    for (TableChange change : changes) {
+      schemaChanges.add(schemaChange(ident, change, table));
+    }
+    try {
+      table.alter(schemaChanges);
+    } catch (MosaicException e) {
+      throw SparkErrors.toSpark(e, "ALTER TABLE " + name + "." + ident, ident);
+    } catch (UncheckedIOException e) {
+      throw SparkErrors.io("ALTER TABLE " + name + "." + ident, e);
+    }
+    return loadTable(ident);
+  }
+
+  private static final String ALTER_SUPPORTED =
+      "Mosaic tables support ALTER TABLE ADD COLUMN(S) (nullable, added last, no default),"
+          + " DROP COLUMN(S) and RENAME COLUMN, besides RENAME TO";
+
+  private SchemaChange schemaChange(Identifier ident, TableChange change, MosaicTable table) {
+    if (change instanceof TableChange.AddColumn add && add.fieldNames().length == 1) {
+      String column = add.fieldNames()[0];
+      String refused = null;
+      if (add.comment() != null) {
+        refused = "a column comment";
+      } else if (add.position() != null) {
+        refused = "a column position (" + add.position() + ")";
+      } else if (add.defaultValue() != null) {
+        refused = "a default value";
+      }
+      if (refused != null) {
+        throw MosaicException.unsupported(
+            "cannot add column '"
+                + column
+                + "' to "
+                + name
+                + "."
+                + ident
+                + " with "
+                + refused
+                + ": "
+                + ALTER_SUPPORTED);
+      }
+      return new SchemaChange.AddColumn(
+          new io.mosaic.format.ColumnSpec(
+              column, SparkTypes.fromSpark(column, add.dataType()), add.isNullable()));
+    }
+    if (change instanceof TableChange.DeleteColumn drop && drop.fieldNames().length == 1) {
+      return new SchemaChange.DropColumn(drop.fieldNames()[0]);
+    }
+    if (change instanceof TableChange.RenameColumn rename && rename.fieldNames().length == 1) {
+      return new SchemaChange.RenameColumn(rename.fieldNames()[0], rename.newName());
+    }
+    throw MosaicException.unsupported(
+        "cannot alter "
+            + name
+            + "."
+            + ident
+            + ": "
+            + change.getClass().getSimpleName()
+            + (change instanceof TableChange.ColumnChange c
+                ? " of " + String.join(".", c.fieldNames())
+                : "")
+            + " is not supported; "
+            + ALTER_SUPPORTED);
   }
 
   /** Drops the table through core ({@link Warehouse#drop}): segments, device space, root. */

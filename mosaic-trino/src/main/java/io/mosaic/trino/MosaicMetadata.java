@@ -14,11 +14,13 @@ import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.table.SchemaChange;
 import io.mosaic.table.WriteResult;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Assignment;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ColumnPosition;
 import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
@@ -317,6 +319,60 @@ final class MosaicMetadata implements ConnectorMetadata {
   public void renameTable(
       ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName) {
     storage.renameTable(((MosaicTableHandle) tableHandle).name(), newTableName);
+  }
+
+  // ---- ALTER TABLE ... COLUMN (docs/format.md, "Column ids"; docs/operations.md)
+
+  @Override
+  public void addColumn(
+      ConnectorSession session,
+      ConnectorTableHandle tableHandle,
+      ColumnMetadata column,
+      ColumnPosition position) {
+    switch (position) {
+      case ColumnPosition.First first ->
+          throw new TrinoException(
+              NOT_SUPPORTED, "This connector does not support adding columns with FIRST clause");
+      case ColumnPosition.After after ->
+          throw new TrinoException(
+              NOT_SUPPORTED, "This connector does not support adding columns with AFTER clause");
+      case ColumnPosition.Last last -> {}
+    }
+    if (column.getComment() != null) {
+      throw new TrinoException(
+          NOT_SUPPORTED, "This connector does not support adding columns with comments");
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    if (column.getType() instanceof VarcharType v && v.getLength().isPresent()) {
+      properties.put(
+          VARCHAR_LENGTH_PREFIX + column.getName(), Integer.toString(v.getBoundedLength()));
+    }
+    ColumnSpec spec =
+        new ColumnSpec(
+            column.getName(),
+            TrinoTypes.fromTrino(column.getName(), column.getType()),
+            column.isNullable());
+    alter(tableHandle, new SchemaChange.AddColumn(spec, properties));
+  }
+
+  @Override
+  public void dropColumn(
+      ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column) {
+    alter(tableHandle, new SchemaChange.DropColumn(((MosaicColumnHandle) column).name()));
+  }
+
+  @Override
+  public void renameColumn(
+      ConnectorSession session,
+      ConnectorTableHandle tableHandle,
+      ColumnHandle source,
+      String target) {
+    alter(tableHandle, new SchemaChange.RenameColumn(((MosaicColumnHandle) source).name(), target));
+  }
+
+  private void alter(ConnectorTableHandle tableHandle, SchemaChange change) {
+    MosaicTable table = storage.open(((MosaicTableHandle) tableHandle).name());
+    call(() -> table.alter(change));
   }
 
   // ---- writes

@@ -61,6 +61,20 @@ class MosaicConnectorTest extends BaseConnectorTest {
           SUPPORTS_RENAME_TABLE,
           SUPPORTS_RENAME_TABLE_ACROSS_SCHEMAS ->
           true;
+      // ALTER TABLE ADD / DROP / RENAME COLUMN (docs/format.md, "Column ids"): columns are added
+      // last, without comments; NOT NULL only while the table has no rows.
+      case SUPPORTS_ADD_COLUMN,
+          SUPPORTS_DROP_COLUMN,
+          SUPPORTS_RENAME_COLUMN,
+          SUPPORTS_ADD_COLUMN_NOT_NULL_CONSTRAINT ->
+          true;
+      case SUPPORTS_ADD_COLUMN_WITH_COMMENT,
+          SUPPORTS_ADD_COLUMN_WITH_POSITION,
+          SUPPORTS_ADD_FIELD,
+          SUPPORTS_DROP_FIELD,
+          SUPPORTS_RENAME_FIELD,
+          SUPPORTS_SET_FIELD_TYPE ->
+          false;
       // Dynamic filters prune row groups when splits are planned and before each row group is
       // read (MosaicSplitsTest); no test of this suite reads this behaviour.
       case SUPPORTS_DYNAMIC_FILTER_PUSHDOWN -> true;
@@ -88,9 +102,6 @@ class MosaicConnectorTest extends BaseConnectorTest {
           SUPPORTS_CREATE_OR_REPLACE_TABLE,
           SUPPORTS_CREATE_TABLE_WITH_TABLE_COMMENT,
           SUPPORTS_CREATE_TABLE_WITH_COLUMN_COMMENT,
-          SUPPORTS_ADD_COLUMN,
-          SUPPORTS_DROP_COLUMN,
-          SUPPORTS_RENAME_COLUMN,
           SUPPORTS_SET_COLUMN_TYPE,
           SUPPORTS_COMMENT_ON_TABLE,
           SUPPORTS_COMMENT_ON_COLUMN,
@@ -103,6 +114,14 @@ class MosaicConnectorTest extends BaseConnectorTest {
           false;
       default -> super.hasBehavior(behavior);
     };
+  }
+
+  @Override
+  protected void verifyAddNotNullColumnToNonEmptyTableFailurePermissible(Throwable e) {
+    assertThat(e)
+        .hasMessageMatching(
+            "cannot add NOT NULL column '.*' to table .*: its \\d+ rows would hold NULL in it;"
+                + " add the column as nullable, or add it before writing rows");
   }
 
   @Override
