@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -118,8 +119,12 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
           } else {
             vectors[i] = FixedWidthColumnVector.of(vector);
           }
-          if (columns[i].kind() == ColumnType.Kind.CHAR) {
-            vectors[i] = new CharColumnVector(vectors[i], vector, columns[i].precision());
+          switch (columns[i].kind()) {
+            case CHAR ->
+                vectors[i] = new CharColumnVector(vectors[i], vector, columns[i].precision());
+            case TIME -> vectors[i] = new TimeColumnVector(vectors[i], vector);
+            case UUID -> vectors[i] = new UuidColumnVector((FixedSizeBinaryVector) vector);
+            default -> {}
           }
         }
         batch = new ColumnarBatch(vectors, root.getRowCount());

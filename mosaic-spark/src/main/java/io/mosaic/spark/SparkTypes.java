@@ -23,12 +23,17 @@ import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampType;
 import scala.Option;
 
 /**
  * Mosaic column types as Spark SQL types, and back. {@code char(n)} is Spark's {@code CharType}:
- * stored without trailing spaces, read back padded to n (see {@link CharColumnVector}).
+ * stored without trailing spaces, read back padded to n (see {@link CharColumnVector}). Spark's
+ * {@code TimestampType} creates a {@code timestamp} column, as before {@code timestamp_tz} existed
+ * (Trino reads it as {@code timestamp(6)}); a {@code timestamp_tz} column, which Trino creates,
+ * reads and writes as {@code TimestampType} too: both store the instant. {@code time} is Spark's
+ * {@code time(6)} ({@link TimeColumnVector}), {@code uuid} a string ({@link UuidColumnVector}).
  */
 final class SparkTypes {
   private SparkTypes() {}
@@ -56,6 +61,11 @@ final class SparkTypes {
       case STRING -> DataTypes.StringType;
       case CHAR -> DataTypes.createCharType(type.precision());
       case BINARY -> DataTypes.BinaryType;
+      // An instant, shown in the session's zone: what timestamp_tz stores (the zone is not kept).
+      case TIMESTAMP_TZ -> DataTypes.TimestampType;
+      case TIME -> TimeColumnVector.TYPE;
+      // Spark has no UUID type: the canonical text, as Iceberg's Spark reader gives it.
+      case UUID -> DataTypes.StringType;
     };
   }
 
@@ -107,6 +117,17 @@ final class SparkTypes {
       kind = ColumnType.Kind.STRING;
     } else if (t instanceof BinaryType) {
       kind = ColumnType.Kind.BINARY;
+    } else if (t instanceof TimeType time) {
+      if (time.precision() != TimeColumnVector.TYPE.precision()) {
+        throw MosaicException.unsupported(
+            "column '"
+                + column
+                + "' has Spark type "
+                + t.simpleString()
+                + "; Mosaic stores times with microsecond precision only: use time(6) (cast the"
+                + " column)");
+      }
+      kind = ColumnType.Kind.TIME;
     } else {
       throw MosaicException.unsupported(
           "column '"
