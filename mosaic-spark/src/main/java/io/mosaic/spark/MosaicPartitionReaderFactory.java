@@ -111,7 +111,17 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         for (int i = 0; i < vectors.length; i++) {
           FieldVector dictionary = scan.dictionary(i);
           FieldVector vector = root.getVector(i);
-          if (dictionary != null) {
+          if (columns[i].kind() == ColumnType.Kind.UUID) {
+            // Spark's Arrow views know no fixed-size binary (nor time in microseconds, below).
+            vectors[i] = new UuidColumnVector((FixedSizeBinaryVector) vector);
+          } else if (columns[i].kind() == ColumnType.Kind.TIME) {
+            vectors[i] =
+                new TimeColumnVector(
+                    dictionary == null
+                        ? null
+                        : new DictionaryColumnVector(types[i], (IntVector) vector, dictionary),
+                    vector);
+          } else if (dictionary != null) {
             vectors[i] = new DictionaryColumnVector(types[i], (IntVector) vector, dictionary);
           } else if (vector instanceof BigIntVector unscaled
               && types[i] instanceof DecimalType decimal) {
@@ -122,8 +132,6 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
           switch (columns[i].kind()) {
             case CHAR ->
                 vectors[i] = new CharColumnVector(vectors[i], vector, columns[i].precision());
-            case TIME -> vectors[i] = new TimeColumnVector(vectors[i], vector);
-            case UUID -> vectors[i] = new UuidColumnVector((FixedSizeBinaryVector) vector);
             default -> {}
           }
         }

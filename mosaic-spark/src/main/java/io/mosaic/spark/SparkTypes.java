@@ -7,6 +7,7 @@ import io.mosaic.format.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
@@ -38,9 +39,23 @@ import scala.Option;
 final class SparkTypes {
   private SparkTypes() {}
 
+  /** Spark's setting without which its analyzer refuses {@code TIME} (off by default in 4.2). */
+  static final String TIME_TYPE_ENABLED = "spark.sql.timeType.enabled";
+
   static StructType toSpark(TableSchema schema) {
     List<StructField> fields = new ArrayList<>();
     for (ColumnSpec c : schema.columns()) {
+      if (c.type().kind() == ColumnType.Kind.TIME
+          && !Boolean.parseBoolean(SQLConf.get().getConfString(TIME_TYPE_ENABLED, "false"))) {
+        // Spark's own error names neither the column nor the setting.
+        throw MosaicException.unsupported(
+            "column '"
+                + c.name()
+                + "' is time, which Spark reads as TIME(6) only with "
+                + TIME_TYPE_ENABLED
+                + "=true (off by default in Spark 4.2): set it in the session, or read the table"
+                + " where the column is cast (e.g. a Trino view with CAST(t AS varchar))");
+      }
       fields.add(DataTypes.createStructField(c.name(), toSpark(c.type()), c.nullable()));
     }
     return DataTypes.createStructType(fields);

@@ -3,6 +3,7 @@ package io.mosaic.spark;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.unsafe.Platform;
 
 /**
  * A {@code time} column as Spark reads it: Spark's {@code TimeType} holds nanoseconds of the day,
@@ -13,15 +14,23 @@ final class TimeColumnVector extends ScanColumnVector {
   private static final long NANOS_PER_MICRO = 1000;
   private final ColumnVector stored;
 
-  /** {@code stored} reads the microseconds of {@code rows} (their Arrow vector, or ids). */
-  TimeColumnVector(ColumnVector stored, FieldVector rows) {
+  private final long data;
+
+  /**
+   * The microseconds of {@code rows}: through {@code ids} when dictionary encoded, else straight
+   * from the vector's memory (Spark's Arrow view knows no microsecond times).
+   */
+  TimeColumnVector(ColumnVector ids, FieldVector rows) {
     super(TYPE, rows);
-    this.stored = stored;
+    this.stored = ids;
+    this.data = ids == null ? rows.getDataBufferAddress() : 0;
   }
 
   @Override
   public long getLong(int rowId) {
-    return stored.getLong(rowId) * NANOS_PER_MICRO;
+    long micros =
+        stored != null ? stored.getLong(rowId) : Platform.getLong(null, data + 8L * rowId);
+    return micros * NANOS_PER_MICRO;
   }
 
   @Override

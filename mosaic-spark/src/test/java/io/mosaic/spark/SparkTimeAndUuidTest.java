@@ -86,6 +86,9 @@ class SparkTimeAndUuidTest {
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "2")
             .config("spark.sql.session.timeZone", "Asia/Kolkata")
+            .config(SparkTypes.TIME_TYPE_ENABLED, "true")
+            // A plan whose scan node the test can find (no adaptive stages around it).
+            .config("spark.sql.adaptive.enabled", "false")
             .config("spark.mosaic.devices", devices.toString())
             .getOrCreate();
   }
@@ -243,6 +246,19 @@ class SparkTimeAndUuidTest {
     assertThat(rows).as(where).isEqualTo(want);
     BatchScanExec scan = MosaicScanTest.scanOf(filtered);
     assertThat(scan.metrics().apply("rowGroupsSkipped").value()).as(where).isEqualTo(2);
+  }
+
+  @Test
+  void withoutSparksTimeSettingATimeColumnIsRefusedNamingIt() {
+    create("time_off");
+    spark.conf().set(SparkTypes.TIME_TYPE_ENABLED, "false");
+    try {
+      assertThatThrownBy(() -> read("time_off").collectAsList())
+          .hasStackTraceContaining("column 't' is time")
+          .hasStackTraceContaining(SparkTypes.TIME_TYPE_ENABLED + "=true");
+    } finally {
+      spark.conf().set(SparkTypes.TIME_TYPE_ENABLED, "true");
+    }
   }
 
   @Test

@@ -21,6 +21,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -188,10 +189,14 @@ class MosaicTimeAndUuidTest {
         runner.executeWithPlan(
             runner.getDefaultSession(), "SELECT id FROM mosaic.tu." + table + where);
     assertThat((long) r.result().getRowCount()).isEqualTo(shown(from, to, false).size());
-    // Two columns (id and the filtered one) of one row group of three.
-    assertThat(MosaicQueryRunner.connectorMetrics(runner, r.queryId()))
+    // Two columns (id and the filtered one) of one row group of three, read or shared with the
+    // scan of the query before (cooperative scans).
+    Map<String, Long> metrics = MosaicQueryRunner.connectorMetrics(runner, r.queryId());
+    assertThat(
+            metrics.getOrDefault(MosaicPageSource.CHUNKS_READ, 0L)
+                + metrics.getOrDefault(MosaicPageSource.CHUNKS_SHARED, 0L))
         .as(where)
-        .containsEntry(MosaicPageSource.CHUNKS_READ, 2L);
+        .isEqualTo(2L);
   }
 
   @Test
