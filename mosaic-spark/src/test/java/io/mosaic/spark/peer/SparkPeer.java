@@ -58,6 +58,8 @@ public final class SparkPeer {
             .appName("mosaic-spark-peer")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "2")
+            // Spark 4.2 refuses TIME without it (docs/spark.md, "Types").
+            .config("spark.sql.timeType.enabled", "true")
             .config("spark.mosaic.devices", args[0]);
     for (int i = 1; i < args.length; i++) {
       int eq = args[i].indexOf('=');
