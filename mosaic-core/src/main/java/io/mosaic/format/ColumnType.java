@@ -38,14 +38,27 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
      * so statistics and sketches are over the trimmed values; n is {@link #precision()}.
      */
     CHAR,
-    BINARY
+    BINARY,
+    /**
+     * An instant in microseconds since the epoch, UTC: SQL's {@code timestamp(6) with time zone}.
+     * Stored as {@link #TIMESTAMP} is (Parquet TIMESTAMP(isAdjustedToUTC=true, MICROS)); the zone a
+     * value was written with is not kept, as in Trino's Iceberg and Delta Lake connectors, so Trino
+     * reads every value back in UTC. Only the manifest's type name tells it from {@code timestamp},
+     * which Trino reads as a {@code timestamp(6)} without time zone.
+     */
+    TIMESTAMP_TZ,
+    /** Microseconds since midnight, without zone: SQL's {@code time(6)}. */
+    TIME,
+    /** A 128-bit UUID, stored as its 16 bytes in RFC 4122 (big-endian) order. */
+    UUID
   }
 
   public static final String SUPPORTED =
       "boolean, int8, int16, int32, int64, float, double, decimal(p,s) with p <= 38, date,"
           + " timestamp (microseconds, UTC), string, char(n) with 1 <= n <= "
           + ColumnType.MAX_CHAR_LENGTH
-          + ", binary";
+          + ", binary, timestamp_tz (microseconds, UTC; the zone is not kept),"
+          + " time (microseconds), uuid";
 
   /**
    * The longest {@code char(n)}: Trino's limit, so that either engine reads what the other wrote.
@@ -131,8 +144,8 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
       case BOOLEAN, INT8 -> 1;
       case INT16 -> 2;
       case INT32, FLOAT, DATE -> 4;
-      case INT64, DOUBLE, TIMESTAMP -> 8;
-      case DECIMAL -> 16;
+      case INT64, DOUBLE, TIMESTAMP, TIMESTAMP_TZ, TIME -> 8;
+      case DECIMAL, UUID -> 16;
       case STRING, CHAR, BINARY -> 0;
     };
   }
@@ -151,7 +164,9 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
       case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
       case DECIMAL -> new ArrowType.Decimal(precision, scale, 128);
       case DATE -> new ArrowType.Date(DateUnit.DAY);
-      case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
+      case TIMESTAMP, TIMESTAMP_TZ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
+      case TIME -> new ArrowType.Time(TimeUnit.MICROSECOND, 64);
+      case UUID -> new ArrowType.FixedSizeBinary(16);
       case STRING, CHAR -> ArrowType.Utf8.INSTANCE;
       case BINARY -> ArrowType.Binary.INSTANCE;
     };
@@ -198,6 +213,14 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
         && t.getTimezone() != null) {
       return of(Kind.TIMESTAMP);
     }
+    if (type instanceof ArrowType.Time t
+        && t.getUnit() == TimeUnit.MICROSECOND
+        && t.getBitWidth() == 64) {
+      return of(Kind.TIME);
+    }
+    if (type instanceof ArrowType.FixedSizeBinary b && b.getByteWidth() == 16) {
+      return of(Kind.UUID);
+    }
     if (type instanceof ArrowType.Utf8) {
       return of(Kind.STRING);
     }
@@ -225,8 +248,10 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
           case INT16 -> LogicalTypeAnnotation.intType(16, true);
           case DECIMAL -> LogicalTypeAnnotation.decimalType(scale, precision);
           case DATE -> LogicalTypeAnnotation.dateType();
-          case TIMESTAMP ->
+          case TIMESTAMP, TIMESTAMP_TZ ->
               LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS);
+          case TIME -> LogicalTypeAnnotation.timeType(false, LogicalTypeAnnotation.TimeUnit.MICROS);
+          case UUID -> LogicalTypeAnnotation.uuidType();
           case STRING, CHAR -> LogicalTypeAnnotation.stringType();
           default -> null;
         };
@@ -234,7 +259,7 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
       b = b.as(logical);
     }
     if (physical() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
-      b = b.length(decimalBytes(precision));
+      b = b.length(kind == Kind.UUID ? 16 : decimalBytes(precision));
     }
     return b.named(name);
   }
@@ -244,7 +269,8 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
     return switch (kind) {
       case BOOLEAN -> PrimitiveTypeName.BOOLEAN;
       case INT8, INT16, INT32, DATE -> PrimitiveTypeName.INT32;
-      case INT64, TIMESTAMP -> PrimitiveTypeName.INT64;
+      case INT64, TIMESTAMP, TIMESTAMP_TZ, TIME -> PrimitiveTypeName.INT64;
+      case UUID -> PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
       case FLOAT -> PrimitiveTypeName.FLOAT;
       case DOUBLE -> PrimitiveTypeName.DOUBLE;
       case DECIMAL ->
@@ -303,6 +329,10 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
             && t.isAdjustedToUTC()) {
           return of(Kind.TIMESTAMP);
         }
+        if (logical instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation t
+            && t.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS) {
+          return of(Kind.TIME);
+        }
         break;
       case INT96:
         // Spark's default timestamp encoding: nanoseconds of the day and a Julian day number.
@@ -322,6 +352,10 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
       case FIXED_LEN_BYTE_ARRAY:
         if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d) {
           return decimal(d.getPrecision(), d.getScale());
+        }
+        if (logical instanceof LogicalTypeAnnotation.UUIDLogicalTypeAnnotation
+            && type.getTypeLength() == 16) {
+          return of(Kind.UUID);
         }
         break;
       default:

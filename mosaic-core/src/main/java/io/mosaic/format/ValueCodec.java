@@ -12,8 +12,9 @@ import org.apache.parquet.io.api.Binary;
 
 /**
  * Typed statistics values: how each column type's min/max is held in memory (Long for integers,
- * dates and timestamps; Double for floats; Boolean; BigDecimal; String; byte[]), taken from Parquet
- * statistics, and written to and read from the manifest's JSON.
+ * dates, times and timestamps; Double for floats; Boolean; BigDecimal; String; byte[]), taken from
+ * Parquet statistics, and written to and read from the manifest's JSON. Times are Long microseconds
+ * of the day; UUIDs are their 16 bytes, written to JSON as UUID text.
  */
 public final class ValueCodec {
   /**
@@ -44,7 +45,8 @@ public final class ValueCodec {
     return switch (type.kind()) {
       case BOOLEAN -> (Boolean) parquet;
       case INT8, INT16, INT32, DATE -> ((Integer) parquet).longValue();
-      case INT64, TIMESTAMP -> (Long) parquet;
+      case INT64, TIMESTAMP, TIMESTAMP_TZ, TIME -> (Long) parquet;
+      case UUID -> ((Binary) parquet).getBytes();
       case FLOAT -> finite(((Float) parquet).doubleValue());
       case DOUBLE -> finite((Double) parquet);
       case DECIMAL -> {
@@ -78,11 +80,13 @@ public final class ValueCodec {
     }
     return switch (type.kind()) {
       case BOOLEAN -> f.booleanNode((Boolean) value);
-      case INT8, INT16, INT32, INT64, DATE, TIMESTAMP -> f.numberNode((Long) value);
+      case INT8, INT16, INT32, INT64, DATE, TIMESTAMP, TIMESTAMP_TZ, TIME ->
+          f.numberNode((Long) value);
       case FLOAT, DOUBLE -> f.numberNode((Double) value);
       case DECIMAL -> f.textNode(((BigDecimal) value).toPlainString());
       case STRING, CHAR -> f.textNode((String) value);
       case BINARY -> f.textNode(Base64.getEncoder().encodeToString((byte[]) value));
+      case UUID -> f.textNode(uuid((byte[]) value).toString());
     };
   }
 
@@ -104,7 +108,7 @@ public final class ValueCodec {
         }
         yield node.booleanValue();
       }
-      case INT8, INT16, INT32, INT64, DATE, TIMESTAMP -> {
+      case INT8, INT16, INT32, INT64, DATE, TIMESTAMP, TIMESTAMP_TZ, TIME -> {
         if (!node.isIntegralNumber() || !node.canConvertToLong()) {
           throw notA("a JSON integer (64 bits)", type, node);
         }
@@ -146,6 +150,16 @@ public final class ValueCodec {
           yield Base64.getDecoder().decode(node.textValue());
         } catch (IllegalArgumentException e) {
           throw notA("base64", type, node);
+        }
+      }
+      case UUID -> {
+        if (!node.isTextual()) {
+          throw notA("a JSON string holding a UUID", type, node);
+        }
+        try {
+          yield uuidBytes(java.util.UUID.fromString(node.textValue()));
+        } catch (IllegalArgumentException e) {
+          throw notA("a UUID", type, node);
         }
       }
     };
@@ -209,7 +223,7 @@ public final class ValueCodec {
     }
     return switch (type.kind()) {
       case BOOLEAN -> value instanceof Boolean ? null : "is not a boolean";
-      case INT8, INT16, INT32, INT64, DATE, TIMESTAMP ->
+      case INT8, INT16, INT32, INT64, DATE, TIMESTAMP, TIMESTAMP_TZ, TIME ->
           !(value instanceof Long l)
               ? "is not an integer"
               : l < low || l > high
@@ -229,6 +243,7 @@ public final class ValueCodec {
                       : null;
       case STRING, CHAR -> value instanceof String ? null : "is not a string";
       case BINARY -> value instanceof byte[] ? null : "is not binary";
+      case UUID -> value instanceof byte[] b && b.length == 16 ? null : "is not a UUID's 16 bytes";
     };
   }
 
@@ -243,7 +258,7 @@ public final class ValueCodec {
     return switch (type.kind()) {
       case FLOAT, DOUBLE -> ((Double) a).doubleValue() == (Double) b;
       case DECIMAL -> ((BigDecimal) a).compareTo((BigDecimal) b) == 0;
-      case BINARY -> Arrays.equals((byte[]) a, (byte[]) b);
+      case BINARY, UUID -> Arrays.equals((byte[]) a, (byte[]) b);
       default -> a.equals(b);
     };
   }
@@ -262,10 +277,27 @@ public final class ValueCodec {
   static boolean ordered(ColumnType type, Object min, Object max) {
     return switch (type.kind()) {
       case BOOLEAN -> !((Boolean) min) || (Boolean) max;
-      case INT8, INT16, INT32, INT64, DATE, TIMESTAMP -> (Long) min <= (Long) max;
+      case INT8, INT16, INT32, INT64, DATE, TIMESTAMP, TIMESTAMP_TZ, TIME ->
+          (Long) min <= (Long) max;
       case FLOAT, DOUBLE -> !((Double) min > (Double) max);
       case DECIMAL -> ((BigDecimal) min).compareTo((BigDecimal) max) <= 0;
       case STRING, CHAR, BINARY -> true;
+      // Parquet orders UUIDs as unsigned bytes, as Trino does (and as their text sorts).
+      case UUID -> Arrays.compareUnsigned((byte[]) min, (byte[]) max) <= 0;
     };
+  }
+
+  /** A UUID's 16 bytes, most significant first (RFC 4122 order, as Parquet stores them). */
+  public static byte[] uuidBytes(java.util.UUID uuid) {
+    return java.nio.ByteBuffer.allocate(16)
+        .putLong(uuid.getMostSignificantBits())
+        .putLong(uuid.getLeastSignificantBits())
+        .array();
+  }
+
+  /** The UUID of 16 bytes in RFC 4122 order. */
+  public static java.util.UUID uuid(byte[] bytes) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+    return new java.util.UUID(b.getLong(), b.getLong());
   }
 }

@@ -6,11 +6,13 @@ import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.RowGroupStats;
+import io.mosaic.format.ValueCodec;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -102,7 +104,7 @@ public final class RowGroupFilter {
         case BOOLEAN -> (Boolean) v;
         case INT8, INT16, INT32, INT64 -> exactLong(v);
         case DATE -> v instanceof LocalDate d ? d.toEpochDay() : exactLong(v);
-        case TIMESTAMP ->
+        case TIMESTAMP, TIMESTAMP_TZ ->
             v instanceof Instant i
                 ? i.getEpochSecond() * 1_000_000L + i.getNano() / 1000
                 : v instanceof LocalDateTime t
@@ -113,9 +115,14 @@ public final class RowGroupFilter {
         case STRING -> (String) v;
         // 'ab  ' equals the stored 'ab' in char(n) (engines may hand the value padded).
         case CHAR -> CharValues.trim((String) v);
+        case TIME -> v instanceof LocalTime t ? t.toNanoOfDay() / 1000 : exactLong(v);
+        // A UUID, or its canonical text (lowercase 8-4-4-4-12 hex digits, as Spark reads uuid
+        // columns): such text sorts as the 16 bytes do, unsigned, the order of Parquet's
+        // statistics. Other text (upper case, short groups) sorts otherwise: not usable.
+        case UUID -> ValueCodec.uuidBytes(v instanceof java.util.UUID u ? u : canonicalUuid(v));
         case BINARY -> throw new ClassCastException();
       };
-    } catch (ClassCastException | NumberFormatException | ArithmeticException e) {
+    } catch (ClassCastException | IllegalArgumentException | ArithmeticException e) {
       throw new MosaicException(
           MosaicException.Kind.INVALID_ARGUMENT,
           "predicate '"
@@ -132,6 +139,15 @@ public final class RowGroupFilter {
               + column.type(),
           e);
     }
+  }
+
+  private static java.util.UUID canonicalUuid(Object v) {
+    String text = (String) v;
+    java.util.UUID u = java.util.UUID.fromString(text);
+    if (!u.toString().equals(text)) {
+      throw new IllegalArgumentException("not a UUID's canonical text: " + text);
+    }
+    return u;
   }
 
   private static long exactLong(Object v) {
@@ -324,6 +340,9 @@ public final class RowGroupFilter {
     if (a instanceof String x && b instanceof String y) {
       return Arrays.compareUnsigned(
           x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8));
+    }
+    if (a instanceof byte[] x && b instanceof byte[] y) {
+      return Arrays.compareUnsigned(x, y);
     }
     if (a instanceof BigDecimal x && b instanceof BigDecimal y) {
       return x.compareTo(y);

@@ -179,6 +179,8 @@ final class ChunkDecoder {
           ColumnType.Kind.DATE,
           ColumnType.Kind.INT64,
           ColumnType.Kind.TIMESTAMP,
+          ColumnType.Kind.TIMESTAMP_TZ,
+          ColumnType.Kind.TIME,
           ColumnType.Kind.FLOAT,
           ColumnType.Kind.DOUBLE,
           ColumnType.Kind.DECIMAL);

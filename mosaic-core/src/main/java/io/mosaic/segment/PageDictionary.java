@@ -60,7 +60,7 @@ final class PageDictionary {
         }
         ArrowBuffers.littleEndian(data, 0, 4 * size).asIntBuffer().put(out);
       }
-      case INT64, TIMESTAMP ->
+      case INT64, TIMESTAMP, TIMESTAMP_TZ, TIME ->
           ArrowBuffers.littleEndian(data, 0, 8 * size).asLongBuffer().put(longs);
       case FLOAT -> {
         float[] out = new float[size];

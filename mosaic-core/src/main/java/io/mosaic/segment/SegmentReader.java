@@ -19,10 +19,12 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeMicroVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
@@ -282,7 +284,9 @@ public final class SegmentReader implements AutoCloseable {
       case INT32 -> ((IntVector) vector).setSafe(i, r.getInteger());
       case DATE -> ((DateDayVector) vector).setSafe(i, r.getInteger());
       case INT64 -> ((BigIntVector) vector).setSafe(i, r.getLong());
-      case TIMESTAMP ->
+      case TIME -> ((TimeMicroVector) vector).setSafe(i, r.getLong());
+      case UUID -> ((FixedSizeBinaryVector) vector).setSafe(i, r.getBinary().getBytes());
+      case TIMESTAMP, TIMESTAMP_TZ ->
           ((TimeStampMicroTZVector) vector)
               .setSafe(
                   i,

@@ -20,10 +20,12 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeMicroVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
@@ -170,7 +172,12 @@ public final class SegmentWriter implements AutoCloseable {
       case INT32 -> writer.write(((IntVector) vector).get(i), 0, def);
       case DATE -> writer.write(((DateDayVector) vector).get(i), 0, def);
       case INT64 -> writer.write(((BigIntVector) vector).get(i), 0, def);
-      case TIMESTAMP -> writer.write(((TimeStampMicroTZVector) vector).get(i), 0, def);
+      case TIMESTAMP, TIMESTAMP_TZ ->
+          writer.write(((TimeStampMicroTZVector) vector).get(i), 0, def);
+      case TIME -> writer.write(((TimeMicroVector) vector).get(i), 0, def);
+      case UUID ->
+          writer.write(
+              Binary.fromConstantByteArray(((FixedSizeBinaryVector) vector).get(i)), 0, def);
       case FLOAT -> writer.write(((Float4Vector) vector).get(i), 0, def);
       case DOUBLE -> writer.write(((Float8Vector) vector).get(i), 0, def);
       case DECIMAL -> writeDecimal((DecimalVector) vector, i, def);

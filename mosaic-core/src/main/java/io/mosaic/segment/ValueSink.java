@@ -39,7 +39,7 @@ final class ValueSink {
     this.width =
         switch (kind) {
           case INT32, DATE, FLOAT -> 4;
-          case INT64, TIMESTAMP, DOUBLE -> 8;
+          case INT64, TIMESTAMP, TIMESTAMP_TZ, TIME, DOUBLE -> 8;
           default -> 0;
         };
   }
@@ -85,7 +85,7 @@ final class ValueSink {
         }
         target(row, 4, n).asIntBuffer().put(out);
       }
-      case INT64, TIMESTAMP -> {
+      case INT64, TIMESTAMP, TIMESTAMP_TZ, TIME -> {
         if (id == null) {
           return false;
         }
@@ -214,7 +214,7 @@ final class ValueSink {
       case INT8 -> data.setByte(index, (byte) intValue(k));
       case INT16 -> data.setShort((long) index * 2, (short) intValue(k));
       case INT32, DATE -> data.setInt((long) index * 4, intValue(k));
-      case INT64, TIMESTAMP -> data.setLong((long) index * 8, longValue(k));
+      case INT64, TIMESTAMP, TIMESTAMP_TZ, TIME -> data.setLong((long) index * 8, longValue(k));
       case FLOAT ->
           data.setFloat(
               (long) index * 4,

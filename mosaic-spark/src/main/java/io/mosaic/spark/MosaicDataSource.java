@@ -13,7 +13,9 @@ import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.sources.BaseRelation;
 import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -58,6 +60,15 @@ public final class MosaicDataSource
   @Override
   public boolean supportsExternalMetadata() {
     return true; // writes create the table from the DataFrame's schema
+  }
+
+  /**
+   * Spark's default refuses {@code TIME} for V1 writers; Mosaic stores it ({@link SparkTypes}) and
+   * writes through its V2 table.
+   */
+  @Override
+  public boolean supportsDataType(DataType type) {
+    return type instanceof TimeType || CreatableRelationProvider.super.supportsDataType(type);
   }
 
   @Override

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
@@ -34,8 +33,8 @@ final class MosaicDataWriterFactory implements DataWriterFactory {
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
     MosaicTable table = MosaicTable.open(options.location(), options.pool());
     BufferAllocator alloc = new RootAllocator();
-    VectorSchemaRoot root = VectorSchemaRoot.create(schema.arrowSchema(), alloc);
-    ArrowWriter arrow = ArrowWriter.create(root);
+    SparkArrowBatch batch = new SparkArrowBatch(schema, alloc);
+    ArrowWriter arrow = ArrowWriter.create(batch.spark());
     TableWriter writer = table.newWriter();
     return new DataWriter<>() {
       private int rows;
@@ -51,7 +50,7 @@ final class MosaicDataWriterFactory implements DataWriterFactory {
       private void flush() throws IOException {
         if (rows > 0) {
           arrow.finish();
-          writer.write(root);
+          writer.write(batch.table());
           arrow.reset();
           rows = 0;
         }
@@ -75,7 +74,7 @@ final class MosaicDataWriterFactory implements DataWriterFactory {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         } finally {
-          root.close();
+          batch.close();
           alloc.close();
         }
       }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -110,7 +111,17 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         for (int i = 0; i < vectors.length; i++) {
           FieldVector dictionary = scan.dictionary(i);
           FieldVector vector = root.getVector(i);
-          if (dictionary != null) {
+          if (columns[i].kind() == ColumnType.Kind.UUID) {
+            // Spark's Arrow views know no fixed-size binary (nor time in microseconds, below).
+            vectors[i] = new UuidColumnVector((FixedSizeBinaryVector) vector);
+          } else if (columns[i].kind() == ColumnType.Kind.TIME) {
+            vectors[i] =
+                new TimeColumnVector(
+                    dictionary == null
+                        ? null
+                        : new DictionaryColumnVector(types[i], (IntVector) vector, dictionary),
+                    vector);
+          } else if (dictionary != null) {
             vectors[i] = new DictionaryColumnVector(types[i], (IntVector) vector, dictionary);
           } else if (vector instanceof BigIntVector unscaled
               && types[i] instanceof DecimalType decimal) {
@@ -118,8 +129,10 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
           } else {
             vectors[i] = FixedWidthColumnVector.of(vector);
           }
-          if (columns[i].kind() == ColumnType.Kind.CHAR) {
-            vectors[i] = new CharColumnVector(vectors[i], vector, columns[i].precision());
+          switch (columns[i].kind()) {
+            case CHAR ->
+                vectors[i] = new CharColumnVector(vectors[i], vector, columns[i].precision());
+            default -> {}
           }
         }
         batch = new ColumnarBatch(vectors, root.getRowCount());

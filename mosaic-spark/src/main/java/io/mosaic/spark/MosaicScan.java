@@ -288,11 +288,12 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
       case INT8 -> ((Long) v).byteValue();
       case INT16 -> ((Long) v).shortValue();
       case INT32, DATE -> ((Long) v).intValue();
-      case INT64, TIMESTAMP -> v;
+      case INT64, TIMESTAMP, TIMESTAMP_TZ -> v;
+      case TIME -> (Long) v * 1000; // Spark's times are nanoseconds of the day
       case FLOAT -> ((Double) v).floatValue();
       case DOUBLE -> v;
       case DECIMAL -> Decimal.apply((BigDecimal) v, type.precision(), type.scale());
-      case STRING, CHAR, BINARY -> null;
+      case STRING, CHAR, BINARY, UUID -> null;
     };
   }
 

@@ -7,6 +7,7 @@ import io.mosaic.format.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
@@ -23,19 +24,38 @@ import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampType;
 import scala.Option;
 
 /**
  * Mosaic column types as Spark SQL types, and back. {@code char(n)} is Spark's {@code CharType}:
- * stored without trailing spaces, read back padded to n (see {@link CharColumnVector}).
+ * stored without trailing spaces, read back padded to n (see {@link CharColumnVector}). Spark's
+ * {@code TimestampType} creates a {@code timestamp} column, as before {@code timestamp_tz} existed
+ * (Trino reads it as {@code timestamp(6)}); a {@code timestamp_tz} column, which Trino creates,
+ * reads and writes as {@code TimestampType} too: both store the instant. {@code time} is Spark's
+ * {@code time(6)} ({@link TimeColumnVector}), {@code uuid} a string ({@link UuidColumnVector}).
  */
 final class SparkTypes {
   private SparkTypes() {}
 
+  /** Spark's setting without which its analyzer refuses {@code TIME} (off by default in 4.2). */
+  static final String TIME_TYPE_ENABLED = "spark.sql.timeType.enabled";
+
   static StructType toSpark(TableSchema schema) {
     List<StructField> fields = new ArrayList<>();
     for (ColumnSpec c : schema.columns()) {
+      if (c.type().kind() == ColumnType.Kind.TIME
+          && !Boolean.parseBoolean(SQLConf.get().getConfString(TIME_TYPE_ENABLED, "false"))) {
+        // Spark's own error names neither the column nor the setting.
+        throw MosaicException.unsupported(
+            "column '"
+                + c.name()
+                + "' is time, which Spark reads as TIME(6) only with "
+                + TIME_TYPE_ENABLED
+                + "=true (off by default in Spark 4.2): set it in the session, or read the table"
+                + " where the column is cast (e.g. a Trino view with CAST(t AS varchar))");
+      }
       fields.add(DataTypes.createStructField(c.name(), toSpark(c.type()), c.nullable()));
     }
     return DataTypes.createStructType(fields);
@@ -56,6 +76,11 @@ final class SparkTypes {
       case STRING -> DataTypes.StringType;
       case CHAR -> DataTypes.createCharType(type.precision());
       case BINARY -> DataTypes.BinaryType;
+      // An instant, shown in the session's zone: what timestamp_tz stores (the zone is not kept).
+      case TIMESTAMP_TZ -> DataTypes.TimestampType;
+      case TIME -> TimeColumnVector.TYPE;
+      // Spark has no UUID type: the canonical text, as Iceberg's Spark reader gives it.
+      case UUID -> DataTypes.StringType;
     };
   }
 
@@ -107,6 +132,17 @@ final class SparkTypes {
       kind = ColumnType.Kind.STRING;
     } else if (t instanceof BinaryType) {
       kind = ColumnType.Kind.BINARY;
+    } else if (t instanceof TimeType time) {
+      if (time.precision() != TimeColumnVector.TYPE.precision()) {
+        throw MosaicException.unsupported(
+            "column '"
+                + column
+                + "' has Spark type "
+                + t.simpleString()
+                + "; Mosaic stores times with microsecond precision only: use time(6) (cast the"
+                + " column)");
+      }
+      kind = ColumnType.Kind.TIME;
     } else {
       throw MosaicException.unsupported(
           "column '"

@@ -8,6 +8,10 @@ import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.CharType;
+import io.trino.spi.type.TimeType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.UuidType;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 import java.math.BigDecimal;
@@ -35,8 +39,8 @@ final class MosaicTableStatistics {
       ColumnStatistics.Builder column =
           ColumnStatistics.builder().setNullsFraction(Estimate.of((double) s.nulls() / rows));
       s.distinct().ifPresent(n -> column.setDistinctValuesCount(Estimate.of(n)));
-      Double min = number(s.min());
-      Double max = number(s.max());
+      Double min = number(c.type(), s.min());
+      Double max = number(c.type(), s.max());
       if (min != null && max != null && min <= max) {
         column.setRange(new DoubleRange(min, max));
       }
@@ -52,8 +56,18 @@ final class MosaicTableStatistics {
     return table.build();
   }
 
-  /** Core's statistics values (longs for integers, days and micros; doubles; decimals). */
-  private static Double number(Object v) {
+  /**
+   * Core's statistics values (longs for integers, days and micros; doubles; decimals) as Trino's
+   * statistics represent them: timestamp with time zone in epoch milliseconds (as Trino's StatsUtil
+   * does), no range for time and uuid (Trino's optimizer keeps none for them).
+   */
+  private static Double number(Type type, Object v) {
+    if (type instanceof TimeType || type instanceof UuidType) {
+      return null;
+    }
+    if (type instanceof TimestampWithTimeZoneType && v instanceof Long micros) {
+      return (double) Math.floorDiv(micros, 1000);
+    }
     if (v instanceof BigDecimal d) {
       return d.doubleValue();
     }

@@ -1,6 +1,7 @@
 package io.mosaic.trino;
 
 import io.airlift.slice.Slice;
+import io.mosaic.format.ValueCodec;
 import io.mosaic.scan.ColumnPredicate;
 import io.mosaic.scan.Predicate;
 import io.trino.spi.predicate.Domain;
@@ -15,11 +16,15 @@ import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.Int128;
 import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.LongTimestampWithTimeZone;
 import io.trino.spi.type.RealType;
 import io.trino.spi.type.SmallintType;
+import io.trino.spi.type.TimeType;
 import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.UuidType;
 import io.trino.spi.type.VarcharType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -112,10 +117,18 @@ final class RowGroupPredicates {
         || type.equals(RealType.REAL)
         || type.equals(DoubleType.DOUBLE)
         || type.equals(DateType.DATE)
-        || type.equals(TimestampType.TIMESTAMP_MICROS);
+        || type.equals(TimestampType.TIMESTAMP_MICROS)
+        // Instants, microseconds of the day and unsigned bytes: the order of both Trino and the
+        // statistics (Parquet orders UUIDs as unsigned bytes, Trino's uuid compares so too).
+        || type.equals(TimestampWithTimeZoneType.TIMESTAMP_TZ_MICROS)
+        || type.equals(TimeType.TIME_MICROS)
+        || type.equals(UuidType.UUID);
   }
 
-  /** Trino's native value as the retriever takes it (days for dates, micros for timestamps). */
+  /**
+   * Trino's native value as the retriever takes it (days for dates, micros for timestamps and
+   * times, UUIDs).
+   */
   private static Object value(Type type, Object v) {
     if (type instanceof DecimalType d) {
       return d.isShort()
@@ -127,6 +140,16 @@ final class RowGroupPredicates {
     }
     if (type.equals(RealType.REAL)) {
       return (double) Float.intBitsToFloat((int) (long) v);
+    }
+    if (type instanceof TimestampWithTimeZoneType) {
+      return PageToArrow.micros((LongTimestampWithTimeZone) v);
+    }
+    if (type instanceof TimeType) {
+      // Picoseconds of the day; a time(6) value is whole microseconds.
+      return (long) v / 1_000_000;
+    }
+    if (type.equals(UuidType.UUID)) {
+      return ValueCodec.uuid(((Slice) v).getBytes());
     }
     return v;
   }

@@ -11,9 +11,12 @@ import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.IntegerType;
 import io.trino.spi.type.RealType;
 import io.trino.spi.type.SmallintType;
+import io.trino.spi.type.TimeType;
 import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.UuidType;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
@@ -21,7 +24,10 @@ import io.trino.spi.type.VarcharType;
  * Mosaic column types as Trino types, and back. A Mosaic {@code timestamp} (microseconds, UTC, as
  * Spark writes it) is Trino's {@code timestamp(6)} read as UTC; {@code varchar(n)} is stored as
  * {@code string} (the connector keeps n in a table property); {@code char(n)} is core's own {@code
- * char(n)}.
+ * char(n)}. A {@code timestamp_tz} is Trino's {@code timestamp(6) with time zone}: the instant is
+ * stored, not the zone (as Trino's Iceberg and Delta Lake connectors do), so values read back in
+ * UTC; {@code time} is {@code time(6)}, {@code uuid} is {@code uuid}. Other precisions of times and
+ * timestamps are refused, naming the precision to cast to.
  */
 final class TrinoTypes {
   private TrinoTypes() {}
@@ -41,6 +47,9 @@ final class TrinoTypes {
       case STRING -> VarcharType.VARCHAR;
       case CHAR -> CharType.createCharType(type.precision());
       case BINARY -> VarbinaryType.VARBINARY;
+      case TIMESTAMP_TZ -> TimestampWithTimeZoneType.TIMESTAMP_TZ_MICROS;
+      case TIME -> TimeType.TIME_MICROS;
+      case UUID -> UuidType.UUID;
     };
   }
 
@@ -75,6 +84,27 @@ final class TrinoTypes {
       kind = ColumnType.Kind.STRING;
     } else if (type.equals(VarbinaryType.VARBINARY)) {
       kind = ColumnType.Kind.BINARY;
+    } else if (type.equals(TimestampWithTimeZoneType.TIMESTAMP_TZ_MICROS)) {
+      kind = ColumnType.Kind.TIMESTAMP_TZ;
+    } else if (type.equals(TimeType.TIME_MICROS)) {
+      kind = ColumnType.Kind.TIME;
+    } else if (type.equals(UuidType.UUID)) {
+      kind = ColumnType.Kind.UUID;
+    } else if (type instanceof TimestampType
+        || type instanceof TimestampWithTimeZoneType
+        || type instanceof TimeType) {
+      // Parquet keeps microseconds: another precision would change the column's type between
+      // Trino and Spark (and lose digits above 6), so it is refused, not rounded.
+      String six = type.getDisplayName().replaceFirst("\\(\\d+\\)", "(6)");
+      throw MosaicErrors.toTrino(
+          MosaicException.unsupported(
+              "Unsupported type: column '"
+                  + column
+                  + "' has type "
+                  + type.getDisplayName()
+                  + "; Mosaic stores times and timestamps with microsecond precision only: use "
+                  + six
+                  + " (cast the column)"));
     } else {
       throw MosaicErrors.toTrino(
           MosaicException.unsupported(
@@ -83,8 +113,8 @@ final class TrinoTypes {
                   + "' has type "
                   + type.getDisplayName()
                   + ", which Mosaic cannot store; use boolean, tinyint, smallint, integer, bigint,"
-                  + " real, double, decimal(p,s), date, timestamp(6), char(n), varchar or varbinary"
-                  + " (cast the column)"));
+                  + " real, double, decimal(p,s), date, time(6), timestamp(6), timestamp(6) with"
+                  + " time zone, char(n), varchar, varbinary or uuid (cast the column)"));
     }
     return ColumnType.of(kind);
   }

@@ -242,7 +242,8 @@ class MosaicConnectorTest extends BaseConnectorTest {
   private static boolean storable(String trinoType) {
     return trinoType.matches(
         "boolean|tinyint|smallint|integer|bigint|real|double|decimal\\(.*\\)|date|timestamp\\(6\\)"
-            + "|char(\\(\\d+\\))?|varchar(\\(\\d+\\))?|varbinary");
+            + "|char(\\(\\d+\\))?|varchar(\\(\\d+\\))?|varbinary"
+            + "|time\\(6\\)|timestamp\\(6\\) with time zone|uuid");
   }
 
   @Override

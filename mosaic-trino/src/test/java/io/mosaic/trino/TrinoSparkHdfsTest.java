@@ -164,6 +164,51 @@ class TrinoSparkHdfsTest {
   }
 
   @Test
+  void timestampsWithTimeZoneTimesAndUuidsReadTheSameInBothEngines() {
+    // 10:15:30.123456 in Warsaw (UTC+1 in March) is 09:15:30.123456 UTC: the instant is kept.
+    long micros = 1_709_284_530_123_456L;
+    sql(
+        "CREATE TABLE mosaic.shared.typed"
+            + " (id bigint, tstz timestamp(6) with time zone, t time(6), u uuid)");
+    sql(
+        "INSERT INTO mosaic.shared.typed VALUES"
+            + " (1, TIMESTAMP '2024-03-01 10:15:30.123456 Europe/Warsaw', TIME '23:59:59.999999',"
+            + " UUID 'f47ac10b-58cc-4372-a567-0e02b2c3d479'), (2, NULL, NULL, NULL)");
+    spark.call(
+        CALL,
+        "append-sql",
+        location("typed"),
+        "SELECT 3L AS id, timestamp_micros("
+            + (micros + 1)
+            + "L) AS tstz, make_time(0, 0, 0.000001) AS t,"
+            + " 'a47ac10b-58cc-4372-a567-0e02b2c3d47a' AS u"
+            + " UNION ALL SELECT 4L, NULL, NULL, NULL");
+    assertThat(
+            sql("SELECT id, CAST(tstz AS varchar), CAST(t AS varchar), CAST(u AS varchar)"
+                    + " FROM mosaic.shared.typed ORDER BY id")
+                .getMaterializedRows())
+        .extracting(
+            r -> r.getField(0) + "|" + r.getField(1) + "|" + r.getField(2) + "|" + r.getField(3))
+        .containsExactly(
+            "1|2024-03-01 09:15:30.123456 UTC|23:59:59.999999|f47ac10b-58cc-4372-a567-0e02b2c3d479",
+            "2|null|null|null",
+            "3|2024-03-01 09:15:30.123457 UTC|00:00:00.000001|a47ac10b-58cc-4372-a567-0e02b2c3d47a",
+            "4|null|null|null");
+    assertThat(
+            spark.call(
+                CALL,
+                "query",
+                location("typed"),
+                "SELECT id, unix_micros(tstz), CAST(t AS STRING), u FROM t ORDER BY id"))
+        .isEqualTo(
+            "[1,"
+                + micros
+                + ",23:59:59.999999,f47ac10b-58cc-4372-a567-0e02b2c3d479];[2,null,null,null];[3,"
+                + (micros + 1)
+                + ",00:00:00.000001,a47ac10b-58cc-4372-a567-0e02b2c3d47a];[4,null,null,null]");
+  }
+
+  @Test
   void insertsFromTrinoAndAppendsFromSparkCommitConcurrently() throws Exception {
     sql("CREATE TABLE mosaic.shared.events (id BIGINT, who VARCHAR) WITH (default_device = 'ssd')");
     int before = versions("events");

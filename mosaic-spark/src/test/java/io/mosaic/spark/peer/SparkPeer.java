@@ -27,6 +27,7 @@ import org.apache.spark.sql.SparkSession;
  *   <li>{@code append <location> <first id> <rows> <who> <rounds>}: {@code rounds} appends of
  *       {@code rows} rows {@code (id, who)} with consecutive ids; replies the epoch milliseconds of
  *       the first append's start and the last one's end
+ *   <li>{@code append-sql <location> <sql>}: appends the rows of {@code sql}
  *   <li>{@code query <location> <sql>}: the rows of {@code sql} over the table as view {@code t},
  *       as {@code Row.toString()} joined by {@code ;}
  *   <li>{@code loop <location> <sql> <expected>}: starts running {@code sql} over and over,
@@ -57,6 +58,8 @@ public final class SparkPeer {
             .appName("mosaic-spark-peer")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "2")
+            // Spark 4.2 refuses TIME without it (docs/spark.md, "Types").
+            .config("spark.sql.timeType.enabled", "true")
             .config("spark.mosaic.devices", args[0]);
     for (int i = 1; i < args.length; i++) {
       int eq = args[i].indexOf('=');
@@ -115,6 +118,10 @@ public final class SparkPeer {
         yield start + " " + System.currentTimeMillis();
       }
       case "query" -> query(f[1], f[2]);
+      case "append-sql" -> {
+        spark.sql(f[2]).write().format("mosaic").mode("append").save(f[1]);
+        yield "appended";
+      }
       case "loop" -> {
         if (loop != null) {
           throw new IllegalStateException("a loop is running already");
