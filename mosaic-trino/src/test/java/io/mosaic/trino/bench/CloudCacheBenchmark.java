@@ -173,6 +173,8 @@ public final class CloudCacheBenchmark {
     Map<String, String> p = new HashMap<>();
     p.put("hive.metastore", "file");
     p.put("hive.metastore.catalog.dir", "local://" + dir.resolve("hive-metastore"));
+    // The file metastore wants table directories under its own; the tables live on S3.
+    p.put("hive.metastore.disable-location-checks", "true");
     p.put("fs.native-local.enabled", "true");
     p.put("local.location", "/");
     p.put("fs.native-s3.enabled", "true");
