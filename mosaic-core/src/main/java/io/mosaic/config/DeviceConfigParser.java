@@ -106,25 +106,25 @@ public final class DeviceConfigParser {
       return Optional.empty();
     }
     String upper = value.toUpperCase(java.util.Locale.ROOT);
-    if (DeviceSpec.ARCHIVE_STORAGE_CLASSES.contains(upper)) {
+    if (io.mosaic.storage.S3StorageClasses.ARCHIVE.contains(upper)) {
       e.problem(
           "storage_class",
           "bad value \""
               + value
               + "\": S3 must restore an object of this class before any read (hours to days), so"
               + " no scan could read the device; use one of "
-              + String.join(", ", DeviceSpec.READABLE_STORAGE_CLASSES)
+              + String.join(", ", io.mosaic.storage.S3StorageClasses.READABLE)
               + " (EXPRESS_ONEZONE in a directory bucket of its own), e.g. GLACIER_IR for cold"
               + " data read in milliseconds");
       return Optional.empty();
     }
-    if (!DeviceSpec.READABLE_STORAGE_CLASSES.contains(upper)) {
+    if (!io.mosaic.storage.S3StorageClasses.READABLE.contains(upper)) {
       e.problem(
           "storage_class",
           "bad value \""
               + value
               + "\": not an S3 storage class a device can use; use one of "
-              + String.join(", ", DeviceSpec.READABLE_STORAGE_CLASSES));
+              + String.join(", ", io.mosaic.storage.S3StorageClasses.READABLE));
       return Optional.empty();
     }
     return Optional.of(upper);

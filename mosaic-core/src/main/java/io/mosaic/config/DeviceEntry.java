@@ -419,12 +419,18 @@ final class DeviceEntry {
     }
   }
 
-  /** Whether a backend serves {@code scheme}: a file system Hadoop knows (core-site.xml aside). */
+  /**
+   * Whether a backend serves {@code scheme}: S3's, which an engine's own file system may serve
+   * (docs/format.md, "Storage backends"; opening the device says when none does), or a file system
+   * Hadoop knows (core-site.xml aside).
+   */
   private static boolean served(String scheme) {
+    if (scheme.equals("s3") || scheme.equals("s3a")) {
+      return true;
+    }
     try {
-      // s3: is S3A's unless configured otherwise (Storages maps it).
       org.apache.hadoop.fs.FileSystem.getFileSystemClass(
-          scheme.equals("s3") ? "s3a" : scheme, new org.apache.hadoop.conf.Configuration());
+          scheme, new org.apache.hadoop.conf.Configuration());
       return true;
     } catch (IOException | RuntimeException | LinkageError ex) {
       return false;

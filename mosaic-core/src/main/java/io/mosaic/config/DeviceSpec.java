@@ -43,24 +43,6 @@ public record DeviceSpec(
     Optional<String> storageClass,
     Optional<Link> link) {
 
-  /**
-   * S3 storage classes whose objects a GET reads at once; a device may use them. EXPRESS_ONEZONE
-   * only in a directory bucket of its own.
-   */
-  public static final java.util.List<String> READABLE_STORAGE_CLASSES =
-      java.util.List.of(
-          "STANDARD",
-          "STANDARD_IA",
-          "ONEZONE_IA",
-          "INTELLIGENT_TIERING",
-          "GLACIER_IR",
-          "REDUCED_REDUNDANCY",
-          "EXPRESS_ONEZONE");
-
-  /** S3 storage classes whose objects must be restored before a GET, which a device cannot use. */
-  public static final java.util.List<String> ARCHIVE_STORAGE_CLASSES =
-      java.util.List.of("GLACIER", "DEEP_ARCHIVE");
-
   /** A device with no storage class and its own path to the host (no shared {@link Link}). */
   public DeviceSpec(
       String id,

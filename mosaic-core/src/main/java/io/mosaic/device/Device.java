@@ -293,6 +293,19 @@ public final class Device {
     return new DeviceReadChannel(storage.open(key), key, throttle, cold() ? groupOf(key) : -1);
   }
 
+  /**
+   * Opens the file at {@code key}, whose length the caller knows (a manifest records a segment's),
+   * through the device's I/O path: an object store then asks for no metadata before the first read
+   * ({@link Storage#open(String, long)}).
+   */
+  public DeviceReadChannel openForRead(String key, long length) throws IOException {
+    if (spec.local()) {
+      return openForRead(key);
+    }
+    return new DeviceReadChannel(
+        storage.open(key, length), key, throttle, cold() ? groupOf(key) : -1);
+  }
+
   /** Creates a new local file on this device; writes count against its capacity. */
   public DeviceOutputStream openForWrite(Path file) throws IOException {
     return openForWrite(key(file));

@@ -9,7 +9,7 @@ import io.mosaic.config.DeviceMarker;
 import io.mosaic.config.DeviceSpec;
 import io.mosaic.storage.LocalStorage;
 import io.mosaic.storage.Storage;
-import io.mosaic.storage.Storages;
+import io.mosaic.storage.StorageOpener;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -32,15 +32,15 @@ public final class DevicePool {
   static final String MODEL_FILE = "device-model.toml";
 
   private final Path configFile;
-  private final Configuration hadoop;
+  private final StorageOpener storages;
   private final Map<String, Device> devices = new LinkedHashMap<>();
   private final Device metadata;
 
-  private DevicePool(Path configFile, List<DeviceSpec> specs, Configuration hadoop) {
+  private DevicePool(Path configFile, List<DeviceSpec> specs, StorageOpener storages) {
     this.configFile = configFile;
-    this.hadoop = hadoop;
+    this.storages = storages;
     for (DeviceSpec configured : specs) {
-      Storage storage = open(configFile, configured, hadoop);
+      Storage storage = open(configFile, configured, storages);
       DeviceMarker.Identity identity = mark(configFile, configured, storage);
       DeviceSpec spec = configured.local() ? configured : prepare(configFile, configured, storage);
       Device device = new Device(spec, configFile, storage);
@@ -106,21 +106,15 @@ public final class DevicePool {
   }
 
   /**
-   * The storage of a device's folder: a local directory, or the Hadoop file system of its URI.
-   * Opening does not contact the NameNode; marking the device does ({@link #mark}).
+   * The storage of a device's folder: a local directory, or the opener's storage of its URI.
+   * Opening the Hadoop one does not contact the NameNode; marking the device does ({@link #mark}).
    */
-  private static Storage open(Path configFile, DeviceSpec spec, Configuration hadoop) {
+  private static Storage open(Path configFile, DeviceSpec spec, StorageOpener storages) {
     if (spec.local()) {
       return new LocalStorage(spec.path());
     }
     try {
-      Configuration conf = hadoop == null ? new Configuration() : hadoop;
-      if (spec.storageClass().isPresent()) {
-        // The class S3A gives each object it writes, in this device's own copy of the settings.
-        conf = new Configuration(conf);
-        conf.set("fs.s3a.create.storage.class", spec.storageClass().get());
-      }
-      return Storages.open(spec.location(), conf);
+      return storages.open(spec.location(), spec.storageClass());
     } catch (IOException | RuntimeException e) {
       throw problem(
           configFile,
@@ -242,24 +236,33 @@ public final class DevicePool {
 
   /** Reads and validates {@code devices.toml}; throws {@link DeviceConfigException} if wrong. */
   public static DevicePool load(Path configFile) {
-    return load(configFile, null);
+    return load(configFile, (Configuration) null);
   }
 
   /**
    * As {@link #load(Path)}, with the Hadoop configuration that devices on Hadoop file systems
-   * (HDFS) are opened with; null for the default one (core-site.xml, hdfs-site.xml on the class
-   * path). Engines pass their own.
+   * (HDFS, S3 through S3A) are opened with; null for the default one (core-site.xml, hdfs-site.xml
+   * on the class path). Engines pass their own.
    */
   public static DevicePool load(Path configFile, Configuration hadoop) {
-    return new DevicePool(configFile, DeviceConfigParser.parsePool(configFile), hadoop);
+    return load(configFile, StorageOpener.hadoop(hadoop));
   }
 
   /**
-   * The Hadoop settings the pool's storages were opened with (null: Hadoop's defaults); tables on
-   * non-local storage open their metadata with them too.
+   * As {@link #load(Path)}, with the devices on non-local URIs opened by {@code storages}: an
+   * engine's own file system (docs/format.md, "Storage backends").
    */
-  public Configuration hadoop() {
-    return hadoop;
+  public static DevicePool load(Path configFile, StorageOpener storages) {
+    return new DevicePool(configFile, DeviceConfigParser.parsePool(configFile), storages);
+  }
+
+  /**
+   * What the pool's non-local storages were opened with; tables whose metadata is on a non-local
+   * URI open it with the same ({@link io.mosaic.table.MosaicTable}, {@link
+   * io.mosaic.warehouse.Warehouse}).
+   */
+  public StorageOpener storages() {
+    return storages;
   }
 
   public Path configFile() {

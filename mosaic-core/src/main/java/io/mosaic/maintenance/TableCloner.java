@@ -10,7 +10,6 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.SegmentStamp;
 import io.mosaic.storage.Storage;
-import io.mosaic.storage.Storages;
 import io.mosaic.table.CommitGate;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFolders;
@@ -113,7 +112,7 @@ public final class TableCloner {
       if (!MosaicTable.isRemote(location)) {
         return new Root(Files.exists(MosaicTable.localPath(location)));
       }
-      Storage storage = Storages.shared(URI.create(location), pool.hadoop());
+      Storage storage = pool.storages().shared(URI.create(location));
       Optional<Storage.FileStatus> stat = storage.stat("");
       if (stat.isPresent() && !storage.list("").isEmpty()) {
         throw MosaicException.invalid(

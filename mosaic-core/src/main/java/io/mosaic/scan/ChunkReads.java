@@ -44,7 +44,7 @@ final class ChunkReads {
       long version)
       throws IOException {
     byte[] bytes = new byte[Math.toIntExact(chunk.getTotalSize())];
-    try (DeviceReadChannel ch = device.openForRead(segment.path())) {
+    try (DeviceReadChannel ch = device.openForRead(segment.path(), segment.fileBytes())) {
       int n = ch.readFully(ByteBuffer.wrap(bytes), chunk.getStartingPos());
       if (n != bytes.length) {
         throw new IOException("segment file is shorter than its footer says");
@@ -93,7 +93,7 @@ final class ChunkReads {
       throws IOException {
     List<long[]> spans = spans(chunk, all, pages);
     List<ChunkPiece> pieces = new ArrayList<>(spans.size());
-    try (DeviceReadChannel ch = device.openForRead(segment.path())) {
+    try (DeviceReadChannel ch = device.openForRead(segment.path(), segment.fileBytes())) {
       for (long[] span : spans) {
         byte[] bytes = new byte[Math.toIntExact(span[1])];
         if (ch.readFully(ByteBuffer.wrap(bytes), span[0]) != bytes.length) {

@@ -81,10 +81,10 @@ final class FooterCache {
     try {
       long size;
       // names a vanished device clearly
-      try (DeviceReadChannel ch = device.openForRead(segment.path())) {
+      try (DeviceReadChannel ch = device.openForRead(segment.path(), segment.fileBytes())) {
         size = ch.size();
       }
-      InputFile in = DeviceInputFile.direct(device, segment.path());
+      InputFile in = DeviceInputFile.direct(device, segment.path(), segment.fileBytes());
       try (ParquetFileReader reader =
           ParquetFileReader.open(
               in,

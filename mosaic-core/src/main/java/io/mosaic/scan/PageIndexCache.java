@@ -91,7 +91,7 @@ final class PageIndexCache {
     String file = device.where(segment.path());
     List<PageIndex> groups = new ArrayList<>();
     long pages = 0;
-    DeviceInputFile in = DeviceInputFile.direct(device, segment.path());
+    DeviceInputFile in = DeviceInputFile.direct(device, segment.path(), segment.fileBytes());
     try (ParquetFileReader reader =
         ParquetFileReader.open(in, footer, SegmentReader.readOptions().build(), in.newStream())) {
       for (BlockMetaData block : footer.getBlocks()) {

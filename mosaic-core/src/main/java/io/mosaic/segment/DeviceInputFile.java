@@ -22,11 +22,26 @@ public final class DeviceInputFile implements InputFile {
   private final Device device;
   private final String key;
   private final Opener opener;
+  private final long length; // as a manifest records it, or -1: ask the storage
 
   private DeviceInputFile(Device device, String key, Opener opener) {
+    this(device, key, opener, -1);
+  }
+
+  private DeviceInputFile(Device device, String key, Opener opener, long length) {
     this.device = device;
     this.key = key;
     this.opener = opener;
+    this.length = length;
+  }
+
+  /**
+   * The file at {@code key} of {@code device}, {@code length} bytes as its manifest records, read
+   * from its storage without the throttle: neither its length nor its opening asks an object store
+   * for metadata (a scan's segment opens, docs/format.md "Storage backends").
+   */
+  public static DeviceInputFile direct(Device device, String key, long length) {
+    return new DeviceInputFile(device, key, () -> device.storage().open(key, length), length);
   }
 
   /** The file at {@code key} of {@code device}, read through the device's I/O path. */
@@ -41,6 +56,9 @@ public final class DeviceInputFile implements InputFile {
 
   @Override
   public long getLength() throws IOException {
+    if (length >= 0) {
+      return length;
+    }
     return device
         .storage()
         .stat(key)

@@ -150,6 +150,71 @@ public final class HadoopStorage implements Storage {
   }
 
   /**
+   * With the length known, an object store opens without a HEAD: S3A builds the file's status from
+   * {@code fs.option.openfile.length}, and the first positional read is the first GET. HDFS learns
+   * the length from its open call anyway.
+   */
+  @Override
+  public ReadFile open(String key, long length) throws IOException {
+    if (fs instanceof DistributedFileSystem) {
+      return open(key);
+    }
+    Path p = path(key);
+    FSDataInputStream in;
+    try {
+      in =
+          org.apache.hadoop.util.functional.FutureIO.awaitFuture(
+              fs.openFile(p)
+                  .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, length)
+                  .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, "random")
+                  .build());
+    } catch (IOException e) {
+      throw translate(e, key);
+    }
+    return new HadoopReadFile(
+        key, p, in, length, in.hasCapability(StreamCapabilities.PREADBYTEBUFFER));
+  }
+
+  /** What {@link #readIfExists} asks for in its one GET; a larger file is read as any other. */
+  static final int FIRST_READ = 1 << 20;
+
+  /**
+   * On an object store one GET for a file of at most {@link #FIRST_READ} bytes: the open declares
+   * one byte more, so S3A sends no HEAD and asks for that range in one request, which the store
+   * answers with the whole (shorter) object, or 404 when the key is missing. A larger file is read
+   * with a HEAD and GETs: declaring the whole allowed size instead would let the stream prefetch a
+   * range that long. HDFS opens and reads as {@link Storage#readIfExists} does.
+   */
+  @Override
+  public Optional<byte[]> readIfExists(String key, long max) throws IOException {
+    if (fs instanceof DistributedFileSystem) {
+      return Storage.super.readIfExists(key, max);
+    }
+    Path p = path(key);
+    int first = (int) Math.min(max, FIRST_READ);
+    try (FSDataInputStream in =
+        org.apache.hadoop.util.functional.FutureIO.awaitFuture(
+            fs.openFile(p)
+                .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, first + 1L)
+                .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, "whole-file")
+                .build())) {
+      byte[] bytes = in.readNBytes(first + 1);
+      if (bytes.length > first) {
+        return Storage.super.readIfExists(key, max);
+      }
+      return Optional.of(bytes);
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      IOException t = translate(e, key);
+      if (t instanceof NoSuchFileException) {
+        return Optional.empty();
+      }
+      throw t;
+    }
+  }
+
+  /**
    * Opens with the stat already made, so an object store does not ask again (one HEAD on S3); reads
    * are positional, segment footers first, hence the random read policy.
    */
@@ -200,17 +265,25 @@ public final class HadoopStorage implements Storage {
       if (n == 0) {
         return 0;
       }
-      try {
-        readInto(dst, position, n);
-      } catch (IOException e) {
-        if (read || fs instanceof DistributedFileSystem || !reopen()) {
-          throw translate(e, key);
-        }
+      for (int attempt = 1; ; attempt++) {
         try {
           readInto(dst, position, n);
-        } catch (IOException again) {
-          again.addSuppressed(e);
-          throw translate(again, key);
+          break;
+        } catch (IOException e) {
+          // Replaced again before this GET: a writer replacing a small file (the hint) many times
+          // a second may win several times in a row, so the reopens back off.
+          if (read
+              || fs instanceof DistributedFileSystem
+              || (attempt > 1 && !changed(e))
+              || attempt == REOPENS) {
+            throw translate(e, key);
+          }
+          if (attempt > 1) {
+            backOff(attempt, e);
+          }
+          if (!reopen()) {
+            throw translate(e, key);
+          }
         }
       }
       read = true;
@@ -228,6 +301,23 @@ public final class HadoopStorage implements Storage {
         in.readFully(position, bytes, 0, n);
         dst.duplicate().put(bytes);
       }
+    }
+
+    /** How many times a read opens an object replaced before its first byte was read. */
+    private static final int REOPENS = 8;
+
+    private static void backOff(int attempt, IOException e) throws IOException {
+      try {
+        Thread.sleep(Math.min(200, 10L << attempt));
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        throw (IOException) new java.io.InterruptedIOException("interrupted").initCause(e);
+      }
+    }
+
+    /** S3A's failure of a GET whose object changed since the HEAD (its ETag differs). */
+    private static boolean changed(IOException e) {
+      return e.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException");
     }
 
     /**
@@ -375,14 +465,56 @@ public final class HadoopStorage implements Storage {
   }
 
   /**
-   * A conditional PUT refused because the key exists: S3A reports the store's 412 Precondition
-   * Failed (and S3 Express's 200 with code PreconditionFailed) as its RemoteFileChangedException, a
-   * class of hadoop-aws, which Mosaic's core does not compile against.
+   * A conditional PUT that lost to another writer: the store's 412 Precondition Failed (the key
+   * exists; S3 Express answers 200 with code PreconditionFailed), which S3A 3.5 reports as its
+   * RemoteFileChangedException, and AWS's 409 ConditionalRequestConflict (another conditional write
+   * of the key was in flight), which S3A's translateException turns into an AWSBadRequestException
+   * whose cause carries the status. Both are a lost race: the caller reads the latest version and
+   * tries again, and nothing was written. The classes are hadoop-aws's and the AWS SDK's, which
+   * Mosaic's core does not compile against, so they are matched by name.
    */
-  private static boolean preconditionFailed(IOException e) {
+  static boolean preconditionFailed(IOException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t.getClass().getName().equals("org.apache.hadoop.fs.s3a.RemoteFileChangedException")
-          || t instanceof FileAlreadyExistsException) {
+          || t instanceof FileAlreadyExistsException
+          || awsStatus(t) == 412
+          || awsStatus(t) == 409 && "ConditionalRequestConflict".equals(awsErrorCode(t))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The HTTP status of an AWS SDK service exception, else -1. */
+  private static int awsStatus(Throwable t) {
+    if (!isAwsServiceException(t)) {
+      return -1;
+    }
+    try {
+      return (int) t.getClass().getMethod("statusCode").invoke(t);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** The error code of an AWS SDK service exception ({@code InvalidObjectState}, ...), or null. */
+  static String awsErrorCode(Throwable t) {
+    if (!isAwsServiceException(t)) {
+      return null;
+    }
+    try {
+      Object details = t.getClass().getMethod("awsErrorDetails").invoke(t);
+      return details == null
+          ? null
+          : (String) details.getClass().getMethod("errorCode").invoke(details);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static boolean isAwsServiceException(Throwable t) {
+    for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+      if (c.getName().equals("software.amazon.awssdk.awscore.exception.AwsServiceException")) {
         return true;
       }
     }
@@ -650,6 +782,9 @@ public final class HadoopStorage implements Storage {
                 + endpoint()
                 + "); create the bucket, or fix the bucket in the URI or the endpoint",
             e);
+      }
+      if (e instanceof java.nio.file.AccessDeniedException && S3StorageClasses.isArchivedRead(e)) {
+        throw S3StorageClasses.archivedRead(where, e);
       }
       if (e instanceof java.nio.file.AccessDeniedException) {
         throw new MosaicException(

@@ -31,6 +31,39 @@ public interface Storage extends Closeable {
   ReadFile open(String key) throws IOException;
 
   /**
+   * Opens a file whose length the caller knows (a manifest records every segment's): an object
+   * store then asks for no metadata first, and the first read is the first request (S3: no HEAD). A
+   * wrong length makes reads past the real end fail or return short; a missing file fails at the
+   * first read on such stores.
+   */
+  default ReadFile open(String key, long length) throws IOException {
+    return open(key);
+  }
+
+  /**
+   * The whole of a small file, empty when nothing is at {@code key}: one request on an object store
+   * (a GET answered 404 when the key is missing, no HEAD first), one open on HDFS. For files read
+   * whole and probed for existence, such as the versions of a {@code VersionLog} (docs/format.md,
+   * "Commits without POSIX locks").
+   *
+   * @throws IOException also when the file holds more than {@code max} bytes
+   */
+  default Optional<byte[]> readIfExists(String key, long max) throws IOException {
+    try (ReadFile file = open(key)) {
+      long length = file.length();
+      if (length > max) {
+        throw new IOException(
+            root() + key + " has " + length + " bytes, more than the " + max + " allowed");
+      }
+      ByteBuffer buf = ByteBuffer.allocate((int) length);
+      file.readFully(buf, 0);
+      return Optional.of(java.util.Arrays.copyOf(buf.array(), buf.position()));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
    * Creates a new file for writing, creating missing parent folders; the bytes are durable once the
    * stream is closed (fsync, HDFS hsync). Fails with {@link FileAlreadyExistsException} when the
    * key exists. The name may be visible before the stream is closed, so a file that must appear

@@ -29,6 +29,10 @@ public final class Storages {
           "fs.s3a.retry.interval", "250ms",
           // The least S3A accepts (it raises a lower one to it, with a warning).
           "fs.s3a.connection.establish.timeout", "15s",
+          // Mosaic reads ranges it planned from the manifest. S3A 3.5's analytics stream
+          // prefetches at open, and a failed prefetch closes the stream: the read then fails with
+          // "Stream is closed!", hiding S3's error (a replaced object, an archived one).
+          "fs.s3a.input.stream.type", "classic",
           // s3:// is S3A unless the caller maps it to another file system.
           "fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
 

@@ -9,7 +9,7 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.storage.Storage;
-import io.mosaic.storage.Storages;
+import io.mosaic.storage.StorageOpener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -96,8 +97,8 @@ public final class MosaicTable {
 
   /**
    * The table at {@code location}: a local path or {@code file:} URI (the local protocol), or a URI
-   * of another storage, opened with the pool's Hadoop settings (the lock-free protocol,
-   * docs/format.md "Commits without POSIX locks").
+   * of another storage, opened through the pool's storages (the lock-free protocol, docs/format.md
+   * "Commits without POSIX locks").
    */
   public static MosaicTable open(String location, DevicePool pool) {
     return isRemote(location)
@@ -126,12 +127,38 @@ public final class MosaicTable {
     }
   }
 
+  /**
+   * The properties of the latest version of the table at {@code location}, or none when there is no
+   * table there: what an engine reads before it knows the pool, which the properties may name. A
+   * remote location is opened with {@code hadoop}, the engine's Hadoop settings (credentials of an
+   * S3 location, docs/distributed-storage.md "Devices on S3"); {@code null} for Hadoop's defaults.
+   */
+  public static Optional<Map<String, String>> propertiesAt(
+      String location, org.apache.hadoop.conf.Configuration hadoop) {
+    if (!isRemote(location)) {
+      return exists(localPath(location))
+          ? Optional.of(open(localPath(location), null).latest().properties())
+          : Optional.empty();
+    }
+    try {
+      // open() finds the latest version, or fails with TableNotFoundException when there is none.
+      VersionLog log = logAt(location, StorageOpener.hadoop(hadoop), Retention.defaults());
+      return Optional.of(open(log, null).latest().properties());
+    } catch (TableNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The version log of the table at a non-local {@code location}. */
   static VersionLog logAt(String location, DevicePool pool, Retention retention) {
+    return logAt(location, pool == null ? StorageOpener.hadoop(null) : pool.storages(), retention);
+  }
+
+  private static VersionLog logAt(String location, StorageOpener storages, Retention retention) {
     Storage storage;
     try {
       // Executors open a table per task: one storage per location and pool's settings.
-      storage = Storages.shared(URI.create(location), pool == null ? null : pool.hadoop());
+      storage = storages.shared(URI.create(location));
     } catch (IllegalArgumentException e) {
       throw MosaicException.invalid(
           "table location '" + location + "' is no URI (" + e.getMessage() + ")");
@@ -429,18 +456,175 @@ public final class MosaicTable {
     }
   }
 
-  /** Pins a given version (an executor reading the version its driver planned). */
+  /**
+   * Pins a given version: an executor reading the version its driver planned, or a time-travel read
+   * of an old one ({@link #asOf}). A version gc retired, or one never committed, is a NOT_FOUND
+   * error naming the versions still readable ({@link #missingVersion}). On a lock-free table a
+   * version a newer one superseded takes a reader lease before it is read, so gc keeps its files
+   * from then on (docs/format.md, "Time travel").
+   */
   public TablePin pin(long version) {
     if (lockFree != null) {
-      return new TablePin(version(version), null);
+      VersionLog log = lockFree.log();
+      if (!superseded(log, version)) {
+        return new TablePin(readable(version), null);
+      }
+      Lease lease = log.pin(version);
+      try {
+        return TablePin.leased(readable(version), log, lease);
+      } catch (RuntimeException e) {
+        lease.close();
+        throw e;
+      }
     }
     TablePin pin = TablePin.create(root.resolve(PINS), version, UUID.randomUUID().toString());
     try {
-      return pin.withManifest(version(version));
+      return pin.withManifest(readable(version));
     } catch (RuntimeException e) {
       pin.close();
       throw e;
     }
+  }
+
+  /** Whether a version after {@code version} was published (its name exists). */
+  private boolean superseded(VersionLog log, long version) {
+    try {
+      return log.storage().isFile(log.key(version + 1));
+    } catch (IOException e) {
+      throw MosaicException.io("cannot look for version " + (version + 1) + " of " + name(), e);
+    }
+  }
+
+  // ---- time travel (docs/format.md, "Time travel")
+
+  /**
+   * Version {@code version}'s manifest, for a time-travel read: NOT_FOUND, naming the versions
+   * still readable, when gc retired it or it was never committed. Readers pin it with {@link
+   * #pin(long)}.
+   */
+  public Manifest asOf(long version) {
+    return readable(version);
+  }
+
+  /**
+   * The version a reader saw at {@code time}: the newest version committed at or before it (by the
+   * manifests' {@code committedAt}). NOT_FOUND when the table did not exist yet then, or when the
+   * version current then was retired by gc.
+   */
+  public Manifest asOf(Instant time) {
+    List<Long> readable = versions();
+    Manifest newer = null;
+    for (int i = readable.size() - 1; i >= 0; i--) {
+      Manifest m;
+      try {
+        m = version(readable.get(i));
+      } catch (TableNotFoundException e) {
+        continue; // retired since the listing: older ones go too, unless pinned
+      }
+      if (!m.committedAt().isAfter(time)) {
+        if (newer != null && newer.version() != m.version() + 1) {
+          throw missingAt(time, "v" + (m.version() + 1) + ", committed after v" + m.version());
+        }
+        return m;
+      }
+      newer = m;
+    }
+    if (newer != null && newer.version() == 1) {
+      throw MosaicException.notFound(
+          "table "
+              + name()
+              + " did not exist at "
+              + time
+              + ": it was created at "
+              + newer.committedAt()
+              + " (v1); ask for a time at or after that");
+    }
+    throw missingAt(time, "a version older than any still readable");
+  }
+
+  private MosaicException missingAt(Instant time, String which) {
+    return MosaicException.notFound(
+        "table "
+            + name()
+            + " has no readable version as of "
+            + time
+            + ": the version current then ("
+            + which
+            + ") was retired by gc; "
+            + readableRange()
+            + ". "
+            + keepLonger());
+  }
+
+  /** The manifest of {@code version}, or NOT_FOUND naming what is readable instead. */
+  private Manifest readable(long version) {
+    try {
+      return version(version);
+    } catch (TableNotFoundException e) {
+      throw missingVersion(version, e);
+    }
+  }
+
+  /**
+   * The error for a version that cannot be read: never committed (newer than the latest) or retired
+   * by gc, with the versions still readable and how to keep versions longer.
+   */
+  private MosaicException missingVersion(long version, TableNotFoundException cause) {
+    long latest;
+    try {
+      latest = latest().version();
+    } catch (RuntimeException e) {
+      return cause; // the table itself is gone: its own message says so
+    }
+    String why =
+        version > latest
+            ? "it was never committed (the latest version is v" + latest + ")"
+            : version < 1 ? "versions are numbered from 1" : "gc retired it";
+    return new MosaicException(
+        MosaicException.Kind.NOT_FOUND,
+        "table "
+            + name()
+            + " has no version "
+            + version
+            + " to read: "
+            + why
+            + "; "
+            + readableRange()
+            + ". Read one of those"
+            + (version > latest || version < 1 ? "" : "; " + keepLonger()),
+        cause);
+  }
+
+  /** "readable now: v3 (committed at ...) to v7 (the latest, committed at ...)". */
+  private String readableRange() {
+    List<Long> readable = versions();
+    if (readable.isEmpty()) {
+      return "no version is readable now";
+    }
+    long oldest = readable.get(0);
+    long newest = readable.get(readable.size() - 1);
+    return "readable now: "
+        + (oldest == newest ? "only v" + newest : readable.size() + " versions, v" + oldest)
+        + describe(oldest)
+        + (oldest == newest ? "" : " to v" + newest + describe(newest));
+  }
+
+  private String describe(long version) {
+    try {
+      return " (committed at " + version(version).committedAt() + ")";
+    } catch (RuntimeException e) {
+      return "";
+    }
+  }
+
+  /** How to keep old versions readable longer, for this table's protocol. */
+  private String keepLonger() {
+    return lockFree != null
+        ? "To keep versions longer, raise the version retention (now "
+            + lockFree.log().retention().versions()
+            + "), or read them while a reader holds them"
+        : "gc (and migrations) retire every version but the latest and those a running scan pins:"
+            + " to keep versions for time travel, run gc less often";
   }
 
   /** Versions pinned by live readers (in this or another process). */

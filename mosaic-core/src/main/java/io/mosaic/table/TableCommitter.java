@@ -137,9 +137,21 @@ final class TableCommitter {
   private Manifest publishLockFree(java.util.function.Function<VersionLog.Version, Manifest> next) {
     LockFreeVersions versions = table.lockFreeVersions();
     VersionLog log = versions.log();
-    VersionLog.Published published =
-        log.commit(log.latest(), at -> LockFreeVersions.encode(next.apply(at)), List.of(), null);
-    return versions.decode(published.version());
+    java.util.function.Function<VersionLog.Version, byte[]> apply =
+        at -> LockFreeVersions.encode(next.apply(at));
+    // The base is the version this table last read or published, while it is young enough to
+    // commit on: no lookup first, and a newer version costs a lost race (docs/format.md, "Commits
+    // without POSIX locks", what a commit costs). A change refused on that base may apply to the
+    // latest, so it is tried there before the refusal stands.
+    java.util.Optional<VersionLog.Version> recent = log.recent();
+    if (recent.isPresent()) {
+      try {
+        return versions.decode(log.commit(recent.get(), apply, List.of(), null).version());
+      } catch (TableConflictException e) {
+        // read the latest and apply the change there
+      }
+    }
+    return versions.decode(log.commit(log.latest(), apply, List.of(), null).version());
   }
 
   /** Appends the rows of all results in one new version (an empty list commits nothing). */
@@ -323,9 +335,19 @@ final class TableCommitter {
         segments);
   }
 
+  /**
+   * A lock-free table's segment whose writer is open here under a lease that never lapsed ({@link
+   * WriterLock#liveHere}): gc never took it for garbage, so it needs no lookup before the publish.
+   */
+  private boolean writtenUnderLiveLease(SegmentEntry s) {
+    return table.lockFree()
+        && WriterLock.liveHere(WriterLock.idOf(s.path().substring(s.path().lastIndexOf('/') + 1)));
+  }
+
+  /** One lookup of a file (one HEAD on S3: {@link io.mosaic.storage.Storage#isFile}). */
   private boolean exists(SegmentEntry s) {
     try {
-      return table.pool().device(s.device()).storage().stat(s.path()).isPresent();
+      return table.pool().device(s.device()).storage().isFile(s.path());
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot commit to table "
@@ -359,7 +381,7 @@ final class TableCommitter {
 
   private void checkNewSegmentsExist(Manifest next, Set<String> added) {
     for (SegmentEntry s : next.segments()) {
-      if (added.contains(key(s)) && !exists(s)) {
+      if (added.contains(key(s)) && !writtenUnderLiveLease(s) && !exists(s)) {
         throw new CorruptTableException(
             "cannot commit to table "
                 + table.name()

@@ -48,6 +48,15 @@ public final class TablePin implements AutoCloseable {
     return new TablePin(manifest, null, new ReaderLease(log, manifest.version(), readAtMillis));
   }
 
+  /**
+   * A pin of a lock-free table's superseded version (a time-travel read, or an executor reading a
+   * version its driver planned before newer commits) by {@code lease}, taken before the version was
+   * read and renewed until closed: gc keeps a leased version whatever its age.
+   */
+  static TablePin leased(Manifest manifest, VersionLog log, Lease lease) {
+    return new TablePin(manifest, null, new ReaderLease(log, manifest.version(), lease));
+  }
+
   /** The reader lease a long pin takes, on a daemon thread shared by all pins. */
   private static final class ReaderLease implements AutoCloseable, Runnable {
     private final VersionLog log;
@@ -63,6 +72,17 @@ public final class TablePin implements AutoCloseable {
       long delay = Math.max(0, readAtMillis + half - log.clock().millis());
       synchronized (this) {
         next = LEASES.schedule(this, delay, java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
+    }
+
+    /** With a lease already taken: renewed from now on. */
+    ReaderLease(VersionLog log, long version, Lease taken) {
+      this.log = log;
+      this.version = version;
+      long every = Math.max(1, log.retention().lease().toMillis() / 4);
+      synchronized (this) {
+        lease = taken;
+        next = LEASES.schedule(this, every, java.util.concurrent.TimeUnit.MILLISECONDS);
       }
     }
 

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,6 +50,9 @@ public final class VersionLog {
   private final String table;
   private final Retention retention;
   private final Clock clock;
+
+  /** The newest version this log read as the latest or published ({@link #recent}). */
+  private volatile Version seen;
 
   /** Claims this process created, by writer: until when (the clock's millis) they stand. */
   private final java.util.Map<String, Long> claimed =
@@ -124,30 +126,79 @@ public final class VersionLog {
   }
 
   /**
-   * The latest version: from the hint, {@code stat} the next names until one is missing, then read
-   * the last. Names from the hint's version up are never deleted (gc deletes only tombstones below
-   * the hint it writes), so the probe cannot stop early; a missing or stale hint whose version is
+   * The latest version, found by reading: from a start {@code s} whose content is known or read,
+   * read {@code v<s+1>}, {@code v<s+2>}, ... whole until one is missing (each a GET that a missing
+   * key answers with 404: one request per name, no HEAD first), and the last one read is the
+   * latest. The start is the newest version this log read or published, while younger than the
+   * tombstone retention less the skew (then no name after it can have been deleted: any successor
+   * was created after it was read as the latest, and a name is deleted only a tombstone retention
+   * after it was retired), else the hint (names from the hint's version up are never deleted: gc
+   * deletes only tombstones below the hint it writes). A missing or stale hint whose version is
    * gone falls back to listing once. The latest version is never a tombstone (gc retires only older
-   * ones), but it may be retired between the probe and the read: then a newer one exists and the
+   * ones), but it may be retired between the probe and its read: then a newer one exists and the
    * probe runs again.
    */
   public Version latest() {
     boolean list = false;
+    long tombstoneAt = -1;
     while (true) {
       long readAt = clock.millis();
-      Optional<Long> hint = list ? Optional.empty() : readHint();
-      long from = hint.isPresent() ? hint.get() : newestListed();
-      long last = probeFrom(from);
-      try {
-        Optional<byte[]> content = read(last);
-        if (content.isPresent()) {
-          return new Version(last, content.get(), readAt);
+      Version known = list ? null : recent(readAt).orElse(null);
+      Optional<Long> hint = list || known != null ? Optional.empty() : readHint();
+      long from = known != null ? known.number() : hint.isPresent() ? hint.get() : newestListed();
+      long last = from;
+      byte[] content = known != null ? known.content() : null;
+      for (Optional<byte[]> next; (next = readRaw(last + 1)).isPresent(); ) {
+        last++;
+        content = next.get();
+      }
+      if (last == from && known == null) {
+        Optional<byte[]> own = readRaw(from);
+        if (own.isEmpty()) {
+          if (hint.isEmpty()) {
+            throw new TableNotFoundException(
+                "table " + table + " has no version " + from + " (" + key(from) + ")");
+          }
+          list = true; // the hint names a version gc deleted (a late writer put an old hint back)
+          continue;
         }
-      } catch (TableNotFoundException e) {
-        if (hint.isEmpty() || last != from) {
-          throw e;
-        }
-        list = true; // the hint names a version gc deleted (a late writer put an old hint back)
+        content = own.get();
+      }
+      if (!isTombstone(content)) {
+        Version v = new Version(last, content, readAt);
+        seen(v);
+        return v;
+      }
+      // Retired after its successor's probe: a newer version exists. The same tombstone twice is
+      // a stale hint at a retired version whose successors gc deleted: list.
+      list = tombstoneAt == last;
+      tombstoneAt = last;
+    }
+  }
+
+  /**
+   * The newest version this log read as the latest or published, while younger than the tombstone
+   * retention less the skew: a base a commit may start from without finding the latest first (a
+   * newer version only costs a lost race, docs/format.md "Commits without POSIX locks").
+   */
+  public Optional<Version> recent() {
+    return recent(clock.millis());
+  }
+
+  private Optional<Version> recent(long now) {
+    Version v = seen;
+    if (v == null
+        || now - v.readAtMillis()
+            >= retention.tombstones().toMillis() - retention.skew().toMillis()) {
+      return Optional.empty();
+    }
+    return Optional.of(v);
+  }
+
+  private void seen(Version v) {
+    synchronized (this) {
+      if (seen == null || seen.number() <= v.number()) {
+        seen = v;
       }
     }
   }
@@ -165,22 +216,28 @@ public final class VersionLog {
     }
   }
 
-  private long probeFrom(long from) {
-    long last = from;
+  /** A version name's whole content, tombstone or manifest; empty when the name is missing. */
+  private Optional<byte[]> readRaw(long version) {
     try {
-      while (storage.isFile(key(last + 1))) {
-        last++;
+      try {
+        return storage.readIfExists(key(version), MAX_BYTES);
+      } catch (IOException e) {
+        // On HDFS a read racing gc's replace by a tombstone fails ("Blocklist ... has changed");
+        // read again, which sees the tombstone.
+        return storage.readIfExists(key(version), MAX_BYTES);
       }
     } catch (IOException e) {
       throw MosaicException.io("cannot find the latest version of table " + table, e);
     }
-    return last;
   }
 
   private Optional<Long> readHint() {
     try {
-      byte[] bytes = readSmall(storage, hintKey(), 32);
-      return Optional.of(Long.parseLong(new String(bytes, StandardCharsets.UTF_8).trim()));
+      Optional<byte[]> bytes = storage.readIfExists(hintKey(), 32);
+      if (bytes.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(Long.parseLong(new String(bytes.get(), StandardCharsets.UTF_8).trim()));
     } catch (IOException | NumberFormatException e) {
       // Best effort: on HDFS a read racing a replace of the hint fails ("Blocklist ... has
       // changed"); without the hint the probe starts from a listing.
@@ -202,23 +259,18 @@ public final class VersionLog {
    * exist.
    */
   public Optional<byte[]> read(long version) {
-    byte[] bytes;
-    try {
-      try {
-        bytes = readSmall(storage, key(version), MAX_BYTES);
-      } catch (NoSuchFileException e) {
-        throw e;
-      } catch (IOException e) {
-        // On HDFS a read racing gc's replace by a tombstone fails ("Blocklist ... has changed");
-        // read again, which sees the tombstone.
-        bytes = readSmall(storage, key(version), MAX_BYTES);
-      }
-    } catch (NoSuchFileException e) {
-      throw new TableNotFoundException(
-          "table " + table + " has no version " + version + " (" + key(version) + ")");
-    } catch (IOException e) {
-      throw MosaicException.io("cannot read version " + version + " of table " + table, e);
-    }
+    byte[] bytes =
+        readRaw(version)
+            .orElseThrow(
+                () ->
+                    new TableNotFoundException(
+                        "table "
+                            + table
+                            + " has no version "
+                            + version
+                            + " ("
+                            + key(version)
+                            + ")"));
     return isTombstone(bytes) ? Optional.empty() : Optional.of(bytes);
   }
 
@@ -268,6 +320,7 @@ public final class VersionLog {
       checkExist(newFiles);
       CrashPoints.reached("log-before-publish");
       long number = at.number() + 1;
+      long putAt = clock.millis();
       try {
         storage.createExclusive(key(number), next);
       } catch (FileAlreadyExistsException e) {
@@ -282,6 +335,10 @@ public final class VersionLog {
       if (number % HINT_EVERY == 0) {
         writeHint(number);
       }
+      // As if read when the create began: a successor's name can only be created after it, so none
+      // is deleted for a tombstone retention from then.
+      Version published = new Version(number, next, putAt);
+      seen(published);
       return new Published(new Version(number, next, clock.millis()), lost);
     }
   }

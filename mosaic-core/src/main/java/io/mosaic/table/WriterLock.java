@@ -13,8 +13,8 @@ import java.util.UUID;
  */
 public final class WriterLock implements AutoCloseable {
   /** The lock-free writers open in this JVM: their claims end when they close, not at a commit. */
-  private static final java.util.Set<String> OPEN =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final java.util.Map<String, Lease> OPEN =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private final String id;
   private final LockFile lock;
@@ -32,7 +32,7 @@ public final class WriterLock implements AutoCloseable {
               io.mosaic.storage.StorageKeys.join(log.prefix(), Lease.WRITERS + "/" + id),
               log.retention(),
               log.clock());
-      OPEN.add(id);
+      OPEN.put(id, lease);
       return;
     }
     this.lease = null;
@@ -60,7 +60,17 @@ public final class WriterLock implements AutoCloseable {
 
   /** Whether a lock-free writer with this id is open in this JVM. */
   static boolean openHere(String id) {
-    return OPEN.contains(id);
+    return OPEN.containsKey(id);
+  }
+
+  /**
+   * Whether a lock-free writer with this id is open in this JVM under a lease that never lapsed: an
+   * expired lease is never renewed, so one live now was live throughout, gc never took its writer
+   * for dead, and its files are all there (a commit need not look them up).
+   */
+  static boolean liveHere(String id) {
+    Lease lease = OPEN.get(id);
+    return lease != null && lease.live();
   }
 
   /** The writer id a segment file name starts with ({@code <id>-<n>.parquet}). */

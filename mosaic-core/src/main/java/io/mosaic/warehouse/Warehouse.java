@@ -5,7 +5,6 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.format.TableSchema;
 import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.storage.Storage;
-import io.mosaic.storage.Storages;
 import io.mosaic.table.CommitGate;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableFolders;
@@ -102,7 +101,8 @@ public final class Warehouse {
 
   /**
    * The warehouse at {@code location}: a local path or {@code file:} URI ({@link #open(Path,
-   * DevicePool)}), or a URI of another storage, reached with the pool's Hadoop settings.
+   * DevicePool)}), or a URI of another storage, reached through the pool's {@link
+   * DevicePool#storages()}.
    */
   public static Warehouse open(String location, DevicePool pool) {
     if (!MosaicTable.isRemote(location)) {
@@ -111,7 +111,7 @@ public final class Warehouse {
     String at = location.replaceAll("/+$", "");
     Storage storage;
     try {
-      storage = Storages.shared(URI.create(at), pool.hadoop());
+      storage = pool.storages().shared(URI.create(at));
     } catch (IllegalArgumentException e) {
       throw MosaicException.invalid(
           "the warehouse '" + location + "' is no URI (" + e.getMessage() + "); fix the setting");

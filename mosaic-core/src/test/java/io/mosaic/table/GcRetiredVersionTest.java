@@ -73,7 +73,10 @@ class GcRetiredVersionTest {
     }
     // The reader that read v3 as the latest pins it now, and must find it gone (then it pins the
     // latest), not a new v3 naming the deleted segment.
-    assertThatThrownBy(() -> table.pin(3)).isInstanceOf(TableNotFoundException.class);
+    assertThatThrownBy(() -> table.pin(3))
+        .hasMessageContaining("has no version 3 to read")
+        .extracting(e -> ((io.mosaic.MosaicException) e).kind())
+        .isEqualTo(io.mosaic.MosaicException.Kind.NOT_FOUND);
     assertThat(bases).as("bases the commit was built on").containsExactly(2L, 4L);
     assertThat(committed.version()).isEqualTo(5);
     assertThat(table.latest().version()).isEqualTo(committed.version());

@@ -114,7 +114,10 @@ class ScanFixedCostTest {
 
     Files.delete(table.manifestFile(3));
     assertThatThrownBy(() -> table.version(3)).isInstanceOf(TableNotFoundException.class);
-    assertThatThrownBy(() -> table.pin(3)).isInstanceOf(TableNotFoundException.class);
+    assertThatThrownBy(() -> table.pin(3))
+        .hasMessageContaining("has no version 3 to read")
+        .extracting(e -> ((io.mosaic.MosaicException) e).kind())
+        .isEqualTo(io.mosaic.MosaicException.Kind.NOT_FOUND);
     assertThat(table.latest()).isSameAs(v2);
   }
 

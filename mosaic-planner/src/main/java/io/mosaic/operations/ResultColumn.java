@@ -20,7 +20,9 @@ public record ResultColumn(String name, Type type, boolean nullable) {
     /** {@code Long} */
     LONG,
     /** {@code Double} */
-    DOUBLE
+    DOUBLE,
+    /** {@code java.time.Instant} */
+    TIMESTAMP
   }
 
   static ResultColumn of(String name, Type type) {

@@ -168,6 +168,40 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
         options(warehouse().location(ident.namespace()[0], ident.name())), null, true);
   }
 
+  /** {@code SELECT ... FROM t VERSION AS OF 5}: core's time travel (docs/spark.md). */
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    long number;
+    try {
+      number = Long.parseLong(version.strip());
+    } catch (NumberFormatException e) {
+      throw SparkErrors.toSpark(
+          MosaicException.invalid(
+              "VERSION AS OF '" + version + "': a Mosaic table's versions are numbers (1, 2, ...)"),
+          "reading " + ident,
+          ident);
+    }
+    return asOf(ident, number, null);
+  }
+
+  /** {@code SELECT ... FROM t TIMESTAMP AS OF '...'} (microseconds since the epoch). */
+  @Override
+  public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
+    return asOf(ident, null, timestamp);
+  }
+
+  private Table asOf(Identifier ident, Long version, Long micros) throws NoSuchTableException {
+    if (!oneLevel(ident) || !warehouse().exists(ident.namespace()[0], ident.name())) {
+      throw new NoSuchTableException(ident);
+    }
+    try {
+      return MosaicSparkTable.asOf(
+          options(warehouse().location(ident.namespace()[0], ident.name())), version, micros);
+    } catch (MosaicException e) {
+      throw SparkErrors.toSpark(e, "reading " + name + "." + ident, ident);
+    }
+  }
+
   @Override
   public Table createTable(
       Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
@@ -220,6 +254,10 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
           return new MaintainProcedure(this);
         case MovesProcedure.NAME:
           return new MovesProcedure(this);
+        case VersionsProcedure.NAME:
+          return new VersionsProcedure(this, false);
+        case VersionsProcedure.HISTORY:
+          return new VersionsProcedure(this, true);
         default:
           break;
       }
@@ -239,9 +277,13 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
             + name
             + ".system.analyze, "
             + name
-            + ".system.maintain and "
+            + ".system.maintain, "
             + name
-            + ".system.moves (docs/spark.md)");
+            + ".system.moves, "
+            + name
+            + ".system.versions and "
+            + name
+            + ".system.history (docs/spark.md)");
   }
 
   @Override
@@ -253,7 +295,9 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
         Identifier.of(namespace, MoveColumnsProcedure.NAME),
         Identifier.of(namespace, AnalyzeProcedure.NAME),
         Identifier.of(namespace, MaintainProcedure.NAME),
-        Identifier.of(namespace, MovesProcedure.NAME)
+        Identifier.of(namespace, MovesProcedure.NAME),
+        Identifier.of(namespace, VersionsProcedure.NAME),
+        Identifier.of(namespace, VersionsProcedure.HISTORY)
       };
     }
     return new Identifier[0];

@@ -40,14 +40,19 @@ public final class MosaicDataSource
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
     MosaicOptions o = MosaicSparkConf.location(options);
-    return SparkTypes.toSpark(MosaicTable.open(o.location(), o.pool()).latest().schema());
+    MosaicSparkTable asOf = MosaicSparkTable.asOf(o, options);
+    return asOf != null
+        ? asOf.schema()
+        : SparkTypes.toSpark(MosaicTable.open(o.location(), o.pool()).latest().schema());
   }
 
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
     boolean writable = "true".equals(properties.get(SAVE_MODE_APPLIED));
-    return new MosaicSparkTable(MosaicSparkConf.location(properties), schema, writable);
+    MosaicOptions o = MosaicSparkConf.location(properties);
+    MosaicSparkTable asOf = writable ? null : MosaicSparkTable.asOf(o, properties);
+    return asOf != null ? asOf : new MosaicSparkTable(o, schema, writable);
   }
 
   @Override

@@ -139,6 +139,7 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
             case INT -> DataTypes.IntegerType;
             case LONG -> DataTypes.LongType;
             case DOUBLE -> DataTypes.DoubleType;
+            case TIMESTAMP -> DataTypes.TimestampType;
           };
       type = type.add(c.name(), t, c.nullable());
     }
@@ -153,6 +154,8 @@ abstract class MosaicProcedure implements UnboundProcedure, BoundProcedure {
       for (int i = 0; i < values.length; i++) {
         if (values[i] instanceof String s) {
           values[i] = UTF8String.fromString(s);
+        } else if (values[i] instanceof java.time.Instant t) {
+          values[i] = org.apache.spark.sql.catalyst.util.DateTimeUtils.instantToMicros(t);
         }
       }
       out.add(new GenericInternalRow(values));

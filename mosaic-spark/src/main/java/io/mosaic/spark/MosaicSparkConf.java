@@ -154,12 +154,17 @@ final class MosaicSparkConf {
 
   /**
    * The properties of the table at {@code root}, or none if there is no table yet. Reading the
-   * manifest needs no pool: the pool is what the properties may name.
+   * manifest needs no pool, the pool is what the properties may name; a remote location is read
+   * with the session's Hadoop configuration, whose {@code spark.hadoop.*} settings may hold what
+   * reaching it takes (an S3 endpoint and credentials, docs/spark.md "Devices on S3").
    */
   static Map<String, String> tableProperties(String location) {
-    return MosaicTable.exists(location, null)
-        ? MosaicTable.open(location, null).latest().properties()
-        : Map.of();
+    SparkSession session =
+        SparkSession.getActiveSession()
+            .getOrElse(() -> SparkSession.getDefaultSession().getOrElse(() -> null));
+    return MosaicTable.propertiesAt(
+            location, session == null ? null : session.sparkContext().hadoopConfiguration())
+        .orElse(Map.of());
   }
 
   // ---- reads

@@ -1,5 +1,6 @@
 package io.mosaic.spark;
 
+import io.mosaic.MosaicException;
 import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.Manifest;
 import io.mosaic.table.MosaicTable;
@@ -42,6 +43,83 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite {
             : null;
     this.schema = manifest != null ? SparkTypes.toSpark(manifest.schema()) : schema;
   }
+
+  /**
+   * The table as of an old version (time travel: {@code VERSION AS OF}, {@code TIMESTAMP AS OF},
+   * the read options {@code versionAsOf} and {@code timestampAsOf}): read-only, its scans read
+   * {@code version}, which executors pin as they pin any version (docs/format.md, "Time travel").
+   */
+  MosaicSparkTable(MosaicOptions options, Manifest version) {
+    this.options = options;
+    this.writable = false;
+    this.manifest = version;
+    this.schema = SparkTypes.toSpark(version.schema());
+  }
+
+  /**
+   * The table at {@code options}' location as of a version number or a time (microseconds since the
+   * epoch, as Spark passes {@code TIMESTAMP AS OF}); core finds the version, and names the readable
+   * ones when it is gone.
+   */
+  static MosaicSparkTable asOf(MosaicOptions options, Long version, Long timestampMicros) {
+    MosaicTable table = MosaicTable.open(options.location(), options.pool());
+    Manifest m =
+        version != null
+            ? table.asOf(version)
+            : table.asOf(
+                java.time.Instant.EPOCH.plus(
+                    timestampMicros, java.time.temporal.ChronoUnit.MICROS));
+    return new MosaicSparkTable(options, m);
+  }
+
+  /**
+   * The version the read options {@code versionAsOf} or {@code timestampAsOf} (a timestamp string
+   * in the session's time zone, as Delta and Iceberg take it) ask for, or null for the latest.
+   */
+  static MosaicSparkTable asOf(MosaicOptions options, Map<String, String> readOptions) {
+    CaseInsensitiveStringMap o = new CaseInsensitiveStringMap(readOptions);
+    String version = o.get(VERSION_AS_OF);
+    String timestamp = o.get(TIMESTAMP_AS_OF);
+    if (version == null && timestamp == null) {
+      return null;
+    }
+    if (version != null && timestamp != null) {
+      throw MosaicException.invalid(
+          "read options "
+              + VERSION_AS_OF
+              + " and "
+              + TIMESTAMP_AS_OF
+              + " both set for "
+              + options.location()
+              + ": give one of them");
+    }
+    if (version != null) {
+      try {
+        return asOf(options, Long.parseLong(version.strip()), null);
+      } catch (NumberFormatException e) {
+        throw MosaicException.invalid(
+            "read option " + VERSION_AS_OF + " = '" + version + "' is no version number");
+      }
+    }
+    scala.Option<Object> micros =
+        org.apache.spark.sql.catalyst.util.DateTimeUtils.stringToTimestamp(
+            org.apache.spark.unsafe.types.UTF8String.fromString(timestamp.strip()),
+            java.time.ZoneId.of(
+                org.apache.spark.sql.internal.SQLConf.get().sessionLocalTimeZone()));
+    if (micros.isEmpty()) {
+      throw MosaicException.invalid(
+          "read option "
+              + TIMESTAMP_AS_OF
+              + " = '"
+              + timestamp
+              + "' is no timestamp; write one as '2026-11-28 17:30:00' (the session's time zone)"
+              + " or with an offset, '2026-11-28T17:30:00Z'");
+    }
+    return asOf(options, null, (Long) micros.get());
+  }
+
+  static final String VERSION_AS_OF = "versionAsOf";
+  static final String TIMESTAMP_AS_OF = "timestampAsOf";
 
   /** Where the table lives and its pool, as scans and writes ship them to executors. */
   MosaicOptions options() {

@@ -7,15 +7,12 @@ import io.mosaic.device.DevicePool;
 import io.mosaic.storage.MiniHdfs;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableWriter;
-import io.trino.tpch.TpchTable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -38,11 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Executors in separate JVMs ({@code local-cluster[2,1,1024]}) on a pool whose devices are HDFS
  * directories with the policies ALL_SSD, HOT and COLD (docs/spark.md, "Devices on HDFS"): both
  * executors write and read the same table, Spark jobs and a core writer append to it concurrently,
- * and the 22 TPC-H queries answer on HDFS what they answer on local files: what Spark answers over
- * the same rows as Parquet, kept by {@link TpchQueriesTest} earlier in the build ({@link
- * TpchReference}), or, when this class runs alone, what they answer on a local Mosaic device. The
- * executors reach HDFS with the driver's {@code spark.hadoop.*} settings, shipped in each
- * partition's options.
+ * and the TPC-H queries ({@link ClusterTpch#queries}) answer on HDFS what they answer on local
+ * files: what Spark answers over the same rows as Parquet, kept by {@link TpchQueriesTest} earlier
+ * in the build ({@link TpchReference}), or, when this class runs alone, what they answer on a local
+ * Mosaic device. The executors reach HDFS with the driver's {@code spark.hadoop.*} settings,
+ * shipped in each partition's options.
  *
  * <p>The TPC-H scale is SF 0.01 for CI; {@code -Dmosaic.tpch.hdfs.scale=0.1} runs SF 0.1, the
  * acceptance scale of docs/distributed-storage.md. Launching executors is as in {@link
@@ -216,109 +213,11 @@ class HdfsLocalClusterIT {
     return null;
   }
 
-  /**
-   * Jobs run this many at a time: at SF 0.01 most of a job is the driver planning and scheduling,
-   * which overlaps with the two executors' tasks of other jobs.
-   */
-  private static final int PARALLEL = 4;
-
   @Test
   void tpchQueriesOnHdfsAnswerAsOnLocalFiles() throws Exception {
-    Optional<List<List<String>>> parquet = TpchReference.read(SCALE);
-    long load = System.nanoTime();
-    List<Callable<Void>> loads = new ArrayList<>();
-    for (TpchTable<?> t : TpchTable.getTables()) {
-      String name = t.getTableName();
-      loads.add(
-          () -> {
-            Dataset<Row> df = TpchSpark.dataFrame(spark, name, SCALE, 2);
-            if (parquet.isEmpty()) {
-              // Generated once, written to both pools.
-              df = df.cache();
-              df.write()
-                  .format("mosaic")
-                  .option("default_device", "nvme")
-                  .save(table("local/" + name));
-            }
-            df.write()
-                .format("mosaic")
-                .option("default_device", MiniHdfs.tpchDevice(name))
-                .save(table("hdfs/" + name));
-            df.unpersist();
-            return null;
-          });
-    }
-    inParallel(loads);
-    System.out.printf(
-        Locale.ROOT,
-        "TPC-H SF %s loaded %s in %.1f s%n",
-        SCALE,
-        parquet.isEmpty() ? "on both pools" : "on HDFS",
-        (System.nanoTime() - load) / 1e9);
-    long queries = System.nanoTime();
-    // A session per pool: the same view names (the TPC-H tables) on the pool's copies, side by
-    // side.
-    SparkSession hdfs = session("hdfs");
-    SparkSession local = parquet.isEmpty() ? session("local") : null;
-    List<Callable<List<String>>> answers = new ArrayList<>();
-    for (int q = 1; q <= 22; q++) {
-      List<String> statements = TpchSpark.statements(q);
-      answers.add(() -> TpchReference.lines(run(hdfs, statements)));
-      if (local != null) {
-        answers.add(() -> TpchReference.lines(run(local, statements)));
-      }
-    }
-    List<List<String>> answered = inParallel(answers);
-    int perQuery = local != null ? 2 : 1;
-    int withRows = 0;
-    for (int q = 1; q <= 22; q++) {
-      List<String> expected =
-          parquet.isPresent() ? parquet.get().get(q - 1) : answered.get(perQuery * (q - 1) + 1);
-      assertThat(answered.get(perQuery * (q - 1))).as("TPC-H q%d", q).isEqualTo(expected);
-      withRows += expected.isEmpty() ? 0 : 1;
-    }
-    System.out.printf(
-        Locale.ROOT,
-        "TPC-H SF %s: 22 queries on HDFS (%s) in %.1f s%n",
-        SCALE,
-        parquet.isEmpty() ? "and on a local device" : "Parquet's answers kept by TpchQueriesTest",
-        (System.nanoTime() - queries) / 1e9);
-    assertThat(withRows).as("queries with a non-empty answer").isGreaterThanOrEqualTo(20);
-  }
-
-  /** The results of {@code work}, run {@link #PARALLEL} at a time. */
-  private static <T> List<T> inParallel(List<Callable<T>> work) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
-    try {
-      List<T> results = new ArrayList<>();
-      for (Future<T> f : pool.invokeAll(work)) {
-        results.add(f.get());
-      }
-      return results;
-    } finally {
-      pool.shutdown();
-    }
-  }
-
-  /** A session whose TPC-H views read the tables of {@code pool}. */
-  private SparkSession session(String pool) {
-    SparkSession session = spark.newSession();
-    for (TpchTable<?> t : TpchTable.getTables()) {
-      session
-          .read()
-          .format("mosaic")
-          .load(table(pool + "/" + t.getTableName()))
-          .createOrReplaceTempView(t.getTableName());
-    }
-    return session;
-  }
-
-  private static List<Row> run(SparkSession session, List<String> statements) {
-    List<Row> result = null;
-    for (String s : statements) {
-      result = session.sql(s).collectAsList();
-    }
-    return result;
+    ClusterTpch tpch = new ClusterTpch(spark, SCALE, "hdfs", this::table);
+    tpch.load(MiniHdfs::tpchDevice);
+    tpch.assertAnswersAsOnLocalFiles();
   }
 
   /** Every block of every segment on an HDFS device lies on its policy's storage type. */

@@ -30,6 +30,7 @@ final class MosaicConnector implements Connector {
   private final MosaicPageSinkProvider pageSinks;
   private final Set<Procedure> procedures;
   private final MosaicSessionProperties sessionProperties;
+  private final MosaicStorage storage;
 
   @Inject
   MosaicConnector(
@@ -44,6 +45,7 @@ final class MosaicConnector implements Connector {
       NodeManager nodes) {
     this.procedures = Set.copyOf(procedures);
     this.sessionProperties = sessionProperties;
+    this.storage = storage;
     this.lifeCycle = lifeCycle;
     this.metadata = metadata;
     this.splits = splits;
@@ -54,6 +56,11 @@ final class MosaicConnector implements Connector {
       t.setDaemon(true);
       t.start();
     }
+  }
+
+  /** The catalog's pool and warehouse on this node. */
+  MosaicStorage storage() {
+    return storage;
   }
 
   /**

@@ -25,6 +25,7 @@ public final class MosaicConnectorFactory implements ConnectorFactory {
     Bootstrap app =
         new Bootstrap(
             new MosaicModule(),
+            new MosaicFileSystemModule(catalogName, context),
             binder -> {
               binder.bind(ConnectorContext.class).toInstance(context);
               binder.bind(NodeManager.class).toInstance(context.getNodeManager());

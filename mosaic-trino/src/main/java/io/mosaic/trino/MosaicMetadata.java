@@ -138,13 +138,31 @@ final class MosaicMetadata implements ConnectorMetadata {
         || !storage.tableExists(tableName)) {
       return null;
     }
-    if (startVersion.isPresent() || endVersion.isPresent()) {
-      throw new TrinoException(NOT_SUPPORTED, "This connector does not support versioned tables");
+    if (startVersion.isPresent()) {
+      throw new TrinoException(
+          NOT_SUPPORTED,
+          "Mosaic reads one version of a table, not the changes from a start version");
     }
     MosaicTable table = storage.open(tableName);
+    if (endVersion.isPresent()) {
+      // Time travel: core finds the version and says what is readable when it is gone.
+      Manifest m = call(() -> TimeTravel.resolve(session, table, endVersion.get()));
+      return new MosaicTableHandle(
+          tableName.getSchemaName(),
+          tableName.getTableName(),
+          m.version(),
+          TupleDomain.all(),
+          null,
+          true);
+    }
     long version = call(() -> table.latest().version());
     return new MosaicTableHandle(
-        tableName.getSchemaName(), tableName.getTableName(), version, TupleDomain.all(), null);
+        tableName.getSchemaName(),
+        tableName.getTableName(),
+        version,
+        TupleDomain.all(),
+        null,
+        false);
   }
 
   @Override
@@ -343,6 +361,17 @@ final class MosaicMetadata implements ConnectorMetadata {
       throw new TrinoException(NOT_SUPPORTED, "Mosaic does not support query retries");
     }
     MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    if (handle.timeTravel()) {
+      throw new TrinoException(
+          NOT_SUPPORTED,
+          "cannot insert into "
+              + handle.name()
+              + " as of version "
+              + handle.version()
+              + ": a table read FOR VERSION or FOR TIMESTAMP AS OF is read-only; insert into "
+              + handle.name()
+              + " without the AS OF clause");
+    }
     return new MosaicWriteHandle(
         handle.schema(), handle.table(), columns(call(storage.open(handle.name())::latest)));
   }

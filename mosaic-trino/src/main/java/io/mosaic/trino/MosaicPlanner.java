@@ -7,6 +7,7 @@ import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 import io.mosaic.MosaicException;
@@ -99,6 +100,7 @@ final class MosaicPlanner {
       case INT -> INTEGER;
       case LONG -> BIGINT;
       case DOUBLE -> DOUBLE;
+      case TIMESTAMP -> TIMESTAMP_TZ_MILLIS;
     };
   }
 

@@ -11,6 +11,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.TableSchema;
 import io.mosaic.scan.Retriever;
+import io.mosaic.storage.StorageOpener;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.warehouse.Warehouse;
 import io.trino.spi.TrinoException;
@@ -38,11 +39,11 @@ final class MosaicStorage {
   private final Retriever retriever;
 
   @Inject
-  MosaicStorage(MosaicConfig config) {
+  MosaicStorage(MosaicConfig config, StorageOpener storages) {
     this.config = config;
     // Loading validates devices.toml at catalog startup, with the parser's own message, and
-    // connects to the NameNode of each device on HDFS.
-    this.pool = DevicePool.load(Path.of(config.getDevicesConfig()), config.hadoopConfiguration());
+    // reaches each device on HDFS or S3 (through the catalog's own S3 file system where enabled).
+    this.pool = DevicePool.load(Path.of(config.getDevicesConfig()), storages);
     String metadata = config.getMetadataDirectory();
     if (!MosaicTable.isRemote(metadata)) {
       Path dir = Path.of(metadata).toAbsolutePath().normalize();

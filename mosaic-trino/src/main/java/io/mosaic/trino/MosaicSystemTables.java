@@ -1,7 +1,9 @@
 package io.mosaic.trino;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 import io.airlift.slice.Slices;
@@ -16,6 +18,7 @@ import io.mosaic.operations.PlaceRequest;
 import io.mosaic.operations.PlaceResult;
 import io.mosaic.operations.PlacementStatus;
 import io.mosaic.operations.ResultColumn;
+import io.mosaic.operations.VersionHistory;
 import io.mosaic.placement.StrategyName;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
@@ -28,6 +31,7 @@ import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +40,8 @@ import java.util.function.Function;
 /**
  * Metadata tables the way Iceberg exposes them: {@code "lineitem$placement"} (where each column
  * lives: device, codec, bytes), {@code "lineitem$segments"} (every segment of the latest version)
- * and {@code "lineitem$plan"} (where the planner would put each column now, per strategy). The
+ * {@code "lineitem$plan"} (where the planner would put each column now, per strategy), and {@code
+ * "lineitem$versions"} and {@code "lineitem$history"} (the versions time travel can read). The
  * placement and plan rows come from the maintenance library (docs/operations.md).
  */
 final class MosaicSystemTables {
@@ -44,6 +49,8 @@ final class MosaicSystemTables {
   private static final String SEGMENTS = "segments";
   private static final String PLAN = "plan";
   private static final String MOVES = "moves";
+  private static final String VERSIONS = "versions";
+  private static final String HISTORY = "history";
 
   private MosaicSystemTables() {}
 
@@ -62,7 +69,9 @@ final class MosaicSystemTables {
     if (!(kind.equals(PLACEMENT)
             || kind.equals(SEGMENTS)
             || kind.equals(PLAN)
-            || kind.equals(MOVES))
+            || kind.equals(MOVES)
+            || kind.equals(VERSIONS)
+            || kind.equals(HISTORY))
         || !storage.schemaExists(base.getSchemaName())
         || !storage.tableExists(base)) {
       return Optional.empty();
@@ -72,6 +81,16 @@ final class MosaicSystemTables {
           case PLACEMENT -> placement(storage, base, name);
           case SEGMENTS -> segments(storage, base, name);
           case MOVES -> moves(storage, base, name);
+          case VERSIONS ->
+              table(
+                  name,
+                  columns(VersionHistory.VERSION_COLUMNS),
+                  constraint -> history(storage, base).versionRows());
+          case HISTORY ->
+              table(
+                  name,
+                  columns(VersionHistory.HISTORY_COLUMNS),
+                  constraint -> history(storage, base).historyRows());
           default -> plan(storage, base, name);
         });
   }
@@ -129,6 +148,11 @@ final class MosaicSystemTables {
                     throw new java.io.UncheckedIOException(e);
                   }
                 }));
+  }
+
+  /** The versions time travel can read ({@code FOR VERSION AS OF}): core's, via the library. */
+  private static VersionHistory history(MosaicStorage storage, SchemaTableName base) {
+    return MosaicStorage.call(() -> VersionHistory.of(storage.open(base)));
   }
 
   private static List<ColumnMetadata> columns(List<ResultColumn> columns) {
@@ -231,7 +255,13 @@ final class MosaicSystemTables {
         InMemoryRecordSet.Builder set =
             InMemoryRecordSet.builder(columns.stream().map(ColumnMetadata::getType).toList());
         for (List<Object> row : rows.apply(constraint)) {
-          set.addRow(row.toArray());
+          Object[] values = row.toArray();
+          for (int i = 0; i < values.length; i++) {
+            if (values[i] instanceof Instant t) {
+              values[i] = packDateTimeWithZone(t.toEpochMilli(), UTC_KEY);
+            }
+          }
+          set.addRow(values);
         }
         return set.build().cursor();
       }

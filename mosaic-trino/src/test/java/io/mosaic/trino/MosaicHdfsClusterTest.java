@@ -36,7 +36,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,9 +48,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A Trino cluster of a coordinator and two workers, each with its own Mosaic connector, on one pool
  * whose devices are HDFS directories with the policies ALL_SSD, HOT and COLD (docs/trino.md,
  * "Devices on HDFS"; docs/distributed-storage.md): tables written and read by every node,
- * concurrent INSERTs, a placement and a migration while queries read, and the 22 TPC-H queries
- * answering on HDFS what the {@code tpch} catalog answers, as {@link MosaicTpchQueriesTest} shows
- * they do on a local device ({@link TpchAnswers}: the catalog's answers, run once per test JVM).
+ * concurrent INSERTs, a placement and a migration while queries read, and the TPC-H queries ({@link
+ * TpchAnswers#onRemoteStorage}) answering on HDFS what the {@code tpch} catalog answers, as {@link
+ * MosaicTpchQueriesTest} shows they do on a local device ({@link TpchAnswers}: the catalog's
+ * answers, run once per test JVM).
  *
  * <p>The TPC-H scale is {@code tiny} (SF 0.01) for CI; {@code -Dmosaic.tpch.hdfs.scale=0.1} runs SF
  * 0.1, the acceptance scale of docs/distributed-storage.md.
@@ -384,7 +384,7 @@ class MosaicHdfsClusterTest {
   }
 
   static List<Integer> queries() {
-    return IntStream.rangeClosed(1, 22).boxed().toList();
+    return TpchAnswers.onRemoteStorage();
   }
 
   @ParameterizedTest(name = "q{0}")
@@ -399,7 +399,7 @@ class MosaicHdfsClusterTest {
   }
 
   /**
-   * Query {@code q}'s answer on the HDFS devices: the first call submits all 22, run {@link
+   * Query {@code q}'s answer on the HDFS devices: the first call submits them all, run {@link
    * #PARALLEL} - 1 at a time beside the reference answer the test thread asks for.
    */
   private Future<MaterializedResult> onHdfs(int q) {

@@ -241,12 +241,16 @@ public final class ExperimentPool implements AutoCloseable {
 
   /**
    * The same devices as the paper's Eq. 2 alone sees them: seek and raw rate as configured, and no
-   * decompression limit (effective rate far above any device).
+   * decompression limit (effective rate far above any device). Devices without a throttle are left
+   * out.
    */
   public List<DeviceProfile> configuredProfiles() {
     List<DeviceProfile> out = new ArrayList<>();
     for (Device d : pool.devices()) {
-      var e = d.spec().emulation().orElseThrow();
+      if (d.spec().emulation().isEmpty()) {
+        continue; // a device with no throttle (a metadata device holding no column)
+      }
+      var e = d.spec().emulation().get();
       out.add(
           new DeviceProfile(
               d.id(),

@@ -288,7 +288,7 @@ public final class HdfsScans {
    * the profile of median raw throughput among that many calibrations: on a shared machine one
    * calibration can land on a neighbour's build and be off by a factor of several.
    */
-  private static List<DeviceProfile> calibrate(ExperimentPool pool, List<String> ids, int times)
+  static List<DeviceProfile> calibrate(ExperimentPool pool, List<String> ids, int times)
       throws IOException {
     List<List<DeviceProfile>> all = new ArrayList<>();
     for (int i = 0; i < times; i++) {
@@ -308,7 +308,7 @@ public final class HdfsScans {
   }
 
   // The cost model of `pool`'s calibrated devices, unbounded, with the host's CPU.
-  private static CostModel model(ExperimentPool pool, List<DeviceProfile> profiles, CpuModel cpu) {
+  static CostModel model(ExperimentPool pool, List<DeviceProfile> profiles, CpuModel cpu) {
     Map<String, Long> unbounded = new HashMap<>();
     profiles.forEach(d -> unbounded.put(d.id(), Long.MAX_VALUE));
     return CostModel.of(ExperimentPool.withCapacities(profiles, unbounded), pool.sizes())
@@ -327,11 +327,11 @@ public final class HdfsScans {
     return sorted[sorted.length / 2];
   }
 
-  private static double seconds(long since) {
+  static double seconds(long since) {
     return (System.nanoTime() - since) / 1e9;
   }
 
-  private static double load() {
+  static double load() {
     return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 }

@@ -1,6 +1,7 @@
 package io.mosaic.trino.storage;
 
 import io.mosaic.MosaicException;
+import io.mosaic.storage.S3StorageClasses;
 import io.mosaic.storage.Storage;
 import io.mosaic.storage.StorageCapabilities;
 import io.mosaic.storage.StorageKeys;
@@ -22,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * A folder of a Trino {@link TrinoFileSystem}, so a catalog's own file-system configuration
@@ -133,7 +135,52 @@ public final class TrinoStorage implements Storage {
     } catch (FileNotFoundException e) {
       throw missing(key, e);
     }
-    return new TrinoReadFile(input, length);
+    return new TrinoReadFile(input, length, root + key);
+  }
+
+  /** With the length known, Trino's file system asks the store for nothing before the read. */
+  @Override
+  public ReadFile open(String key, long length) throws IOException {
+    try {
+      return new TrinoReadFile(fs.newInputFile(file(key), length).newInput(), length, root + key);
+    } catch (FileNotFoundException e) {
+      throw missing(key, e);
+    }
+  }
+
+  /** One GET on S3: the stream's first read is the request, a missing key fails it. */
+  @Override
+  public Optional<byte[]> readIfExists(String key, long max) throws IOException {
+    try (java.io.InputStream in = fs.newInputFile(file(key)).newStream()) {
+      byte[] bytes = in.readNBytes((int) Math.min(max + 1, Integer.MAX_VALUE - 8));
+      if (bytes.length > max) {
+        throw new IOException(
+            root + key + " has more than the " + max + " bytes allowed for a whole read");
+      }
+      return Optional.of(bytes);
+    } catch (FileNotFoundException | NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw archivedOr(root + key, e);
+    }
+  }
+
+  /**
+   * S3's refusal to GET an object in an archive class (InvalidObjectState) as the error that names
+   * the restore, as {@code HadoopStorage} gives it for S3A; any other failure as it is.
+   */
+  private static IOException archivedOr(String where, IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof S3Exception s3
+          && s3.awsErrorDetails() != null
+          && "InvalidObjectState".equals(s3.awsErrorDetails().errorCode())) {
+        throw S3StorageClasses.archivedRead(where, e);
+      }
+    }
+    if (S3StorageClasses.isArchivedRead(e)) {
+      throw S3StorageClasses.archivedRead(where, e);
+    }
+    return e;
   }
 
   private NoSuchFileException missing(String key, IOException cause) {
@@ -143,7 +190,7 @@ public final class TrinoStorage implements Storage {
   }
 
   /** Positional reads of a length fixed at open, as HDFS's visible length. */
-  private record TrinoReadFile(TrinoInput input, long length) implements ReadFile {
+  private record TrinoReadFile(TrinoInput input, long length, String where) implements ReadFile {
     @Override
     public int read(ByteBuffer dst, long position) throws IOException {
       if (position >= length) {
@@ -158,12 +205,16 @@ public final class TrinoStorage implements Storage {
       if (n == 0) {
         return 0;
       }
-      if (dst.hasArray()) {
-        input.readFully(position, dst.array(), dst.arrayOffset() + dst.position(), n);
-      } else {
-        byte[] bytes = new byte[n];
-        input.readFully(position, bytes, 0, n);
-        dst.duplicate().put(bytes);
+      try {
+        if (dst.hasArray()) {
+          input.readFully(position, dst.array(), dst.arrayOffset() + dst.position(), n);
+        } else {
+          byte[] bytes = new byte[n];
+          input.readFully(position, bytes, 0, n);
+          dst.duplicate().put(bytes);
+        }
+      } catch (IOException e) {
+        throw archivedOr(where, e);
       }
       dst.position(dst.position() + n);
       return n;
