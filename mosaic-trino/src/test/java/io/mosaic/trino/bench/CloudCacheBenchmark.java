@@ -4,19 +4,42 @@ import static io.trino.testing.TestingSession.testSessionBuilder;
 
 import io.airlift.log.Level;
 import io.airlift.log.Logging;
+import io.mosaic.config.Bandwidth;
+import io.mosaic.config.CatalogDevice;
+import io.mosaic.config.DeviceCatalog;
+import io.mosaic.config.Link;
+import io.mosaic.device.DevicePool;
+import io.mosaic.model.CostModel;
+import io.mosaic.model.DeviceProfile;
+import io.mosaic.model.Workload;
+import io.mosaic.placement.BudgetSweep;
+import io.mosaic.placement.InfeasiblePlacementException;
+import io.mosaic.placement.InstalledPool;
+import io.mosaic.placement.LoptStrategy;
+import io.mosaic.placement.PlacementMode;
+import io.mosaic.placement.PlacementOptions;
+import io.mosaic.placement.PlacementProblem;
+import io.mosaic.placement.PlacementResult;
+import io.mosaic.table.MosaicTable;
+import io.mosaic.trino.MosaicPlugin;
 import io.mosaic.trino.MosaicQueryRunner;
 import io.mosaic.trino.workload.TraceGenerator;
+import io.mosaic.warehouse.Warehouse;
+import io.mosaic.workload.ColumnSizes;
 import io.trino.plugin.hive.HivePlugin;
 import io.trino.testing.DistributedQueryRunner;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The cloud user's comparison ({@code benchmarks/cloud-cache}, docs/experiments/cloud-cache.md):
@@ -58,6 +81,8 @@ public final class CloudCacheBenchmark {
     Path out = Path.of(args[4]).toAbsolutePath();
     String budgets = args[5];
     String command = args.length > 6 ? args[6] : "benchmarks/cloud-cache";
+    // The emulated link's rate (the script's --rate / --divisor), which the S3 devices read at.
+    double linkMegabytesPerSecond = args.length > 7 ? Double.parseDouble(args[7]) : 62.5;
     Logging.initialize().setLevel("org.apache.hadoop.io.compress", Level.WARN);
     Files.createDirectories(dir.resolve("nvme"));
     Files.createDirectories(dir.resolve("hive-metastore"));
@@ -142,10 +167,217 @@ public final class CloudCacheBenchmark {
             median,
             runs);
       }
+      points.addAll(mosaic(runner, endpoint, dir, generator, bs, runs, linkMegabytesPerSecond));
     }
     writeCsv(out.resolve("cloud-cache.csv"), points, command);
     OUT.println("wrote " + out.resolve("cloud-cache.csv"));
     System.exit(0);
+  }
+
+  /** The catalogue entries the pool's devices stand for (docs/cost-model.md, "Money per month"). */
+  static final List<String> DEVICES = List.of("s3-standard", "s3-standard-ia", "nvme-i4i");
+
+  /**
+   * Mosaic's side: TPC-H loaded into a pool of two S3 prefixes and the NVMe directory (every column
+   * on s3-standard), the 22 queries once so the tables record their trace, then per budget the
+   * placement the planner recommends with the {@code aws} catalogue (as {@code mosaic recommend
+   * --catalog aws --budget B}), migrated with {@code move_columns}, and the 22 queries timed RUNS
+   * times.
+   */
+  private static List<Point> mosaic(
+      DistributedQueryRunner runner,
+      String endpoint,
+      Path dir,
+      String generator,
+      double[] budgets,
+      int runs,
+      double linkMegabytesPerSecond)
+      throws Exception {
+    Path devices = writePool(dir);
+    Path metadata = dir.resolve("mosaic-metadata");
+    Files.createDirectories(metadata);
+    Map<String, String> p = new HashMap<>(TpchCatalogs.mosaicCatalog(devices, metadata));
+    // Trino's S3 file system, as Hive's catalog reads S3 (docs/distributed-storage.md, "Trino
+    // catalogs on S3"); docs/experiments/cloud-cache.md, "Storage classes", says why not S3A.
+    p.put("fs.native-s3.enabled", "true");
+    p.put("s3.endpoint", endpoint);
+    p.put("s3.region", "us-east-1");
+    p.put("s3.path-style-access", "true");
+    p.put("s3.aws-access-key", ACCESS_KEY);
+    p.put("s3.aws-secret-key", SECRET_KEY);
+    runner.installPlugin(new MosaicPlugin());
+    runner.createCatalog("mosaic", "mosaic", p);
+    runner.execute("CREATE SCHEMA IF NOT EXISTS mosaic.tpch");
+    for (String t : TpchCatalogs.TABLES) {
+      long start = System.nanoTime();
+      runner.execute(
+          "CREATE TABLE mosaic.tpch."
+              + t
+              + " WITH (default_device = 's3-standard') AS SELECT * FROM "
+              + generator
+              + "."
+              + t);
+      ERR.printf(
+          Locale.ROOT, "loaded mosaic.tpch.%s in %.1f s%n", t, (System.nanoTime() - start) / 1e9);
+    }
+    // The engine's own trace: every Mosaic scan of this pass is recorded in its table's trace.
+    time(runner, "mosaic", -2);
+    DevicePool pool = DevicePool.load(devices);
+    Warehouse warehouse = Warehouse.open(metadata, pool);
+    List<MosaicTable> tables = new ArrayList<>();
+    for (String t : warehouse.tables(TpchCatalogs.SCHEMA)) {
+      tables.add(warehouse.open(TpchCatalogs.SCHEMA, t));
+    }
+    Workload workload = InstalledPool.workload(tables);
+    ColumnSizes sizes = new ColumnSizes(InstalledPool.sizes(tables));
+    CostModel model = CostModel.of(profiles(sizes, linkMegabytesPerSecond), sizes.columns());
+    model.validate(workload);
+    ERR.printf(
+        Locale.ROOT,
+        "recorded trace: %d table scans over %d tables; cheapest budget $%.8f/month%n",
+        workload.totalWeight(),
+        tables.size(),
+        BudgetSweep.minimumBudgetCents(model) / 100);
+    List<Point> points = new ArrayList<>();
+    for (double b : budgets) {
+      PlacementResult r;
+      try {
+        r =
+            new LoptStrategy(Duration.ofSeconds(30))
+                .place(
+                    new PlacementProblem(
+                        model,
+                        workload,
+                        PlacementMode.budget(b * 100),
+                        PlacementOptions.defaults()));
+      } catch (InfeasiblePlacementException e) {
+        ERR.printf(Locale.ROOT, "budget $%.8f/month: Mosaic has no placement: %s%n", b, e);
+        continue;
+      }
+      Map<String, List<String>> byTable = new TreeMap<>();
+      r.placement()
+          .deviceOf()
+          .forEach(
+              (column, device) ->
+                  byTable
+                      .computeIfAbsent(column.table(), k -> new ArrayList<>())
+                      .add(column.column() + "=" + device));
+      for (Map.Entry<String, List<String>> e : byTable.entrySet()) {
+        runner.execute(
+            "CALL mosaic.system.move_columns('"
+                + TpchCatalogs.SCHEMA
+                + "', '"
+                + e.getKey()
+                + "', '"
+                + String.join(", ", e.getValue())
+                + "')");
+      }
+      time(runner, "mosaic", -1);
+      double[] sorted = new double[runs];
+      for (int i = 0; i < runs; i++) {
+        sorted[i] = time(runner, "mosaic", i);
+      }
+      Arrays.sort(sorted);
+      double median = sorted[runs / 2];
+      double cost = r.prediction().costCents() / 100;
+      String mix =
+          DEVICES.stream()
+              .map(
+                  d ->
+                      String.format(
+                          Locale.ROOT,
+                          "%s %.3f MB",
+                          d,
+                          r.prediction().bytesPerDevice().getOrDefault(d, 0L) / 1e6))
+              .collect(Collectors.joining("; "));
+      points.add(new Point("mosaic", b, cost, median, mix));
+      OUT.printf(
+          Locale.ROOT,
+          "mosaic budget $%.8f cost $%.8f: 22 queries %.2f s (median of %d), predicted %.3f s;"
+              + " %s%n",
+          b,
+          cost,
+          median,
+          runs,
+          r.prediction().totalSeconds(),
+          mix);
+    }
+    return points;
+  }
+
+  /**
+   * The pool: two prefixes of the bucket and the NVMe directory, named as the catalogue entries
+   * they stand for, so the planner's placement names the pool's devices.
+   */
+  static Path writePool(Path dir) throws Exception {
+    Path nvme = dir.resolve("nvme/mosaic");
+    Files.createDirectories(nvme);
+    Path toml = dir.resolve("mosaic-devices.toml");
+    Files.writeString(
+        toml,
+        """
+        [[device]]
+        id = "s3-standard"
+        uri = "s3://%1$s/mosaic/standard"
+        storage_class = "STANDARD"
+        capacity = "1 TB"
+        threads = 16
+        codec = "zstd"
+        cost_per_gb = "2.3 ct"
+
+        # STANDARD_IA in the catalogue's prices; its objects are written as STANDARD, see
+        # docs/experiments/cloud-cache.md, "Storage classes".
+        [[device]]
+        id = "s3-standard-ia"
+        uri = "s3://%1$s/mosaic/standard-ia"
+        capacity = "1 TB"
+        threads = 16
+        codec = "zstd"
+        cost_per_gb = "1.25 ct"
+
+        [[device]]
+        id = "nvme-i4i"
+        path = "%2$s"
+        capacity = "100 GB"
+        threads = 8
+        codec = "zstd"
+        cost_per_gb = "7.09 ct"
+        """
+            .formatted(BUCKET, nvme));
+    return toml;
+  }
+
+  /**
+   * The {@code aws} catalogue's s3-standard, s3-standard-ia and nvme-i4i, with the S3 classes' link
+   * at the emulated rate: the script scales the network as the headline scales Table 1, and the 15
+   * ms each way give the catalogue's 30 ms first byte (docs/experiments/cloud-cache.md).
+   */
+  static List<DeviceProfile> profiles(ColumnSizes sizes, double linkMegabytesPerSecond) {
+    Bandwidth link = Bandwidth.ofMegabytesPerSecond(linkMegabytesPerSecond);
+    List<DeviceProfile> profiles = new ArrayList<>();
+    for (CatalogDevice d : DeviceCatalog.load("aws")) {
+      if (!DEVICES.contains(d.id())) {
+        continue;
+      }
+      CatalogDevice emulated =
+          d.link().isEmpty()
+              ? d
+              : new CatalogDevice(
+                  d.id(),
+                  d.name(),
+                  d.read().compareTo(link) < 0 ? d.read() : link,
+                  d.seek(),
+                  d.threads(),
+                  d.codec(),
+                  d.costPerGb(),
+                  d.source(),
+                  d.cold(),
+                  d.monthly(),
+                  d.access(),
+                  d.link().map(l -> new Link(l.id(), link)));
+      profiles.add(DeviceProfile.catalog(emulated, sizes.ratio(emulated.codec())));
+    }
+    return profiles;
   }
 
   /** Total seconds of the 22 queries over a catalog, one pass. */
@@ -162,7 +394,7 @@ public final class CloudCacheBenchmark {
           "%s q%d %s: %.2f s%n",
           catalog,
           q,
-          run < 0 ? "warm-up" : "run " + (run + 1),
+          run == -2 ? "trace" : run < 0 ? "warm-up" : "run " + (run + 1),
           s);
     }
     return total;
@@ -201,7 +433,7 @@ public final class CloudCacheBenchmark {
       s.append(
           String.format(
               Locale.ROOT,
-              "%s,%.6f,%.6f,%.3f,%s%n",
+              "%s,%.10f,%.10f,%.3f,%s%n",
               p.system(),
               p.budgetUsd(),
               p.costUsd(),
