@@ -8,7 +8,6 @@ import io.mosaic.config.Bandwidth;
 import io.mosaic.config.CatalogDevice;
 import io.mosaic.config.DeviceCatalog;
 import io.mosaic.config.Link;
-import io.mosaic.device.DevicePool;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.DeviceProfile;
 import io.mosaic.model.Workload;
@@ -132,7 +131,7 @@ public final class CloudCacheBenchmark {
                 / 1e9;
       }
       double s3Only = gb * S3_STANDARD_GB_MONTH;
-      OUT.printf(Locale.ROOT, "Hive's Parquet on S3 Standard: %.4f GB, $%.6f/month%n", gb, s3Only);
+      OUT.printf(Locale.ROOT, "Hive's Parquet on S3 Standard: %.6f GB, $%.10f/month%n", gb, s3Only);
       double[] bs =
           budgets.equals("auto")
               ? new double[] {s3Only * 1.5, s3Only * 3}
@@ -148,7 +147,8 @@ public final class CloudCacheBenchmark {
         Path cacheDir = dir.resolve("nvme/hive-cache-" + n);
         Files.createDirectories(cacheDir);
         runner.createCatalog(catalog, "hive", hive(endpoint, dir, cacheMb, cacheDir));
-        ERR.printf(Locale.ROOT, "budget $%.6f/month: Hive's cache %d MB on the NVMe%n", b, cacheMb);
+        ERR.printf(
+            Locale.ROOT, "budget $%.10f/month: Hive's cache %d MB on the NVMe%n", b, cacheMb);
         // Warm-up: one pass fills the cache, as a user's steady state.
         time(runner, catalog, -1);
         double[] sorted = new double[runs];
@@ -161,7 +161,7 @@ public final class CloudCacheBenchmark {
         points.add(new Point("hive+cache", b, cost, median, cacheMb + " MB cache on NVMe"));
         OUT.printf(
             Locale.ROOT,
-            "hive+cache budget $%.6f cost $%.6f: 22 queries %.2f s (median of %d)%n",
+            "hive+cache budget $%.10f cost $%.10f: 22 queries %.2f s (median of %d)%n",
             b,
             cost,
             median,
@@ -222,8 +222,9 @@ public final class CloudCacheBenchmark {
     }
     // The engine's own trace: every Mosaic scan of this pass is recorded in its table's trace.
     time(runner, "mosaic", -2);
-    DevicePool pool = DevicePool.load(devices);
-    Warehouse warehouse = Warehouse.open(metadata, pool);
+    // The manifests and traces the planner reads, with the pool the catalog opened (its S3 devices
+    // through Trino's S3 file system, as the catalog reads them).
+    Warehouse warehouse = Warehouse.open(metadata, MosaicQueryRunner.pool(runner, "mosaic"));
     List<MosaicTable> tables = new ArrayList<>();
     for (String t : warehouse.tables(TpchCatalogs.SCHEMA)) {
       tables.add(warehouse.open(TpchCatalogs.SCHEMA, t));
