@@ -110,7 +110,11 @@ public final class CloudCacheBenchmark {
         runner.execute(
             "CREATE TABLE IF NOT EXISTS hive.tpch."
                 + table
-                + " AS SELECT * FROM "
+                + " WITH (external_location = 's3://"
+                + BUCKET
+                + "/hive/tpch/"
+                + table
+                + "') AS SELECT * FROM "
                 + generator
                 + "."
                 + table);
@@ -415,8 +419,10 @@ public final class CloudCacheBenchmark {
     Map<String, String> p = new HashMap<>();
     p.put("hive.metastore", "file");
     p.put("hive.metastore.catalog.dir", "local://" + dir.resolve("hive-metastore"));
-    // The file metastore wants table directories under its own; the tables live on S3.
+    // The file metastore keeps a managed table's files under its own (local) directory, whatever
+    // the schema's location: the tables are external, on S3, so Hive's reads go to S3.
     p.put("hive.metastore.disable-location-checks", "true");
+    p.put("hive.non-managed-table-writes-enabled", "true");
     p.put("fs.native-local.enabled", "true");
     p.put("local.location", "/");
     p.put("fs.native-s3.enabled", "true");
