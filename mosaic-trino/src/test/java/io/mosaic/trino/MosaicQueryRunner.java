@@ -123,6 +123,15 @@ public final class MosaicQueryRunner {
   }
 
   /**
+   * The pool a Mosaic catalog's connector opened on the coordinator, its S3 devices through the
+   * catalog's own file system: for a benchmark that reads the tables' manifests and traces beside
+   * the engine (a pool loaded from the file alone would open S3 through S3A).
+   */
+  public static DevicePool pool(DistributedQueryRunner runner, String catalog) {
+    return ((MosaicConnector) runner.getCoordinator().getConnector(catalog)).storage().pool();
+  }
+
+  /**
    * Installs the TPC-H generator as catalog {@code tpch}, with the specification's column names and
    * decimal prices: exact sums make Q15's equality on total revenue hold whatever order the splits
    * are summed in.
