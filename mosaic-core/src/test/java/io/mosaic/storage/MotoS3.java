@@ -100,7 +100,7 @@ public final class MotoS3 implements AutoCloseable {
 
   /** An AWS SDK client of this server, to set objects up as a lifecycle rule would leave them. */
   public S3Client client() {
-    return SeaweedS3.client(endpoint(), ACCESS_KEY, SECRET_KEY);
+    return SeaweedS3.Sdk.client(endpoint(), ACCESS_KEY, SECRET_KEY);
   }
 
   /**

@@ -95,15 +95,24 @@ public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
             .getOrComputeIfAbsent(Server.class, k -> Server.start(), Server.class);
   }
 
-  /** An AWS SDK client of a loopback S3 server, path-style, as the tests set objects up. */
-  public static S3Client client(URI endpoint, String accessKey, String secretKey) {
-    return S3Client.builder()
-        .endpointOverride(endpoint)
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
-        .build();
+  /**
+   * AWS SDK clients of a loopback S3 server, path-style, as the tests set objects up. A class of
+   * its own: Spark's executors load {@link SeaweedS3} (a test's static field) without the SDK on
+   * their class path, and verifying a method of its own that builds a client would need the SDK's
+   * classes.
+   */
+  public static final class Sdk {
+    private Sdk() {}
+
+    public static S3Client client(URI endpoint, String accessKey, String secretKey) {
+      return S3Client.builder()
+          .endpointOverride(endpoint)
+          .region(Region.US_EAST_1)
+          .forcePathStyle(true)
+          .credentialsProvider(
+              StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+          .build();
+    }
   }
 
   /** {@code http://127.0.0.1:port}. */
@@ -340,7 +349,8 @@ public final class SeaweedS3 implements BeforeAllCallback, AutoCloseable {
     /** Waits until the S3 port accepts connections and the bucket answers, 60 s at most. */
     private static void awaitBucket(Process process, int port, Path base) {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      try (S3Client s3 = client(URI.create("http://127.0.0.1:" + port), ACCESS_KEY, SECRET_KEY)) {
+      try (S3Client s3 =
+          Sdk.client(URI.create("http://127.0.0.1:" + port), ACCESS_KEY, SECRET_KEY)) {
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
           if (!process.isAlive()) {

@@ -234,7 +234,7 @@ class MosaicS3ClusterTest {
   }
 
   private static S3Client client() {
-    return SeaweedS3.client(S3.endpoint(), SeaweedS3.ACCESS_KEY, SeaweedS3.SECRET_KEY);
+    return SeaweedS3.Sdk.client(S3.endpoint(), SeaweedS3.ACCESS_KEY, SeaweedS3.SECRET_KEY);
   }
 
   @Test

@@ -136,7 +136,7 @@ public final class CloudCacheBenchmark {
       // The bytes Hive's tables hold on S3, listed from the bucket: the "$path"/"$file_size"
       // hidden columns found no rows over these tables here (0 files for every table).
       long bytes = 0;
-      try (S3Client s3 = SeaweedS3.client(URI.create(endpoint), ACCESS_KEY, SECRET_KEY)) {
+      try (S3Client s3 = SeaweedS3.Sdk.client(URI.create(endpoint), ACCESS_KEY, SECRET_KEY)) {
         for (S3Object o :
             s3.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix("hive/tpch/")).contents()) {
           bytes += o.size();
