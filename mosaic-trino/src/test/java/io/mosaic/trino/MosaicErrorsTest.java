@@ -214,10 +214,15 @@ class MosaicErrorsTest {
   @Test
   void unsupported() {
     assertFails(
-        "CREATE TABLE zoned (t timestamp(3) with time zone)",
+        "CREATE TABLE tagged (t map(varchar, bigint))",
         StandardErrorCode.NOT_SUPPORTED,
         USER_ERROR,
         "which Mosaic cannot store");
+    assertFails(
+        "CREATE TABLE zoned (t timestamp(3) with time zone)",
+        StandardErrorCode.NOT_SUPPORTED,
+        USER_ERROR,
+        "use timestamp(6) with time zone");
   }
 
   /** Where the new table's directory must go is a file: the file system refuses. */
