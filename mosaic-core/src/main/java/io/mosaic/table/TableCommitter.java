@@ -198,16 +198,16 @@ final class TableCommitter {
       return r.segments();
     }
     TableSchema written = r.schema();
+    String message =
+        "schema mismatch writing to table "
+            + table.name()
+            + ": the data has "
+            + describe(written)
+            + ", the table has "
+            + describe(schema);
     for (int i = 0; i < schema.columns().size(); i++) {
       ColumnSpec now = schema.columns().get(i);
       ColumnSpec then = written.byId(schema.ids().get(i));
-      String message =
-          "schema mismatch writing to table "
-              + table.name()
-              + ": the data has "
-              + describe(written)
-              + ", the table has "
-              + describe(schema);
       if (then == null) {
         throw new TableConflictException(
             message
