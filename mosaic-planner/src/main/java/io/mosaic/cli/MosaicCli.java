@@ -43,6 +43,7 @@ import picocli.CommandLine.Command;
       ImportSolutionCommand.class,
       MaintainCommand.class,
       MovesCommand.class,
+      OptimizeCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class MosaicCli {

@@ -15,6 +15,7 @@ import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.maintenance.Migrator;
 import io.mosaic.maintenance.TableAnalyzer;
+import io.mosaic.maintenance.TableCompactor;
 import io.mosaic.model.ColumnRef;
 import io.mosaic.model.CostModel;
 import io.mosaic.model.Placement;
@@ -614,6 +615,18 @@ public final class MaintenanceExecutor {
 
   /** A migration's plan, the version it committed and the epoch it started (nulls if none). */
   private record Applied(Migrator.Plan plan, Manifest after, Integer epoch) {}
+
+  /**
+   * Compacts table {@code name} (docs/operations.md, "Compaction"). A compaction that commits
+   * starts a new trace epoch, as a migration does: the scans recorded so far name row groups by
+   * their old numbers.
+   */
+  public OptimizeResult optimize(String name, TableCompactor.Listener listener) throws IOException {
+    MosaicTable table = open.apply(name);
+    TableCompactor.Result r = new TableCompactor(table).optimize(listener);
+    Integer epoch = r.compacted() ? TraceLog.of(table).newEpoch() : null;
+    return new OptimizeResult(table.name(), r, epoch);
+  }
 
   private static Applied migrate(MosaicTable table, Migrator.Plan plan, Migrator.Listener listener)
       throws IOException {

@@ -255,6 +255,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
           return new MaintainProcedure(this);
         case MovesProcedure.NAME:
           return new MovesProcedure(this);
+        case OptimizeProcedure.NAME:
+          return new OptimizeProcedure(this);
         case VersionsProcedure.NAME:
           return new VersionsProcedure(this, false);
         case VersionsProcedure.HISTORY:
@@ -282,6 +284,8 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
             + name
             + ".system.moves, "
             + name
+            + ".system.optimize, "
+            + name
             + ".system.versions and "
             + name
             + ".system.history (docs/spark.md)");
@@ -297,6 +301,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
         Identifier.of(namespace, AnalyzeProcedure.NAME),
         Identifier.of(namespace, MaintainProcedure.NAME),
         Identifier.of(namespace, MovesProcedure.NAME),
+        Identifier.of(namespace, OptimizeProcedure.NAME),
         Identifier.of(namespace, VersionsProcedure.NAME),
         Identifier.of(namespace, VersionsProcedure.HISTORY)
       };

@@ -94,6 +94,10 @@ class MosaicProceduresTest {
     assertThat(expected.exceptAll(actual).isEmpty()).isTrue();
   }
 
+  private io.mosaic.format.Manifest latest(String name) {
+    return MosaicTable.open(dir.resolve("warehouse/tpch").resolve(name), pool).latest();
+  }
+
   private long version(String name) {
     return MosaicTable.open(dir.resolve("warehouse/tpch").resolve(name), pool).latest().version();
   }
@@ -394,6 +398,34 @@ class MosaicProceduresTest {
     assertThat(table.latest().segments())
         .allMatch(seg -> seg.stats().stream().allMatch(RowGroupStats::hasDistinct));
     assertThat(call("CALL mosaic.system.analyze('tpch.stripped')").get(0).isNullAt(3)).isTrue();
+  }
+
+  @Test
+  void optimizeCompactsTheRowGroupsOfSmallInserts() {
+    spark.sql(
+        "CREATE TABLE mosaic.tpch.small TBLPROPERTIES ('row_group_rows' = '1000')"
+            + " AS SELECT * FROM orders_src LIMIT 1500");
+    for (int i = 0; i < 6; i++) {
+      spark.sql("INSERT INTO mosaic.tpch.small SELECT * FROM orders_src LIMIT 10");
+    }
+    List<Row> before = spark.table("mosaic.tpch.small").collectAsList();
+    int groups = latest("small").rowGroups().size();
+    assertThat(groups).isGreaterThanOrEqualTo(8);
+
+    Row done = call("CALL mosaic.system.optimize(table => 'tpch.small')").get(0);
+
+    assertThat(done.getString(0)).isEqualTo("small");
+    assertThat(done.getLong(1)).isEqualTo(1560L);
+    assertThat(done.getInt(2)).isEqualTo(groups);
+    assertThat(done.getInt(3)).isEqualTo(2);
+    assertThat(done.getLong(5)).isEqualTo(version("small"));
+    assertThat(latest("small").rowGroups()).containsExactly(1000L, 560L);
+    assertThat(latest("small").operation()).isEqualTo("optimize");
+    assertSameRows(
+        spark.table("mosaic.tpch.small"),
+        spark.createDataFrame(before, spark.table("mosaic.tpch.small").schema()));
+    // Compact already: nothing committed.
+    assertThat(call("CALL mosaic.system.optimize('tpch.small')").get(0).isNullAt(5)).isTrue();
   }
 
   @Test

@@ -15,6 +15,8 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableProcedureExecutionMode;
+import io.trino.spi.connector.TableProcedureMetadata;
 import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
@@ -130,6 +132,16 @@ final class MosaicConnector implements Connector {
   @Override
   public Set<Procedure> getProcedures() {
     return procedures;
+  }
+
+  /** {@code ALTER TABLE t EXECUTE optimize}: compaction, run on the coordinator. */
+  @Override
+  public Set<TableProcedureMetadata> getTableProcedures() {
+    return Set.of(
+        new TableProcedureMetadata(
+            MosaicTableExecuteHandle.OPTIMIZE,
+            TableProcedureExecutionMode.coordinatorOnly(),
+            List.of()));
   }
 
   /** NOT NULL columns are kept in the schema; Trino checks the values before they reach a sink. */

@@ -21,12 +21,14 @@ import io.trino.spi.connector.Assignment;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ColumnPosition;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableLayout;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -451,6 +453,36 @@ final class MosaicMetadata implements ConnectorMetadata {
   public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle) {
     MosaicTable table = storage.open(((MosaicTableHandle) tableHandle).name());
     call(table::truncate);
+  }
+
+  // ---- ALTER TABLE ... EXECUTE
+
+  @Override
+  public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(
+      ConnectorSession session,
+      ConnectorAccessControl accessControl,
+      ConnectorTableHandle tableHandle,
+      String procedureName,
+      Map<String, Object> executeProperties,
+      RetryMode retryMode) {
+    if (!procedureName.equalsIgnoreCase(MosaicTableExecuteHandle.OPTIMIZE)) {
+      throw new TrinoException(
+          NOT_SUPPORTED,
+          "Mosaic tables have no procedure " + procedureName + "; EXECUTE runs optimize");
+    }
+    MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    return Optional.of(
+        new MosaicTableExecuteHandle(
+            handle.schema(), handle.table(), MosaicTableExecuteHandle.OPTIMIZE));
+  }
+
+  /**
+   * Compaction on the coordinator (docs/operations.md, "Compaction"), as the CLI and Spark run it.
+   */
+  @Override
+  public void executeTableExecute(
+      ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle) {
+    MosaicPlanner.optimize(storage, ((MosaicTableExecuteHandle) tableExecuteHandle).name());
   }
 
   /** All page sinks' results in one new version: readers see the whole statement or nothing. */

@@ -10,13 +10,16 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
+import io.airlift.log.Logger;
 import io.mosaic.MosaicException;
 import io.mosaic.design.DesignExecutor;
+import io.mosaic.maintenance.TableCompactor;
 import io.mosaic.operations.MaintainRequest;
 import io.mosaic.operations.MaintainResult;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.operations.MoveRequest;
 import io.mosaic.operations.MoveResult;
+import io.mosaic.operations.OptimizeResult;
 import io.mosaic.operations.PlaceRequest;
 import io.mosaic.operations.PlaceResult;
 import io.mosaic.operations.ResultColumn;
@@ -35,6 +38,8 @@ import java.io.UncheckedIOException;
  * and core's migrations; and turns its failures into Trino errors.
  */
 final class MosaicPlanner {
+  private static final Logger log = Logger.get(MosaicPlanner.class);
+
   private MosaicPlanner() {}
 
   private static MaintenanceExecutor executor(MosaicStorage storage, SchemaTableName name) {
@@ -89,6 +94,21 @@ final class MosaicPlanner {
       throw new TrinoException(MOSAIC_IO_ERROR, e.getMessage(), e);
     } catch (MosaicException e) {
       throw MosaicErrors.toTrino(e, "cannot maintain " + name);
+    }
+  }
+
+  /** {@code optimize} on the table now, on this JVM (the coordinator). */
+  static OptimizeResult optimize(MosaicStorage storage, SchemaTableName name) {
+    try {
+      OptimizeResult result =
+          executor(storage, name).optimize(name.toString(), new TableCompactor.Listener() {});
+      log.info("%s", result.summary());
+      return result;
+    } catch (IOException | UncheckedIOException e) {
+      throw new TrinoException(
+          MOSAIC_IO_ERROR, "cannot optimize " + name + ": " + e.getMessage(), e);
+    } catch (MosaicException e) {
+      throw MosaicErrors.toTrino(e, "cannot optimize " + name);
     }
   }
 

@@ -46,6 +46,40 @@ class MosaicSqlTest {
   }
 
   @Test
+  void executeOptimizeCompactsTheRowGroupsOfSmallInserts() {
+    sql(
+        "CREATE TABLE tiny.small WITH (row_group_rows = 100) AS"
+            + " SELECT x, CAST(x AS varchar) AS s FROM UNNEST(sequence(1, 150)) t(x)");
+    for (int i = 1; i <= 8; i++) {
+      sql(
+          "INSERT INTO tiny.small SELECT x + "
+              + 1000 * i
+              + ", 'i' FROM UNNEST(sequence(1, 10)) t(x)");
+    }
+    MaterializedResult before = sql("SELECT x, s FROM tiny.small");
+    assertThat(latest("small").rowGroups()).hasSizeGreaterThanOrEqualTo(10);
+
+    sql("ALTER TABLE tiny.small EXECUTE optimize");
+
+    io.mosaic.format.Manifest compacted = latest("small");
+    assertThat(compacted.operation()).isEqualTo("optimize");
+    assertThat(compacted.rowGroups()).containsExactly(100L, 100L, 30L);
+    io.trino.testing.QueryAssertions.assertEqualsIgnoreOrder(
+        sql("SELECT x, s FROM tiny.small").getMaterializedRows(), before.getMaterializedRows());
+    // Compact already: nothing committed.
+    sql("ALTER TABLE tiny.small EXECUTE OPTIMIZE");
+    assertThat(latest("small").version()).isEqualTo(compacted.version());
+    assertThatThrownBy(() -> sql("ALTER TABLE tiny.small EXECUTE expire_snapshots"))
+        .hasMessageContaining("not registered: EXPIRE_SNAPSHOTS");
+  }
+
+  private io.mosaic.format.Manifest latest(String table) {
+    return io.mosaic.table.MosaicTable.open(
+            dir.resolve("metadata/tiny").resolve(table), MosaicQueryRunner.pool(runner, "mosaic"))
+        .latest();
+  }
+
+  @Test
   void schemaAndTableLifecycle() {
     sql("CREATE SCHEMA life");
     assertThat(sql("SHOW SCHEMAS").getOnlyColumnAsSet()).contains("life", "tiny");
