@@ -4,23 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
-import io.mosaic.table.ChildJvm;
 import io.mosaic.table.CrashSafetyTest;
 import io.mosaic.table.CrashWorkload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TestPool;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,7 +50,7 @@ class OptimizeCrashTest {
             new Kill("segment-finished", 3, 0),
             new Kill("optimize-written", 1, 0),
             new Kill("manifest-published", 1, 1))) {
-      Run run =
+      KilledCli.Run run =
           optimize(
               root,
               List.of("-Dmosaic.crash.at=" + k.nth(), "-Dmosaic.crash.name=" + k.point()),
@@ -66,14 +59,14 @@ class OptimizeCrashTest {
       assertThat(latest(root).version()).as("%s: versions", k).isEqualTo(base + k.versionsAfter());
       CrashSafetyTest.check(root, batches(), 0);
     }
-    Run again = optimize(root, List.of(), -1);
+    KilledCli.Run again = optimize(root, List.of(), -1);
     assertThat(String.join("\n", again.output())).contains("optimize t: nothing to do");
     assertThat(latest(root).rowGroups()).containsExactly(2000L, 2000L, 2000L, 2000L, 1000L);
 
     // Killed after the commit, before the old segments are retired: gc takes them.
     Path after = dir.resolve("after-commit");
     long afterBase = setUp(after);
-    Run killed =
+    KilledCli.Run killed =
         optimize(
             after, List.of("-Dmosaic.crash.at=1", "-Dmosaic.crash.name=optimize-committed"), -1);
     assertThat(killed.crashPoint()).isEqualTo("optimize-committed");
@@ -90,14 +83,15 @@ class OptimizeCrashTest {
       long base = setUp(root);
       // The n-th crash point of any name: a compaction of this table passes about 17 (segments
       // created, row groups written, segments finished, the commit's); past the last it ends.
-      Run run = optimize(root, List.of("-Dmosaic.crash.at=" + (1 + random.nextInt(17))), -1);
+      KilledCli.Run run =
+          optimize(root, List.of("-Dmosaic.crash.at=" + (1 + random.nextInt(17))), -1);
       long versions = latest(root).version() - base;
       assertThat(versions).as("round %d: versions committed", round).isBetween(0L, 1L);
       if (run.killed() && versions == 0) {
         killedBeforeCommit++;
       }
       CrashSafetyTest.check(root, batches(), round);
-      Run finish = optimize(root, List.of(), -1);
+      KilledCli.Run finish = optimize(root, List.of(), -1);
       assertThat(finish.killed()).isFalse();
       Manifest m = latest(root);
       assertThat(m.version()).as("round %d: one compaction", round).isEqualTo(base + 1);
@@ -130,69 +124,18 @@ class OptimizeCrashTest {
         .latest();
   }
 
-  private record Run(boolean killed, String crashPoint, List<String> output) {}
-
-  /**
-   * {@code mosaic optimize} in a new JVM, killed with SIGKILL at the crash point its options name,
-   * or {@code killAfterMillis} after it reports its first row group (when not already ended);
-   * {@code -1} lets it run to its end or its crash point.
-   */
-  private static Run optimize(Path root, List<String> jvmOptions, int killAfterMillis)
+  /** {@code mosaic optimize} on {@code root/t} in a new JVM ({@link KilledCli#run}). */
+  private static KilledCli.Run optimize(Path root, List<String> jvmOptions, int killAfterMillis)
       throws Exception {
-    List<String> command =
-        ChildJvm.command(
-            jvmOptions,
-            MosaicCli.class,
-            List.of(
-                "optimize",
-                "--devices",
-                root.resolve("devices.toml").toString(),
-                "--table",
-                root.resolve("t").toString()));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> output = Collections.synchronizedList(new ArrayList<>());
-    CountDownLatch started = new CountDownLatch(1);
-    String[] crashPoint = {null};
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader out =
-                  new BufferedReader(
-                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                  output.add(line);
-                  if (line.startsWith("optimize: ")) {
-                    started.countDown();
-                  }
-                  if (line.startsWith("CRASHPOINT ")) {
-                    crashPoint[0] = line.split(" ")[2];
-                    process.destroyForcibly(); // SIGKILL: no shutdown hooks, no finally blocks
-                  }
-                }
-              } catch (IOException e) {
-                // the process was killed
-              } finally {
-                started.countDown();
-              }
-            });
-    reader.start();
-    boolean killed = false;
-    if (killAfterMillis >= 0) {
-      started.await(60, TimeUnit.SECONDS);
-      if (!process.waitFor(killAfterMillis, TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly();
-        killed = true;
-      }
-    }
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("optimize did not end: " + output);
-    }
-    reader.join(10_000);
-    killed |= crashPoint[0] != null;
-    if (!killed && process.exitValue() != 0) {
-      throw new AssertionError("optimize failed: " + String.join("\n", output));
-    }
-    return new Run(killed, crashPoint[0], List.copyOf(output));
+    return KilledCli.run(
+        jvmOptions,
+        List.of(
+            "optimize",
+            "--devices",
+            root.resolve("devices.toml").toString(),
+            "--table",
+            root.resolve("t").toString()),
+        "optimize: ",
+        killAfterMillis);
   }
 }

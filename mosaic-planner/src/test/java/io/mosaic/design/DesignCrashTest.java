@@ -2,31 +2,24 @@ package io.mosaic.design;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mosaic.cli.MosaicCli;
+import io.mosaic.cli.KilledCli;
 import io.mosaic.config.Codec;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.TableProperties;
-import io.mosaic.table.ChildJvm;
 import io.mosaic.table.CrashSafetyTest;
 import io.mosaic.table.CrashWorkload;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TestPool;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,7 +67,7 @@ class DesignCrashTest {
             // Step 3 recorded, the last step committed and not recorded.
             new Kill("design-step-committed", 2, 4, 3));
     for (Kill k : kills) {
-      Run run =
+      KilledCli.Run run =
           maintain(
               root,
               List.of("-Dmosaic.crash.at=" + k.nth(), "-Dmosaic.crash.name=" + k.point()),
@@ -103,7 +96,7 @@ class DesignCrashTest {
       // Paced so that the whole transformation takes about 1.5 s: a kill lands inside it.
       long base = setUp(root, 1.5);
       for (int k = 0; k < 2; k++) {
-        Run run = maintain(root, List.of(), random.nextInt(1_500));
+        KilledCli.Run run = maintain(root, List.of(), random.nextInt(1_500));
         if (run.killed()) {
           kills++;
           MoveQueue q = queue(root);
@@ -186,7 +179,7 @@ class DesignCrashTest {
             // Found committed on resume (clustering recorded, rows in order), not yet recorded.
             new Kill("design-step-committed", 2, 1));
     for (Kill k : kills) {
-      Run run =
+      KilledCli.Run run =
           maintain(root, List.of("-Dmosaic.crash.at=1", "-Dmosaic.crash.name=" + k.point()), -1);
       assertThat(run.crashPoint()).as("%s reached: %s", k, run.output()).isEqualTo(k.point());
       assertThat(MosaicTable.open(root.resolve("t"), pool(root)).latest().version())
@@ -199,7 +192,7 @@ class DesignCrashTest {
           .as("%s: steps the queue says are done", k)
           .isEqualTo(k.stepsDone());
     }
-    Run done = maintain(root, List.of(), -1);
+    KilledCli.Run done = maintain(root, List.of(), -1);
     assertThat(String.join("\n", done.output()))
         .containsPattern("transformation of t: done, 3 of 3 steps done");
     Manifest after = MosaicTable.open(root.resolve("t"), pool(root)).latest();
@@ -269,76 +262,29 @@ class DesignCrashTest {
     return MoveQueue.read(MosaicTable.open(root.resolve("t"), pool(root))).orElseThrow();
   }
 
-  private record Run(boolean killed, String crashPoint, List<String> output) {}
-
   /**
-   * {@code mosaic maintain --resume} in a new JVM. It is killed with SIGKILL at the crash point its
-   * options name, or {@code killAfterMillis} after its first step started (when not already ended);
-   * {@code -1} lets it run to its end or its crash point.
+   * {@code mosaic maintain --resume} in a new JVM ({@link KilledCli#run}), killed at the crash
+   * point its options name, or {@code killAfterMillis} after its first step started; {@code -1}
+   * lets it run to its end or its crash point.
    */
-  private static Run maintain(Path root, List<String> jvmOptions, int killAfterMillis)
+  private static KilledCli.Run maintain(Path root, List<String> jvmOptions, int killAfterMillis)
       throws Exception {
-    List<String> command =
-        ChildJvm.command(
-            jvmOptions,
-            MosaicCli.class,
-            List.of(
-                "maintain",
-                "--devices",
-                root.resolve("devices.toml").toString(),
-                "--table",
-                root.resolve("t").toString(),
-                "--resume"));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> output = Collections.synchronizedList(new ArrayList<>());
-    CountDownLatch started = new CountDownLatch(1);
-    String[] crashPoint = {null};
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader out =
-                  new BufferedReader(
-                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                  output.add(line);
-                  if (line.startsWith("step ")) {
-                    started.countDown();
-                  }
-                  if (line.startsWith("CRASHPOINT ")) {
-                    crashPoint[0] = line.split(" ")[2];
-                    process.destroyForcibly(); // SIGKILL: no shutdown hooks, no finally blocks
-                  }
-                }
-              } catch (IOException e) {
-                // the process was killed
-              } finally {
-                started.countDown();
-              }
-            });
-    reader.start();
-    boolean killed = false;
-    if (killAfterMillis >= 0) {
-      started.await(60, TimeUnit.SECONDS);
-      if (!process.waitFor(killAfterMillis, TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly();
-        killed = true;
-      }
-    }
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("maintain did not end: " + output);
-    }
-    reader.join(10_000);
-    killed |= crashPoint[0] != null;
-    if (!killed && process.exitValue() != 0) {
-      throw new AssertionError("maintain failed: " + String.join("\n", output));
-    }
-    return new Run(killed, crashPoint[0], List.copyOf(output));
+    return KilledCli.run(
+        jvmOptions,
+        List.of(
+            "maintain",
+            "--devices",
+            root.resolve("devices.toml").toString(),
+            "--table",
+            root.resolve("t").toString(),
+            "--resume"),
+        "step ",
+        killAfterMillis);
   }
 
   /** Resumes in fresh JVMs until the queue is done (one run should do). */
   private static void resumeUntilDone(Path root, String what) throws Exception {
-    Run run = maintain(root, List.of(), -1);
+    KilledCli.Run run = maintain(root, List.of(), -1);
     assertThat(String.join("\n", run.output()))
         .as("%s: the resume", what)
         .containsPattern("transformation of t: done, 4 of 4 steps done");
