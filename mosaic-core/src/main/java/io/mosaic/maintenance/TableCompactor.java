@@ -69,7 +69,7 @@ public final class TableCompactor {
   }
 
   /** The fewest row groups of {@code rowGroupRows} rows that hold {@code m}'s rows. */
-  public static int rowGroupsNeeded(Manifest m, long rowGroupRows) {
+  private static int rowGroupsNeeded(Manifest m, long rowGroupRows) {
     return (int) ((m.rowCount() + rowGroupRows - 1) / rowGroupRows);
   }
 
@@ -90,7 +90,6 @@ public final class TableCompactor {
         VectorSchemaRoot batch = VectorSchemaRoot.create(base.schema().arrowSchema(), alloc)) {
       try {
         for (int g = 0; g < before; g++) {
-          long groupBytes = 0;
           for (ColumnSpec c : columns) {
             SegmentEntry s = base.segmentFor(c.name(), g);
             SegmentReader reader = readers.get(s);
@@ -103,12 +102,11 @@ public final class TableCompactor {
             try (FieldVector in = reader.read(g, alloc)) {
               in.makeTransferPair(batch.getVector(c.name())).transfer();
             }
-            groupBytes += s.fileBytes() / s.rowGroupCount();
+            bytes += s.fileBytes() / s.rowGroupCount();
           }
           batch.setRowCount((int) (long) base.rowGroups().get(g));
           writer.write(batch);
           batch.clear();
-          bytes += groupBytes;
           listener.rowGroupRead(g + 1, before, bytes);
         }
       } finally {

@@ -1,5 +1,6 @@
 package io.mosaic.cli;
 
+import io.mosaic.config.ByteSize;
 import io.mosaic.maintenance.TableCompactor;
 import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.operations.OptimizeResult;
@@ -52,7 +53,7 @@ final class OptimizeCommand implements Callable<Integer> {
                           100L * done / total,
                           done,
                           total,
-                          io.mosaic.config.ByteSize.ofBytes(bytes),
+                          ByteSize.ofBytes(bytes),
                           (now - start) / 1e9);
                       err.flush();
                     }

@@ -99,7 +99,7 @@ class MosaicProceduresTest {
   }
 
   private long version(String name) {
-    return MosaicTable.open(dir.resolve("warehouse/tpch").resolve(name), pool).latest().version();
+    return latest(name).version();
   }
 
   @Test
