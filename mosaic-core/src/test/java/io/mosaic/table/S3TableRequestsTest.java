@@ -110,6 +110,18 @@ class S3TableRequestsTest {
     // A recorded scan writes its trace record, one object, and nothing else.
     assertThat(recorded).containsEntry("object_put_request", 1L);
     assertThat(table.latest().version()).isEqualTo(3);
+    // A gc pass reads each version name once and takes the names' times from its one listing,
+    // not from a HEAD per name (docs/format.md, "Commits without POSIX locks").
+    for (int i = 0; i < 20; i++) {
+      table.commit("noop", m -> m);
+    }
+    Map<String, Long> gc =
+        requestsOf(
+            all,
+            () ->
+                new io.mosaic.maintenance.GarbageCollector(table).collect(java.time.Duration.ZERO));
+    System.out.println("S3 requests of a gc pass over 23 versions: " + gc);
+    assertThat(gc.getOrDefault("object_metadata_request", 0L)).isLessThan(10);
     // Each device wrote its objects in its class; SeaweedFS keeps the class as the object's.
     for (Device d : pool.devices()) {
       var fs = ((io.mosaic.storage.HadoopStorage) d.storage()).fileSystem();
