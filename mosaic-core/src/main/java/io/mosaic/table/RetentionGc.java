@@ -10,7 +10,9 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -121,7 +123,7 @@ public final class RetentionGc {
     int retired = 0;
     int tombstonesDeleted = 0;
     // The listing's times stand in for a HEAD per name (docs/format.md, "what a commit costs").
-    java.util.NavigableMap<Long, Long> names = log.listedTimes();
+    NavigableMap<Long, Long> names = log.listedTimes();
     for (Map.Entry<Long, Long> name : names.entrySet()) {
       long v = name.getKey();
       if (v >= latest.number()) {
@@ -133,11 +135,11 @@ public final class RetentionGc {
       }
       if (VersionLog.isTombstone(raw.get())) {
         // Listed before the tombstone replaced its manifest, the name shows the manifest's time;
-        // the time the tombstone records, one skew later, is never before the store's own.
-        java.util.OptionalLong recorded = VersionLog.retiredAt(raw.get());
+        // the time the retiring gc recorded is on a clock within one skew of this one.
+        OptionalLong recorded = VersionLog.retiredAt(raw.get());
         long retiredAt =
             recorded.isPresent()
-                ? Math.max(name.getValue(), recorded.getAsLong() + skew)
+                ? Math.max(name.getValue(), recorded.getAsLong())
                 : storage
                     .stat(log.key(v))
                     .map(Storage.FileStatus::modifiedMillis)

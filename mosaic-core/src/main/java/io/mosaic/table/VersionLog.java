@@ -13,7 +13,10 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -417,8 +420,8 @@ public final class VersionLog {
    * Every version name with the modification time its listing gives, ascending: one LIST, where a
    * HEAD per name would cost a request each (gc only).
    */
-  java.util.NavigableMap<Long, Long> listedTimes() throws IOException {
-    java.util.NavigableMap<Long, Long> versions = new java.util.TreeMap<>();
+  NavigableMap<Long, Long> listedTimes() throws IOException {
+    NavigableMap<Long, Long> versions = new TreeMap<>();
     for (Storage.FileStatus f : storage.list(StorageKeys.join(prefix, MANIFESTS))) {
       Matcher m = NAME.matcher(f.name());
       if (m.matches()) {
@@ -429,15 +432,12 @@ public final class VersionLog {
   }
 
   /** When a tombstone's content says it was retired, or empty when it does not say. */
-  static java.util.OptionalLong retiredAt(byte[] tombstone) {
+  static OptionalLong retiredAt(byte[] tombstone) {
     Matcher m = RETIRED_AT.matcher(new String(tombstone, StandardCharsets.UTF_8));
-    return m.find()
-        ? java.util.OptionalLong.of(Long.parseLong(m.group(1)))
-        : java.util.OptionalLong.empty();
+    return m.find() ? OptionalLong.of(Long.parseLong(m.group(1))) : OptionalLong.empty();
   }
 
-  private static final java.util.regex.Pattern RETIRED_AT =
-      java.util.regex.Pattern.compile("\"retiredAtMillis\":(\\d+)");
+  private static final Pattern RETIRED_AT = Pattern.compile("\"retiredAtMillis\":(\\d+)");
 
   /**
    * Holds a version beyond the retention for a long query: a reader lease gc honours. Take it
