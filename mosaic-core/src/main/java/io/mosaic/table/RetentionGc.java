@@ -10,7 +10,9 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -120,29 +122,42 @@ public final class RetentionGc {
     Set<Long> pinned = readerLeases(storage, start, skew);
     int retired = 0;
     int tombstonesDeleted = 0;
-    for (long v : log.listed()) {
+    // The listing's times stand in for a HEAD per name (docs/format.md, "what a commit costs").
+    NavigableMap<Long, Long> names = log.listedTimes();
+    for (Map.Entry<Long, Long> name : names.entrySet()) {
+      long v = name.getKey();
       if (v >= latest.number()) {
         continue;
       }
-      Optional<byte[]> content;
-      try {
-        content = log.read(v);
-      } catch (TableNotFoundException e) {
+      Optional<byte[]> raw = log.readRaw(v);
+      if (raw.isEmpty()) {
         continue; // a tombstone another gc deleted
       }
-      if (content.isEmpty()) {
-        Optional<Storage.FileStatus> tomb = storage.stat(log.key(v));
-        if (tomb.isPresent()
-            && tomb.get().modifiedMillis() < start - retention.tombstones().toMillis() - skew) {
+      if (VersionLog.isTombstone(raw.get())) {
+        // Listed before the tombstone replaced its manifest, the name shows the manifest's time;
+        // the time the retiring gc recorded is on a clock within one skew of this one.
+        OptionalLong recorded = VersionLog.retiredAt(raw.get());
+        long retiredAt =
+            recorded.isPresent()
+                ? Math.max(name.getValue(), recorded.getAsLong())
+                : storage
+                    .stat(log.key(v))
+                    .map(Storage.FileStatus::modifiedMillis)
+                    .orElse(Long.MAX_VALUE);
+        if (retiredAt < start - retention.tombstones().toMillis() - skew) {
           storage.delete(log.key(v));
           tombstonesDeleted++;
         }
         continue;
       }
+      Optional<byte[]> content = raw;
       // It stopped being the latest when v+1 was published. A missing v+1 is a tombstone past
       // its retention, which was retired long after: v is older than any retention.
+      Long listedNext = names.get(v + 1);
       long superseded =
-          storage.stat(log.key(v + 1)).map(Storage.FileStatus::modifiedMillis).orElse(0L);
+          listedNext != null
+              ? listedNext
+              : storage.stat(log.key(v + 1)).map(Storage.FileStatus::modifiedMillis).orElse(0L);
       if (superseded > start - retention.versions().toMillis() - skew || pinned.contains(v)) {
         referenced.addAll(references.apply(content.get()));
         continue;

@@ -13,7 +13,10 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -217,7 +220,7 @@ public final class VersionLog {
   }
 
   /** A version name's whole content, tombstone or manifest; empty when the name is missing. */
-  private Optional<byte[]> readRaw(long version) {
+  Optional<byte[]> readRaw(long version) {
     try {
       try {
         return storage.readIfExists(key(version), MAX_BYTES);
@@ -410,16 +413,31 @@ public final class VersionLog {
 
   /** Every version name, manifest or tombstone, ascending (gc only: readers never list). */
   List<Long> listed() throws IOException {
-    List<Long> versions = new ArrayList<>();
+    return new ArrayList<>(listedTimes().keySet());
+  }
+
+  /**
+   * Every version name with the modification time its listing gives, ascending: one LIST, where a
+   * HEAD per name would cost a request each (gc only).
+   */
+  NavigableMap<Long, Long> listedTimes() throws IOException {
+    NavigableMap<Long, Long> versions = new TreeMap<>();
     for (Storage.FileStatus f : storage.list(StorageKeys.join(prefix, MANIFESTS))) {
       Matcher m = NAME.matcher(f.name());
       if (m.matches()) {
-        versions.add(Long.parseLong(m.group(1)));
+        versions.put(Long.parseLong(m.group(1)), f.modifiedMillis());
       }
     }
-    versions.sort(null);
     return versions;
   }
+
+  /** When a tombstone's content says it was retired, or empty when it does not say. */
+  static OptionalLong retiredAt(byte[] tombstone) {
+    Matcher m = RETIRED_AT.matcher(new String(tombstone, StandardCharsets.UTF_8));
+    return m.find() ? OptionalLong.of(Long.parseLong(m.group(1))) : OptionalLong.empty();
+  }
+
+  private static final Pattern RETIRED_AT = Pattern.compile("\"retiredAtMillis\":(\\d+)");
 
   /**
    * Holds a version beyond the retention for a long query: a reader lease gc honours. Take it

@@ -110,6 +110,25 @@ class S3TableRequestsTest {
     // A recorded scan writes its trace record, one object, and nothing else.
     assertThat(recorded).containsEntry("object_put_request", 1L);
     assertThat(table.latest().version()).isEqualTo(3);
+    // A gc pass reads each version name once and takes the names' times from its one listing,
+    // not from a HEAD per name (docs/format.md, "Commits without POSIX locks"): 20 more versions
+    // within the retention add their 20 GETs to a pass, and no HEADs.
+    var gc = new io.mosaic.maintenance.GarbageCollector(table);
+    Map<String, Long> fewNames = requestsOf(all, () -> gc.collect(java.time.Duration.ZERO));
+    for (int i = 0; i < 20; i++) {
+      table.commit("noop", m -> m);
+    }
+    Map<String, Long> manyNames = requestsOf(all, () -> gc.collect(java.time.Duration.ZERO));
+    System.out.println(
+        "S3 requests of a gc pass over 3 version names: " + fewNames + "; over 23: " + manyNames);
+    assertThat(
+            manyNames.getOrDefault("object_metadata_request", 0L)
+                - fewNames.getOrDefault("object_metadata_request", 0L))
+        .isLessThan(10);
+    assertThat(
+            manyNames.getOrDefault("action_http_get_request", 0L)
+                - fewNames.getOrDefault("action_http_get_request", 0L))
+        .isBetween(20L, 25L);
     // Each device wrote its objects in its class; SeaweedFS keeps the class as the object's.
     for (Device d : pool.devices()) {
       var fs = ((io.mosaic.storage.HadoopStorage) d.storage()).fileSystem();
