@@ -2,10 +2,13 @@ package io.mosaic.format;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
@@ -16,6 +19,9 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  *
  * @param rowGroups row count of each row group, in order; all columns share these boundaries
  * @param segments every column covers every row group exactly once
+ * @param deletions the deleted positions of row groups, by row group (docs/format.md, "Deletion
+ *     vectors"); a row group with none has no entry. Scans skip these rows, and every operation
+ *     that renumbers row groups applies them first.
  */
 public record Manifest(
     String tableId,
@@ -25,7 +31,8 @@ public record Manifest(
     TableSchema schema,
     Map<String, String> properties,
     List<Long> rowGroups,
-    List<SegmentEntry> segments) {
+    List<SegmentEntry> segments,
+    SortedMap<Integer, DeletedRows> deletions) {
 
   static final int FORMAT_VERSION = 1;
 
@@ -33,10 +40,47 @@ public record Manifest(
     properties = Map.copyOf(properties);
     rowGroups = List.copyOf(rowGroups);
     segments = List.copyOf(segments);
+    TreeMap<Integer, DeletedRows> nonEmpty = new TreeMap<>();
+    deletions.forEach(
+        (g, d) -> {
+          if (!d.isEmpty()) {
+            nonEmpty.put(g, d);
+          }
+        });
+    deletions = Collections.unmodifiableSortedMap(nonEmpty);
   }
 
+  /** Rows stored in the row groups, deleted ones included (they are still in the segments). */
   public long rowCount() {
     return rowGroups.stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Rows a scan returns: the stored ones less the deleted ones. */
+  public long liveRowCount() {
+    long deleted = 0;
+    for (DeletedRows d : deletions.values()) {
+      deleted += d.count();
+    }
+    return rowCount() - deleted;
+  }
+
+  /** Row group {@code g}'s deleted positions, or null when it has none. */
+  public DeletedRows deletedRows(int g) {
+    return deletions.get(g);
+  }
+
+  /** This version with other deleted rows (a DELETE, or an operation that applied them). */
+  public Manifest withDeletions(Map<Integer, DeletedRows> next) {
+    return new Manifest(
+        tableId,
+        version,
+        operation,
+        committedAt,
+        schema,
+        properties,
+        rowGroups,
+        segments,
+        new TreeMap<>(next));
   }
 
   /** The segments of {@code column}, in row group order. */
@@ -125,7 +169,9 @@ public record Manifest(
 
   /**
    * The next version with these row groups and segments; segments that hold no row group (a writer
-   * that was only given empty batches) are left out, as they hold no data.
+   * that was only given empty batches) are left out, as they hold no data. The deleted rows stay:
+   * the caller keeps this version's row groups at their numbers, or clears them with {@link
+   * #withDeletions} when it renumbers (the manifest check refuses a deletion past the row groups).
    */
   public Manifest next(String operation, List<Long> rowGroups, List<SegmentEntry> segments) {
     return new Manifest(
@@ -136,19 +182,28 @@ public record Manifest(
         schema,
         properties,
         rowGroups,
-        segments.stream().filter(s -> s.rowGroupCount() > 0).toList());
+        segments.stream().filter(s -> s.rowGroupCount() > 0).toList(),
+        deletions);
   }
 
   /** This version with another schema, properties and segments (an ALTER TABLE). */
   public Manifest withSchema(
       TableSchema next, Map<String, String> nextProperties, List<SegmentEntry> nextSegments) {
     return new Manifest(
-        tableId, version, operation, committedAt, next, nextProperties, rowGroups, nextSegments);
+        tableId,
+        version,
+        operation,
+        committedAt,
+        next,
+        nextProperties,
+        rowGroups,
+        nextSegments,
+        deletions);
   }
 
   /** This version with other table properties (a maintenance commit that records one). */
   public Manifest withProperties(Map<String, String> next) {
     return new Manifest(
-        tableId, version, operation, committedAt, schema, next, rowGroups, segments);
+        tableId, version, operation, committedAt, schema, next, rowGroups, segments, deletions);
   }
 }

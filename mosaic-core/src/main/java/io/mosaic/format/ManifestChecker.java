@@ -25,6 +25,7 @@ final class ManifestChecker {
   private final TableSchema schema;
   private final Map<String, String> properties;
   private final List<Long> rowGroups;
+  private final Map<Integer, DeletedRows> deletions;
   private final List<SegmentEntry> segments;
   // Column positions by exact name, and each column's segments (indexes into segments).
   private final Map<String, Integer> index = new HashMap<>();
@@ -40,6 +41,7 @@ final class ManifestChecker {
     this.properties = m.properties();
     this.rowGroups = m.rowGroups();
     this.segments = m.segments();
+    this.deletions = m.deletions();
   }
 
   private CorruptTableException fail(String problem) {
@@ -76,6 +78,20 @@ final class ManifestChecker {
                 + " rows");
       }
     }
+    deletions.forEach(
+        (g, d) -> {
+          if (g < 0 || g >= rowGroups.size() || d.last() >= rowGroups.get(g)) {
+            throw fail(
+                "deletions of row group "
+                    + g
+                    + " reach position "
+                    + d.last()
+                    + ", past the "
+                    + (g < 0 || g >= rowGroups.size()
+                        ? rowGroups.size() + " row groups"
+                        : rowGroups.get(g) + " rows of that row group"));
+          }
+        });
     for (int c = 0; c < schema.columns().size(); c++) {
       index.put(schema.columns().get(c).name(), c);
       byColumn.put(schema.columns().get(c).name(), new ArrayList<>());

@@ -143,6 +143,15 @@ public final class ManifestFile {
     ArrayNode groups = root.putArray("rowGroups");
     m.rowGroups().forEach(groups::add);
     ArrayNode segments = root.putArray("segments");
+    writeSegments(m, segments);
+    if (!m.deletions().isEmpty()) {
+      ObjectNode deletions = root.putObject(DELETIONS);
+      m.deletions().forEach((g, d) -> deletions.put(Integer.toString(g), d.toBase64()));
+    }
+    return root;
+  }
+
+  private static void writeSegments(Manifest m, ArrayNode segments) {
     for (SegmentEntry s : m.segments()) {
       ColumnType type = m.schema().column(s.column()).type();
       ObjectNode o = segments.addObject();
@@ -174,7 +183,6 @@ public final class ManifestFile {
         }
       }
     }
-    return root;
   }
 
   /** Field names of format version 1, in the order written; no others are allowed. */
@@ -198,6 +206,9 @@ public final class ManifestFile {
   private static final String DATA_BYTES = "dataBytes";
   // Optional: segments written before chunks were checksummed have none.
   private static final String CHUNK_CHECKSUMS = "chunkChecksums";
+  // Optional: a version without deleted rows has none. A reader that predates them refuses the
+  // field, so it can never return deleted rows.
+  private static final String DELETIONS = "deletions";
   private static final String[] SEGMENT_WITH_CHUNKS = Arrays.copyOf(SEGMENT, SEGMENT.length + 1);
 
   static {
@@ -227,7 +238,11 @@ public final class ManifestFile {
   private static Manifest fromJson(JsonNode root, String where) {
     Strict json = new Strict(where);
     boolean withIds = root != null && root.has(NEXT_COLUMN_ID);
-    json.fields(root, "the manifest", withIds ? TOP_WITH_IDS : TOP);
+    List<String> top = new ArrayList<>(Arrays.asList(withIds ? TOP_WITH_IDS : TOP));
+    if (root != null && root.has(DELETIONS)) {
+      top.add(DELETIONS);
+    }
+    json.fields(root, "the manifest", top.toArray(new String[0]));
     List<ColumnSpec> columns = new ArrayList<>();
     List<Integer> ids = new ArrayList<>();
     JsonNode schemaNode = json.array(root, "schema", "");
@@ -353,6 +368,27 @@ public final class ManifestFile {
     } catch (DateTimeParseException e) {
       throw json.fail("committedAt is '" + committed + "', not an ISO-8601 instant");
     }
+    java.util.TreeMap<Integer, DeletedRows> deletions = new java.util.TreeMap<>();
+    if (root.has(DELETIONS)) {
+      JsonNode node = json.field(root, DELETIONS, "");
+      if (!node.isObject()) {
+        throw json.fail(DELETIONS + " is " + ValueCodec.describe(node) + ", not a JSON object");
+      }
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        String at = DELETIONS + "." + e.getKey();
+        int g;
+        try {
+          g = Integer.parseInt(e.getKey());
+        } catch (NumberFormatException x) {
+          throw json.fail(at + ": '" + e.getKey() + "' is not a row group number");
+        }
+        try {
+          deletions.put(g, DeletedRows.fromBase64(json.text(node, e.getKey(), DELETIONS)));
+        } catch (IllegalArgumentException x) {
+          throw json.fail(at + ": " + x.getMessage());
+        }
+      }
+    }
     return new Manifest(
         json.text(root, "tableId", ""),
         json.integer(root, "version", ""),
@@ -361,7 +397,8 @@ public final class ManifestFile {
         schema,
         props,
         groups,
-        segments);
+        segments,
+        deletions);
   }
 
   /** Reads JSON values of the types the format gives them; anything else is corrupt. */

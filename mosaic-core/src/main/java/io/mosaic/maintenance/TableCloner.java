@@ -92,7 +92,9 @@ public final class TableCloner {
             bytes += s.fileBytes();
           }
           Manifest committed =
-              copy.commit("clone", b -> b.next("clone", from.rowGroups(), created));
+              copy.commit(
+                  "clone",
+                  b -> b.next("clone", from.rowGroups(), created).withDeletions(from.deletions()));
           return new Result(copy, committed, from.version(), bytes);
         }
       } catch (IOException | RuntimeException e) {

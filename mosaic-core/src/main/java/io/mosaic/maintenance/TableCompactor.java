@@ -1,6 +1,7 @@
 package io.mosaic.maintenance;
 
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
@@ -8,6 +9,7 @@ import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableConflictException;
 import io.mosaic.table.TableFolders;
+import io.mosaic.table.TableReader;
 import io.mosaic.table.TableWriter;
 import io.mosaic.table.WriteResult;
 import java.io.IOException;
@@ -68,17 +70,20 @@ public final class TableCompactor {
     this.table = table;
   }
 
-  /** The fewest row groups of {@code rowGroupRows} rows that hold {@code m}'s rows. */
+  /** The fewest row groups of {@code rowGroupRows} rows that hold {@code m}'s live rows. */
   private static int rowGroupsNeeded(Manifest m, long rowGroupRows) {
-    return (int) ((m.rowCount() + rowGroupRows - 1) / rowGroupRows);
+    return (int) ((m.liveRowCount() + rowGroupRows - 1) / rowGroupRows);
   }
 
-  /** Compacts the latest version if it has more row groups than its rows need. */
+  /**
+   * Compacts the latest version if it has more row groups than its rows need, or deleted rows: they
+   * are left out of the rewrite, which so applies the deletion vectors.
+   */
   public Result optimize(Listener listener) throws IOException {
     Manifest base = table.latest();
     int before = base.rowGroups().size();
     long target = table.rowGroupRows(base);
-    if (before <= rowGroupsNeeded(base, target)) {
+    if (before <= rowGroupsNeeded(base, target) && base.deletions().isEmpty()) {
       return new Result(base.version(), Optional.empty(), base.rowCount(), before, before, 0);
     }
     TableFolders.requirePlainId(table, base, "optimize");
@@ -105,7 +110,16 @@ public final class TableCompactor {
             bytes += s.fileBytes() / s.rowGroupCount();
           }
           batch.setRowCount((int) (long) base.rowGroups().get(g));
-          writer.write(batch);
+          DeletedRows deleted = base.deletedRows(g);
+          if (deleted == null) {
+            writer.write(batch);
+          } else {
+            try (VectorSchemaRoot live = TableReader.liveRows(batch, deleted, alloc)) {
+              if (live.getRowCount() > 0) {
+                writer.write(live);
+              }
+            }
+          }
           batch.clear();
           listener.rowGroupRead(g + 1, before, bytes);
         }
@@ -134,14 +148,16 @@ public final class TableCompactor {
                           + "); nothing was committed and that change is kept, run optimize"
                           + " again");
                 }
-                return latest.next("optimize", result.rowGroups(), result.segments());
+                return latest
+                    .next("optimize", result.rowGroups(), result.segments())
+                    .withDeletions(Map.of());
               });
       CrashPoints.reached("optimize-committed");
       new GarbageCollector(table).retire(base.segments());
       return new Result(
           baseVersion,
           Optional.of(compacted.version()),
-          base.rowCount(),
+          base.liveRowCount(),
           before,
           compacted.rowGroups().size(),
           bytes);

@@ -107,7 +107,12 @@ public final class TableSorter {
         List<Object> values = new ArrayList<>();
         for (int g = 0; g < groups; g++) {
           FieldVector v = keys.get(g);
+          // Deleted rows are left out here, so the sorted version needs no deletions.
+          var deleted = base.deletedRows(g);
           for (int i = 0; i < v.getValueCount(); i++) {
+            if (deleted != null && deleted.contains(i)) {
+              continue;
+            }
             rows.add(new long[] {g, i, values.size()});
             values.add(normalize(v.getObject(i)));
           }
@@ -159,6 +164,7 @@ public final class TableSorter {
                 properties.put(TableProperties.CLUSTERING, key);
                 return latest
                     .next("sort", result.rowGroups(), result.segments())
+                    .withDeletions(Map.of())
                     .withProperties(properties);
               });
       CrashPoints.reached("sort-committed");

@@ -5,6 +5,7 @@ import io.mosaic.config.Codec;
 import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
@@ -211,7 +212,8 @@ public final class MosaicTable {
         schema,
         properties,
         List.of(),
-        List.of());
+        List.of(),
+        new java.util.TreeMap<>());
   }
 
   /**
@@ -752,6 +754,21 @@ public final class MosaicTable {
    */
   public Manifest truncate() {
     return committer.truncate();
+  }
+
+  /**
+   * Deletes rows of version {@code baseVersion} (the one the change read) and appends {@code
+   * inserted}, in one new version: a DELETE, an UPDATE or a MERGE (docs/format.md, "Deletion
+   * vectors"). A concurrent change to the same rows makes it a CONFLICT, never a lost change.
+   *
+   * @param deleted per row group, the positions to delete (within the row group)
+   */
+  public Manifest changeRows(
+      String operation,
+      long baseVersion,
+      Map<Integer, DeletedRows> deleted,
+      List<WriteResult> inserted) {
+    return committer.changeRows(operation, baseVersion, deleted, inserted);
   }
 
   /**

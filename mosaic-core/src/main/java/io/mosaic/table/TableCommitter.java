@@ -4,6 +4,7 @@ import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.CorruptTableException;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.SegmentStamp;
@@ -92,7 +93,8 @@ final class TableCommitter {
             target.schema(),
             target.properties(),
             target.rowGroups(),
-            target.segments());
+            target.segments(),
+            target.deletions());
     next.validate();
     return next;
   }
@@ -171,6 +173,81 @@ final class TableCommitter {
     return commit("truncate", base -> withResults(base, List.of(), List.of(), List.of()));
   }
 
+  /** Operations whose versions number their row groups afresh: deletions of before do not apply. */
+  static final Set<String> RENUMBERING =
+      Set.of("overwrite", "truncate", "rollback", "optimize", "sort");
+
+  /**
+   * Deletes rows of version {@code baseVersion} and appends {@code inserted}, in one new version (a
+   * DELETE, UPDATE or MERGE; docs/format.md, "Deletion vectors"). A newer latest version is built
+   * on when nothing since the base renumbered the row groups or deleted rows of a row group this
+   * change deletes from; otherwise the change is refused as a conflict, since applying it would
+   * lose that change or, for an UPDATE, insert the updated row twice.
+   */
+  Manifest changeRows(
+      String operation,
+      long baseVersion,
+      Map<Integer, DeletedRows> deleted,
+      List<WriteResult> inserted) {
+    return commit(
+        operation,
+        latest -> {
+          if (latest.version() != baseVersion) {
+            checkRowsUnchanged(operation, baseVersion, latest, deleted.keySet());
+          }
+          Manifest next = withResults(latest, latest.rowGroups(), latest.segments(), inserted);
+          java.util.TreeMap<Integer, DeletedRows> all = new java.util.TreeMap<>(latest.deletions());
+          deleted.forEach((g, d) -> all.merge(g, d, DeletedRows::union));
+          return next.withDeletions(all);
+        });
+  }
+
+  private void checkRowsUnchanged(
+      String operation, long baseVersion, Manifest latest, Set<Integer> rowGroups) {
+    Manifest base;
+    try {
+      base = table.version(baseVersion);
+    } catch (MosaicException e) {
+      throw conflict(operation, baseVersion, latest, "v" + baseVersion + " is no longer readable");
+    }
+    for (long v = baseVersion + 1; v <= latest.version(); v++) {
+      Manifest between;
+      try {
+        between = v == latest.version() ? latest : table.version(v);
+      } catch (MosaicException e) {
+        throw conflict(operation, baseVersion, latest, "v" + v + " is no longer readable");
+      }
+      if (RENUMBERING.contains(between.operation())) {
+        throw conflict(
+            operation,
+            baseVersion,
+            latest,
+            "v" + v + " (" + between.operation() + ") rewrote its rows");
+      }
+    }
+    for (int g : rowGroups) {
+      if (!java.util.Objects.equals(base.deletedRows(g), latest.deletedRows(g))) {
+        throw conflict(
+            operation, baseVersion, latest, "another change deleted rows of row group " + g);
+      }
+    }
+  }
+
+  private TableConflictException conflict(
+      String operation, long baseVersion, Manifest latest, String why) {
+    return new TableConflictException(
+        operation.toUpperCase(java.util.Locale.ROOT)
+            + " on table "
+            + table.name()
+            + " read v"
+            + baseVersion
+            + ", but v"
+            + latest.version()
+            + " is the latest and "
+            + why
+            + "; nothing was committed, run the statement again");
+  }
+
   private Manifest withResults(
       Manifest base, List<Long> groups, List<SegmentEntry> segments, List<WriteResult> results) {
     List<Long> rowGroups = new ArrayList<>(groups);
@@ -183,7 +260,9 @@ final class TableCommitter {
         all.add(s.startingAt(first + s.firstRowGroup()));
       }
     }
-    return base.next("append", rowGroups, all);
+    Manifest next = base.next("append", rowGroups, all);
+    // An overwrite or truncate starts the row groups again: the base's deletions are of rows gone.
+    return groups.isEmpty() ? next.withDeletions(Map.of()) : next;
   }
 
   /**
@@ -432,7 +511,8 @@ final class TableCommitter {
             proposed.schema(),
             proposed.properties(),
             proposed.rowGroups(),
-            proposed.segments());
+            proposed.segments(),
+            proposed.deletions());
     next.validate();
     return next;
   }
@@ -485,7 +565,8 @@ final class TableCommitter {
         next.schema(),
         next.properties(),
         next.rowGroups(),
-        segments);
+        segments,
+        next.deletions());
   }
 
   /**

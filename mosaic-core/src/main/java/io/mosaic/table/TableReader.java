@@ -1,6 +1,7 @@
 package io.mosaic.table;
 
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.segment.SegmentReader;
@@ -33,7 +34,10 @@ public final class TableReader implements AutoCloseable {
     return manifest.rowGroups().size();
   }
 
-  /** Row group {@code rowGroup} of the chosen columns; the caller closes the root. */
+  /**
+   * Row group {@code rowGroup} of the chosen columns, without its deleted rows (docs/format.md,
+   * "Deletion vectors"); the caller closes the root.
+   */
   public VectorSchemaRoot read(int rowGroup, BufferAllocator allocator) throws IOException {
     List<FieldVector> vectors = new ArrayList<>();
     try {
@@ -50,7 +54,38 @@ public final class TableReader implements AutoCloseable {
       vectors.forEach(FieldVector::close);
       throw e;
     }
-    return new VectorSchemaRoot(vectors);
+    VectorSchemaRoot stored = new VectorSchemaRoot(vectors);
+    stored.setRowCount((int) (long) manifest.rowGroups().get(rowGroup));
+    DeletedRows deleted = manifest.deletedRows(rowGroup);
+    if (deleted == null) {
+      return stored;
+    }
+    try (stored) {
+      return liveRows(stored, deleted, allocator);
+    }
+  }
+
+  /** The rows of {@code batch} that {@code deleted} does not name, copied. */
+  public static VectorSchemaRoot liveRows(
+      VectorSchemaRoot batch, DeletedRows deleted, BufferAllocator alloc) {
+    VectorSchemaRoot live = VectorSchemaRoot.create(batch.getSchema(), alloc);
+    live.allocateNew();
+    int rows = batch.getRowCount();
+    int n = 0;
+    for (int i = 0; i < rows; i++) {
+      if (deleted.contains(i)) {
+        continue;
+      }
+      for (int c = 0; c < batch.getFieldVectors().size(); c++) {
+        live.getVector(c).copyFromSafe(i, n, batch.getVector(c));
+      }
+      n++;
+    }
+    for (FieldVector v : live.getFieldVectors()) {
+      v.setValueCount(n);
+    }
+    live.setRowCount(n);
+    return live;
   }
 
   @Override

@@ -31,7 +31,8 @@ class ManifestTest {
                 segment("b", "slow", Codec.LZ4, 3, 1, 400, 900),
                 segment("a", "slow", Codec.LZ4, 0, 4, 1000, 4000),
                 segment("b", "fast", Codec.ZSTD, 1, 2, 300, 2000),
-                segment("b", "slow", Codec.LZ4, 0, 1, 100, 1000)));
+                segment("b", "slow", Codec.LZ4, 0, 1, 100, 1000)),
+            new java.util.TreeMap<>(Map.of(1, DeletedRows.of(3, 5, 9))));
     assertThat(m.storedColumns())
         .containsExactly(
             new StoredColumn("a", "slow", Codec.LZ4, 1, 1000, 4000, "0:4"),

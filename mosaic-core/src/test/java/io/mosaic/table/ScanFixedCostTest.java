@@ -105,7 +105,8 @@ class ScanFixedCostTest {
             v2.schema(),
             v2.properties(),
             v2.rowGroups(),
-            v2.segments());
+            v2.segments(),
+            v2.deletions());
     Files.write(table.manifestFile(3), ManifestFile.encode(other));
     Manifest now = table.latest();
     assertThat(now).isNotSameAs(v3).isEqualTo(other);

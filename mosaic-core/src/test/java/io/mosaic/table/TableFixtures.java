@@ -85,6 +85,12 @@ public final class TableFixtures {
   /** Appends rows (as {@link #write} takes them) to {@code table} in one commit. */
   public static io.mosaic.format.Manifest appendRows(
       MosaicTable table, TableSchema schema, List<List<Object>> rows) throws IOException {
+    return table.append(List.of(written(table, schema, rows)));
+  }
+
+  /** Writes rows (as {@link #write} takes them) as segments of {@code table}, uncommitted. */
+  public static WriteResult written(MosaicTable table, TableSchema schema, List<List<Object>> rows)
+      throws IOException {
     try (BufferAllocator alloc = new RootAllocator();
         TableWriter writer = table.newWriter()) {
       for (int from = 0; from < rows.size(); from += 8192) {
@@ -93,7 +99,7 @@ public final class TableFixtures {
           writer.write(batch);
         }
       }
-      return table.append(List.of(writer.finish()));
+      return writer.finish();
     }
   }
 

@@ -204,7 +204,7 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
    */
   @Override
   public Statistics estimateStatistics() {
-    long rows = manifest.rowCount();
+    long rows = manifest.liveRowCount();
     long stored = manifest.segments().stream().mapToLong(SegmentEntry::compressedBytes).sum();
     double share = rowWidth(schema) / rowWidth(SparkTypes.toSpark(manifest.schema()));
     long size = (long) (stored * compressionFactor() * share);

@@ -9,6 +9,7 @@ import com.google.inject.Inject;
 import io.airlift.slice.Slice;
 import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
@@ -24,6 +25,7 @@ import io.trino.spi.connector.ColumnPosition;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
@@ -39,6 +41,7 @@ import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.ProjectionApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
@@ -419,19 +422,27 @@ final class MosaicMetadata implements ConnectorMetadata {
       throw new TrinoException(NOT_SUPPORTED, "Mosaic does not support query retries");
     }
     MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    requireLatest(handle, "insert into");
+    return new MosaicWriteHandle(
+        handle.schema(), handle.table(), columns(call(storage.open(handle.name())::latest)));
+  }
+
+  private static void requireLatest(MosaicTableHandle handle, String verb) {
     if (handle.timeTravel()) {
       throw new TrinoException(
           NOT_SUPPORTED,
-          "cannot insert into "
+          "cannot "
+              + verb
+              + " "
               + handle.name()
               + " as of version "
               + handle.version()
-              + ": a table read FOR VERSION or FOR TIMESTAMP AS OF is read-only; insert into "
+              + ": a table read FOR VERSION or FOR TIMESTAMP AS OF is read-only; "
+              + verb
+              + " "
               + handle.name()
               + " without the AS OF clause");
     }
-    return new MosaicWriteHandle(
-        handle.schema(), handle.table(), columns(call(storage.open(handle.name())::latest)));
   }
 
   @Override
@@ -443,6 +454,80 @@ final class MosaicMetadata implements ConnectorMetadata {
       Collection<ComputedStatistics> computedStatistics) {
     commit((MosaicWriteHandle) insertHandle, fragments);
     return Optional.empty();
+  }
+
+  // ---- DELETE, UPDATE and MERGE (docs/trino.md, "Row-level changes")
+
+  /**
+   * An UPDATE is a delete of the old row and an insert of the new one, as deletion vectors need.
+   */
+  @Override
+  public RowChangeParadigm getRowChangeParadigm(
+      ConnectorSession session, ConnectorTableHandle tableHandle) {
+    return RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
+  }
+
+  @Override
+  public ColumnHandle getMergeRowIdColumnHandle(
+      ConnectorSession session, ConnectorTableHandle tableHandle) {
+    return MosaicColumnHandle.ROW_ID;
+  }
+
+  @Override
+  public ConnectorMergeTableHandle beginMerge(
+      ConnectorSession session,
+      ConnectorTableHandle tableHandle,
+      Map<Integer, Collection<ColumnHandle>> updateCaseColumns,
+      RetryMode retryMode) {
+    if (retryMode != RetryMode.NO_RETRIES) {
+      throw new TrinoException(NOT_SUPPORTED, "Mosaic does not support query retries");
+    }
+    MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    requireLatest(handle, "change rows of");
+    MosaicTable table = storage.open(handle.name());
+    // Inserted rows have the columns of the version the statement reads, as its rows do.
+    return new MosaicMergeTableHandle(
+        handle,
+        new MosaicWriteHandle(
+            handle.schema(), handle.table(), columns(call(() -> table.version(handle.version())))));
+  }
+
+  /**
+   * Commits every task's deleted rows and inserted segments as one version on the version the
+   * statement read; a concurrent change to the same rows makes it a conflict (core's {@code
+   * MosaicTable#changeRows}).
+   */
+  @Override
+  public void finishMerge(
+      ConnectorSession session,
+      ConnectorMergeTableHandle mergeTableHandle,
+      List<ConnectorTableHandle> sourceTableHandles,
+      Collection<Slice> fragments,
+      Collection<ComputedStatistics> computedStatistics) {
+    MosaicMergeTableHandle handle = (MosaicMergeTableHandle) mergeTableHandle;
+    Map<Integer, org.roaringbitmap.RoaringBitmap> deleted = new java.util.TreeMap<>();
+    List<WriteResult> written = new ArrayList<>();
+    for (Slice f : fragments) {
+      MosaicMergeSink.Fragment fragment = MosaicMergeSink.decode(f);
+      fragment
+          .deleted()
+          .forEach(
+              (g, text) ->
+                  deleted
+                      .computeIfAbsent(g, k -> new org.roaringbitmap.RoaringBitmap())
+                      .or(DeletedRows.fromBase64(text).toBitmap()));
+      if (fragment.written() != null) {
+        written.add(fragment.written());
+      }
+    }
+    Map<Integer, DeletedRows> vectors = new java.util.TreeMap<>();
+    deleted.forEach((g, b) -> vectors.put(g, DeletedRows.of(b)));
+    if (vectors.isEmpty() && written.isEmpty()) {
+      return;
+    }
+    MosaicTable table = storage.open(handle.table().name());
+    String operation = written.isEmpty() ? "delete" : vectors.isEmpty() ? "insert" : "merge";
+    call(() -> table.changeRows(operation, handle.table().version(), vectors, written));
   }
 
   /**
@@ -521,8 +606,10 @@ final class MosaicMetadata implements ConnectorMetadata {
       List<ConnectorExpression> projections,
       Map<String, ColumnHandle> assignments) {
     MosaicTableHandle handle = (MosaicTableHandle) tableHandle;
+    // The row id of a DELETE, UPDATE or MERGE is made by the page source, not read.
     List<String> columns =
         assignments.values().stream()
+            .filter(c -> !c.equals(MosaicColumnHandle.ROW_ID))
             .map(c -> ((MosaicColumnHandle) c).name())
             .distinct()
             .sorted()

@@ -6,6 +6,8 @@ import com.google.inject.Inject;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableWriter;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeSink;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorPageSink;
 import io.trino.spi.connector.ConnectorPageSinkId;
@@ -40,7 +42,17 @@ final class MosaicPageSinkProvider implements ConnectorPageSinkProvider {
     return open((MosaicWriteHandle) insertTableHandle);
   }
 
-  private ConnectorPageSink open(MosaicWriteHandle handle) {
+  @Override
+  public ConnectorMergeSink createMergeSink(
+      ConnectorTransactionHandle transaction,
+      ConnectorSession session,
+      ConnectorMergeTableHandle mergeHandle,
+      ConnectorPageSinkId pageSinkId) {
+    MosaicWriteHandle write = ((MosaicMergeTableHandle) mergeHandle).write();
+    return new MosaicMergeSink(write.columns().size(), () -> open(write));
+  }
+
+  private MosaicPageSink open(MosaicWriteHandle handle) {
     MosaicTable table = storage.open(handle.name());
     TableWriter writer = call(table::newWriter);
     return MosaicPageSink.open(writer, handle, call(table::latest).schema().arrowSchema());

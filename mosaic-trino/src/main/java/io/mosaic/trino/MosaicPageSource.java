@@ -1,6 +1,7 @@
 package io.mosaic.trino;
 
 import io.mosaic.MosaicException;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.scan.RowGroupChunks;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanStats;
@@ -11,6 +12,7 @@ import io.trino.parquet.reader.ColumnReaderFactory;
 import io.trino.parquet.reader.FilteredRowRanges;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.LongArrayBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metric;
@@ -60,6 +62,11 @@ final class MosaicPageSource implements ConnectorPageSource {
   private final long[] decodedBatches;
   private final long[] batches;
   private ChunkColumnReader[] readers;
+  // The current row group's deleted rows (null when none), and the row position of each row it
+  // emits (null when they are all its rows in order); the row id column needs them too.
+  private DeletedRows deleted;
+  private int[] rowPositions;
+  private int rowGroup;
   private long groupRows;
   private long groupPosition;
   // Counts pages handed out: a page's columns load only while it is the newest one.
@@ -70,11 +77,19 @@ final class MosaicPageSource implements ConnectorPageSource {
   private long readNanos;
   private boolean closed;
 
-  /** A scan of {@code columns}; with none (count(*)), pages of each row group's row count. */
+  // The channel of the row id column a DELETE, UPDATE or MERGE reads, or -1; the scan reads no
+  // chunk for it.
+  private final int rowIdChannel;
+
+  /**
+   * A scan of {@code columns}; with none (count(*)), pages of each row group's row count. The scan
+   * reads the chunks of all columns but the row id column, in their order.
+   */
   MosaicPageSource(TablePin pin, Scan scan, List<MosaicColumnHandle> columns) {
     this.pin = pin;
     this.scan = scan;
     this.columns = columns;
+    this.rowIdChannel = columns.indexOf(MosaicColumnHandle.ROW_ID);
     this.decodedBatches = new long[columns.size()];
     this.batches = new long[columns.size()];
   }
@@ -114,15 +129,37 @@ final class MosaicPageSource implements ConnectorPageSource {
       readNanos += System.nanoTime() - start;
     }
     int n = (int) Math.min(MAX_PAGE_ROWS, groupRows - groupPosition);
+    int first = (int) groupPosition;
     groupPosition += n;
     completedPositions += n;
     for (int c = 0; c < readers.length; c++) {
-      readers[c].next(n);
+      if (readers[c] != null) {
+        readers[c].next(n);
+      }
       batches[c]++;
     }
     long id = ++batch;
-    page = new LazySourcePage(n, readers.length, channel -> load(id, channel));
+    page = new LazySourcePage(n, readers.length, channel -> load(id, channel, first, n));
+    if (deleted != null) {
+      // Deleted rows are decoded with their page and dropped from it (docs/format.md, "Deletion
+      // vectors"): the page's columns load lazily, then through these positions.
+      int[] live = new int[n];
+      int kept = 0;
+      for (int i = 0; i < n; i++) {
+        if (!deleted.contains(rowAt(first + i))) {
+          live[kept++] = i;
+        }
+      }
+      if (kept < n) {
+        page.selectPositions(live, 0, kept);
+      }
+    }
     return page;
+  }
+
+  /** The position within the row group of the {@code i}-th row this row group emits. */
+  private int rowAt(int i) {
+    return rowPositions == null ? i : rowPositions[i];
   }
 
   private void openRowGroup(RowGroupChunks group) {
@@ -130,22 +167,43 @@ final class MosaicPageSource implements ConnectorPageSource {
     // Under page pruning only the rows of the row ranges are decoded and emitted, by every column.
     groupRows = group.selectedRows();
     groupPosition = 0;
+    rowGroup = group.rowGroup();
+    deleted = pin.manifest().deletedRows(rowGroup);
     readers = new ChunkColumnReader[columns.size()];
+    rowPositions = null;
     if (groupRows == 0) {
       return;
+    }
+    if (group.rowRanges() != null && (deleted != null || rowIdChannel >= 0)) {
+      rowPositions = new int[(int) groupRows];
+      var it = group.rowRanges().iterator();
+      for (int i = 0; i < rowPositions.length; i++) {
+        rowPositions[i] = (int) it.nextLong();
+      }
     }
     Optional<FilteredRowRanges> rows =
         group.rowRanges() == null
             ? Optional.empty()
             : Optional.of(new FilteredRowRanges(group.rowRanges()));
+    int chunk = 0;
     for (int c = 0; c < readers.length; c++) {
-      readers[c] =
-          new ChunkColumnReader(
-              group.chunks().get(c), rows, columns.get(c).type(), c, factory, memory);
+      if (c != rowIdChannel) {
+        readers[c] =
+            new ChunkColumnReader(
+                group.chunks().get(chunk++), rows, columns.get(c).type(), c, factory, memory);
+      }
     }
   }
 
-  private Block load(long id, int channel) {
+  private Block load(long id, int channel, int first, int n) {
+    if (channel == rowIdChannel) {
+      long[] ids = new long[n];
+      for (int i = 0; i < n; i++) {
+        ids[i] = MosaicColumnHandle.rowId(rowGroup, rowAt(first + i));
+      }
+      decodedBatches[channel]++;
+      return new LongArrayBlock(n, Optional.empty(), ids);
+    }
     if (id != batch || closed) {
       // Trino's operators load or drop a page before asking for the next one; the readers have
       // moved on, so an older page's columns are gone.

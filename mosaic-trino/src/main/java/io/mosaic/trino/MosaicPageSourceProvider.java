@@ -46,7 +46,11 @@ final class MosaicPageSourceProvider implements ConnectorPageSourceProvider {
       // and this session's reading choices.
       ScanRequest planned =
           s.request()
-              .project(cols.stream().map(MosaicColumnHandle::name).toList())
+              .project(
+                  cols.stream()
+                      .filter(c -> !c.equals(MosaicColumnHandle.ROW_ID))
+                      .map(MosaicColumnHandle::name)
+                      .toList())
               .buffer(storage.config().getScanBufferMemory().toBytes())
               .pagePruning(MosaicSessionProperties.pagePruningEnabled(session))
               .sharing(MosaicSessionProperties.sharingPolicy(session));

@@ -29,8 +29,10 @@ final class MosaicTableStatistics {
   private MosaicTableStatistics() {}
 
   static TableStatistics of(Manifest m, List<MosaicColumnHandle> columns) {
+    // The row count is of live rows; the column statistics, of stored rows, stay fractions.
     long rows = m.rowCount();
-    TableStatistics.Builder table = TableStatistics.builder().setRowCount(Estimate.of(rows));
+    TableStatistics.Builder table =
+        TableStatistics.builder().setRowCount(Estimate.of(m.liveRowCount()));
     if (rows == 0) {
       return table.build();
     }

@@ -73,6 +73,78 @@ class MosaicSqlTest {
         .hasMessageContaining("not registered: EXPIRE_SNAPSHOTS");
   }
 
+  @Test
+  void deleteUpdateAndMergeChangeRowsThroughDeletionVectors() {
+    sql(
+        "CREATE TABLE tiny.people WITH (row_group_rows = 100) AS SELECT x AS id,"
+            + " 'p' || CAST(x AS varchar) AS name, x * 10 AS score FROM UNNEST(sequence(1, 450)) t(x)");
+    long created = latest("people").version();
+
+    assertThat(sql("DELETE FROM tiny.people WHERE id % 50 = 0").getOnlyValue()).isEqualTo(9L);
+    io.mosaic.format.Manifest deleted = latest("people");
+    assertThat(deleted.operation()).isEqualTo("delete");
+    // The segments stay as they were; five row groups get a deletion vector each.
+    assertThat(deleted.segments()).isEqualTo(latestAt("people", created).segments());
+    assertThat(deleted.deletions()).containsOnlyKeys(0, 1, 2, 3, 4);
+    assertThat(sql("SELECT count(*) FROM tiny.people").getOnlyValue()).isEqualTo(441L);
+    assertThat(sql("SELECT count(*) FROM tiny.people WHERE id % 50 = 0").getOnlyValue())
+        .isEqualTo(0L);
+    assertThat(sql("SELECT sum(score) FROM tiny.people").getOnlyValue())
+        .isEqualTo(10L * (450 * 451 / 2 - 50 * (9 * 10 / 2)));
+    assertThat(sql("SHOW STATS FOR tiny.people").getMaterializedRows())
+        .filteredOn(r -> r.getField(0) == null)
+        .singleElement()
+        .satisfies(r -> assertThat(r.getField(4)).isEqualTo(441.0));
+
+    assertThat(
+            sql("UPDATE tiny.people SET score = -1, name = 'changed' WHERE id BETWEEN 99 AND 102")
+                .getOnlyValue())
+        .isEqualTo(3L);
+    assertThat(latest("people").operation()).isEqualTo("merge");
+    assertThat(
+            sql("SELECT id, name, score FROM tiny.people WHERE id BETWEEN 98 AND 103 ORDER BY id")
+                .getMaterializedRows())
+        .extracting(r -> r.getFields())
+        .containsExactly(
+            List.of(98L, "p98", 980L),
+            List.of(99L, "changed", -1L),
+            List.of(101L, "changed", -1L),
+            List.of(102L, "changed", -1L),
+            List.of(103L, "p103", 1030L));
+
+    sql(
+        "MERGE INTO tiny.people t USING (VALUES (1, 'one'), (2, NULL), (1000, 'new')) AS s(id, name)"
+            + " ON t.id = s.id"
+            + " WHEN MATCHED AND s.name IS NULL THEN DELETE"
+            + " WHEN MATCHED THEN UPDATE SET name = s.name"
+            + " WHEN NOT MATCHED THEN INSERT (id, name, score) VALUES (s.id, s.name, 0)");
+    assertThat(
+            sql("SELECT id, name FROM tiny.people WHERE id IN (1, 2, 3, 1000) ORDER BY id")
+                .getMaterializedRows())
+        .extracting(r -> r.getFields())
+        .containsExactly(List.of(1L, "one"), List.of(3L, "p3"), List.of(1000L, "new"));
+    assertThat(sql("SELECT count(*) FROM tiny.people").getOnlyValue()).isEqualTo(441L);
+    // The version before the changes still has every row.
+    assertThat(sql("SELECT count(*) FROM tiny.people FOR VERSION AS OF " + created).getOnlyValue())
+        .isEqualTo(450L);
+
+    // optimize applies the deletion vectors: the same rows, none deleted, none stored in vain.
+    MaterializedResult before = sql("SELECT id, name, score FROM tiny.people");
+    sql("ALTER TABLE tiny.people EXECUTE optimize");
+    io.mosaic.format.Manifest compacted = latest("people");
+    assertThat(compacted.deletions()).isEmpty();
+    assertThat(compacted.rowCount()).isEqualTo(441L);
+    io.trino.testing.QueryAssertions.assertEqualsIgnoreOrder(
+        sql("SELECT id, name, score FROM tiny.people").getMaterializedRows(),
+        before.getMaterializedRows());
+  }
+
+  private io.mosaic.format.Manifest latestAt(String table, long version) {
+    return io.mosaic.table.MosaicTable.open(
+            dir.resolve("metadata/tiny").resolve(table), MosaicQueryRunner.pool(runner, "mosaic"))
+        .version(version);
+  }
+
   private io.mosaic.format.Manifest latest(String table) {
     return io.mosaic.table.MosaicTable.open(
             dir.resolve("metadata/tiny").resolve(table), MosaicQueryRunner.pool(runner, "mosaic"))

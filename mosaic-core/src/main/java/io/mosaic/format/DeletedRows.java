@@ -1,0 +1,106 @@
+package io.mosaic.format;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * The deleted positions of one row group, a deletion vector (docs/format.md, "Deletion vectors"): a
+ * Roaring bitmap of positions within the row group, as Iceberg v3 and Delta keep them, so a DELETE
+ * marks rows instead of rewriting their segments. Immutable: the bitmap is never handed out.
+ */
+public final class DeletedRows {
+  private final RoaringBitmap positions;
+
+  private DeletedRows(RoaringBitmap positions) {
+    this.positions = positions;
+    positions.runOptimize();
+  }
+
+  /** The positions of {@code deleted} (copied). */
+  public static DeletedRows of(RoaringBitmap deleted) {
+    return new DeletedRows(deleted.clone());
+  }
+
+  public static DeletedRows of(int... deleted) {
+    return new DeletedRows(RoaringBitmap.bitmapOf(deleted));
+  }
+
+  /**
+   * Reads the portable Roaring serialization, base64-encoded, as the manifest stores it.
+   *
+   * @throws IllegalArgumentException when the text is not one
+   */
+  public static DeletedRows fromBase64(String text) {
+    byte[] bytes = Base64.getDecoder().decode(text);
+    RoaringBitmap bitmap = new RoaringBitmap();
+    try {
+      bitmap.deserialize(ByteBuffer.wrap(bytes));
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException("not a serialized Roaring bitmap: " + e.getMessage(), e);
+    }
+    return new DeletedRows(bitmap);
+  }
+
+  public String toBase64() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(positions.serializedSizeInBytes());
+    try (DataOutputStream data = new DataOutputStream(out)) {
+      positions.serialize(data);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Base64.getEncoder().encodeToString(out.toByteArray());
+  }
+
+  public boolean contains(int position) {
+    return positions.contains(position);
+  }
+
+  /** How many positions are deleted. */
+  public int count() {
+    return positions.getCardinality();
+  }
+
+  public boolean isEmpty() {
+    return positions.isEmpty();
+  }
+
+  /** The last deleted position, or -1 when none is. */
+  public int last() {
+    return positions.isEmpty() ? -1 : positions.last();
+  }
+
+  /** How many of the positions {@code [from, to)} are deleted. */
+  public long countIn(int from, int to) {
+    return positions.rangeCardinality(from, to);
+  }
+
+  /** These positions and {@code other}'s. */
+  public DeletedRows union(DeletedRows other) {
+    return new DeletedRows(RoaringBitmap.or(positions, other.positions));
+  }
+
+  /** A copy of the bitmap, to change and make a new one from. */
+  public RoaringBitmap toBitmap() {
+    return positions.clone();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DeletedRows d && positions.equals(d.positions);
+  }
+
+  @Override
+  public int hashCode() {
+    return positions.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "DeletedRows" + positions;
+  }
+}
