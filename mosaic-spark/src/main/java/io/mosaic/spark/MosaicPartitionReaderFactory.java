@@ -2,6 +2,7 @@ package io.mosaic.spark;
 
 import io.mosaic.cooperative.SharingPolicy;
 import io.mosaic.format.ColumnType;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.table.MosaicTable;
@@ -135,8 +136,48 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
             default -> {}
           }
         }
-        batch = new ColumnarBatch(vectors, root.getRowCount());
+        int rows = root.getRowCount();
+        DeletedRows deleted = scan.manifest().deletedRows(scan.rowGroup());
+        if (deleted != null) {
+          // Deleted rows are decoded with their row group and left out of the batch through a
+          // view (docs/format.md, "Deletion vectors").
+          if (rows != scan.manifest().rowGroups().get(scan.rowGroup())) {
+            throw new IllegalStateException(
+                "row group " + scan.rowGroup() + " was read in part; its deletions need it whole");
+          }
+          int[] live = new int[rows - deleted.count()];
+          int n = 0;
+          for (int r = 0; r < rows; r++) {
+            if (!deleted.contains(r)) {
+              live[n++] = r;
+            }
+          }
+          for (int i = 0; i < vectors.length; i++) {
+            vectors[i] = new LiveRowsColumnVector(vectors[i], live);
+          }
+          rows = n;
+          batch = new ColumnarBatch(withRowIds(vectors, live, rows), rows);
+        } else {
+          batch = new ColumnarBatch(withRowIds(vectors, null, rows), rows);
+        }
         return true;
+      }
+
+      /** The vectors with the row id column inserted where the scan asked for it. */
+      private ColumnVector[] withRowIds(ColumnVector[] vectors, int[] live, int rows) {
+        int at = p.rowIdColumn();
+        if (at < 0) {
+          return vectors;
+        }
+        long[] ids = new long[rows];
+        for (int r = 0; r < rows; r++) {
+          ids[r] = MosaicRowLevelOperation.rowId(scan.rowGroup(), live == null ? r : live[r]);
+        }
+        ColumnVector[] out = new ColumnVector[vectors.length + 1];
+        System.arraycopy(vectors, 0, out, 0, at);
+        out[at] = new RowIdColumnVector(ids);
+        System.arraycopy(vectors, at, out, at + 1, vectors.length - at);
+        return out;
       }
 
       @Override

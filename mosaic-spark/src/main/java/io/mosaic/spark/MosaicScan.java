@@ -69,8 +69,17 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
     this.predicate = predicate;
   }
 
+  /** The table's columns the scan reads; the row id, when asked for, is made, not read. */
   private List<String> columns() {
-    return Arrays.stream(schema.fields()).map(StructField::name).toList();
+    return Arrays.stream(schema.fields())
+        .map(StructField::name)
+        .filter(n -> !n.equals(MosaicRowLevelOperation.ROW_ID))
+        .toList();
+  }
+
+  /** Where the row id goes among the batch's columns, or -1 when the scan does not ask for it. */
+  private int rowIdColumn() {
+    return Arrays.asList(schema.fieldNames()).indexOf(MosaicRowLevelOperation.ROW_ID);
   }
 
   @Override
@@ -96,7 +105,11 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
             .map(
                 s ->
                     new MosaicInputPartition(
-                        options, plan.version(), plan.request(s).sharing(sharing), s.hosts()))
+                        options,
+                        plan.version(),
+                        plan.request(s).sharing(sharing),
+                        s.hosts(),
+                        rowIdColumn()))
             .toArray(InputPartition[]::new);
     skipped = plan.rowGroupsSkipped();
     return partitions;

@@ -7,12 +7,17 @@ import io.mosaic.table.MosaicTable;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.spark.sql.connector.catalog.MetadataColumn;
+import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.catalog.TruncatableTable;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -23,7 +28,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * that version (as a Trino query's handle pins one), however many times Spark's optimizer builds
  * scans and whatever is committed meanwhile.
  */
-final class MosaicSparkTable implements SupportsRead, SupportsWrite, TruncatableTable {
+final class MosaicSparkTable
+    implements SupportsRead,
+        SupportsWrite,
+        TruncatableTable,
+        SupportsRowLevelOperations,
+        SupportsMetadataColumns {
   private final MosaicOptions options;
   private final StructType schema;
   private final boolean writable;
@@ -151,16 +161,18 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite, Truncatable
     return MosaicSparkConf.tableProperties(options.location());
   }
 
+  /** The version this table's scans read: the one it was loaded at, or the latest at the first. */
+  synchronized Manifest readVersion() {
+    if (manifest == null) {
+      manifest = MosaicTable.open(options.location(), options.pool()).latest();
+    }
+    return manifest;
+  }
+
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
     MosaicTable table = MosaicTable.open(options.location(), options.pool());
-    Manifest version;
-    synchronized (this) {
-      if (manifest == null) {
-        manifest = table.latest();
-      }
-      version = manifest;
-    }
+    Manifest version = readVersion();
     MosaicSparkConf conf = new MosaicSparkConf(readOptions, version.properties());
     // The sharing policy first: when both are bad, its error is the one a read has always shown.
     SharingPolicy policy = conf.sharingPolicy();
@@ -175,6 +187,25 @@ final class MosaicSparkTable implements SupportsRead, SupportsWrite, Truncatable
   public boolean truncateTable() {
     MosaicTable.open(options.location(), options.pool()).truncate();
     return true;
+  }
+
+  /** {@value MosaicRowLevelOperation#ROW_ID}, which DELETE, UPDATE and MERGE INTO read. */
+  @Override
+  public MetadataColumn[] metadataColumns() {
+    return new MetadataColumn[] {MosaicRowLevelOperation.ROW_ID_COLUMN};
+  }
+
+  @Override
+  public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+    if (!writable) {
+      throw MosaicException.invalid(
+          "table "
+              + name()
+              + " is read-only here (a version read AS OF, or a path read); "
+              + info.command()
+              + " its latest version through the catalog");
+    }
+    return () -> new MosaicRowLevelOperation(this, info.command());
   }
 
   @Override

@@ -187,6 +187,39 @@ class MosaicPagePruningTest {
   }
 
   @Test
+  void deletedRowsStayDeletedUnderAPrunedRead() {
+    // The rows of a pruned read are a row group's row ranges: deletions are found by position.
+    Session oneWriter =
+        Session.builder(runner.getDefaultSession())
+            .setSystemProperty("scale_writers", "false")
+            .setSystemProperty("redistribute_writes", "false")
+            .build();
+    runner.execute(
+        oneWriter,
+        "CREATE TABLE mosaic.pp.changed WITH (row_group_rows = 200000) AS SELECT k, k * 3 AS v"
+            + " FROM (SELECT a * 1000 + b AS k FROM UNNEST(sequence(0, 399)) x(a)"
+            + " CROSS JOIN UNNEST(sequence(0, 999)) y(b)) ORDER BY k");
+    runner.execute("DELETE FROM mosaic.pp.changed WHERE k BETWEEN 123100 AND 123199 OR k = 123400");
+    String range =
+        "SELECT count(*), sum(v), min(k), max(k) FROM pp.changed WHERE k BETWEEN 123000 AND 123500";
+    long sum = 0;
+    for (long k = 123000; k <= 123500; k++) {
+      sum += (k >= 123100 && k <= 123199) || k == 123400 ? 0 : 3 * k;
+    }
+    for (boolean on : new boolean[] {true, false}) {
+      assertThat(runner.execute(pruning(on), range).getMaterializedRows().get(0).getFields())
+          .as("page pruning %s", on)
+          .containsExactly(400L, sum, 123000L, 123500L);
+      assertThat(
+              runner
+                  .execute(
+                      pruning(on), "SELECT k FROM pp.changed WHERE k BETWEEN 123399 AND 123401")
+                  .getOnlyColumnAsSet())
+          .containsExactlyInAnyOrder(123399L, 123401L);
+    }
+  }
+
+  @Test
   void aDamagedPageUnderAPrunedReadIsCorruptNamingTheFile() throws Exception {
     // The last byte of the page of v holding k = 123000 (row group 0): in its body, under its CRC.
     OffsetIndex pages = offsetIndex("v", 0);
