@@ -34,12 +34,15 @@ final class TableCommand implements Callable<Integer> {
     Manifest m = table.latest();
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
-        "table %s v%d (%s): %,d rows in %d row groups, versions kept: %s%n",
+        "table %s v%d (%s): %,d rows in %d row groups%s, versions kept: %s%n",
         table.name(),
         m.version(),
         m.operation(),
-        m.rowCount(),
+        m.liveRowCount(),
         m.rowGroups().size(),
+        m.liveRowCount() == m.rowCount()
+            ? ""
+            : String.format(" (and %,d deleted, until optimize)", m.rowCount() - m.liveRowCount()),
         table.versions());
     String clustering = m.properties().get(TableProperties.CLUSTERING);
     if (clustering != null) {

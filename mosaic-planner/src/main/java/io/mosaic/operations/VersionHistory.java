@@ -65,7 +65,7 @@ public record VersionHistory(String table, List<Manifest> versions) {
       row.add(m.committedAt());
       row.add(parent(m));
       row.add(m.operation());
-      row.add(m.rowCount());
+      row.add(m.liveRowCount()); // the rows a scan of the version returns
       row.add(m.rowGroups().size());
       row.add(m.segments().size());
       rows.add(row);
