@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -87,6 +90,47 @@ public final class DeletedRows {
   /** A copy of the bitmap, to change and make a new one from. */
   public RoaringBitmap toBitmap() {
     return positions.clone();
+  }
+
+  /**
+   * A row's id as the engines' DELETE, UPDATE and MERGE read it: its row group in the high 32 bits,
+   * its position within the row group in the low ones.
+   */
+  public static long rowId(int rowGroup, int position) {
+    return ((long) rowGroup << 32) | position;
+  }
+
+  /**
+   * Collects deleted rows by their ids, or as other collectors' {@link #encoded} parts (a task's
+   * share of a statement, sent to the one that commits).
+   */
+  public static final class Collector {
+    private final Map<Integer, RoaringBitmap> rows = new TreeMap<>();
+
+    public void add(long rowId) {
+      rows.computeIfAbsent((int) (rowId >>> 32), g -> new RoaringBitmap()).add((int) rowId);
+    }
+
+    /** Adds another collector's {@link #encoded} rows. */
+    public void addAll(Map<Integer, String> encoded) {
+      encoded.forEach(
+          (g, text) ->
+              rows.computeIfAbsent(g, k -> new RoaringBitmap()).or(fromBase64(text).positions));
+    }
+
+    /** Per row group, the positions in base64 (serializable, as tasks send them). */
+    public HashMap<Integer, String> encoded() {
+      HashMap<Integer, String> out = new HashMap<>();
+      rows.forEach((g, b) -> out.put(g, of(b).toBase64()));
+      return out;
+    }
+
+    /** Per row group, the positions collected: what {@code MosaicTable.changeRows} takes. */
+    public Map<Integer, DeletedRows> deletions() {
+      Map<Integer, DeletedRows> out = new TreeMap<>();
+      rows.forEach((g, b) -> out.put(g, of(b)));
+      return out;
+    }
   }
 
   @Override

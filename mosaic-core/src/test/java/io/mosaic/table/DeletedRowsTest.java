@@ -148,6 +148,24 @@ class DeletedRowsTest {
                 : "v" + beforeOptimize + " is no longer readable");
   }
 
+  @org.junit.jupiter.api.Test
+  void rowIdsCollectedByTasksMeetInOneSetOfVectors() {
+    // Two tasks' shares, sent as text and merged where the statement commits.
+    DeletedRows.Collector task1 = new DeletedRows.Collector();
+    task1.add(DeletedRows.rowId(0, 7));
+    task1.add(DeletedRows.rowId(3, 0));
+    DeletedRows.Collector task2 = new DeletedRows.Collector();
+    task2.add(DeletedRows.rowId(3, Integer.MAX_VALUE - 1));
+    task2.add(DeletedRows.rowId(0, 7));
+    DeletedRows.Collector all = new DeletedRows.Collector();
+    all.addAll(task1.encoded());
+    all.addAll(task2.encoded());
+    assertThat(all.deletions())
+        .containsExactlyEntriesOf(
+            new java.util.TreeMap<>(
+                Map.of(0, DeletedRows.of(7), 3, DeletedRows.of(0, Integer.MAX_VALUE - 1))));
+  }
+
   @ParameterizedTest(name = "lockFree={0}")
   @ValueSource(booleans = {false, true})
   void sortLeavesDeletedRowsOutAndOverwriteForgetsThem(boolean lockFree) throws Exception {

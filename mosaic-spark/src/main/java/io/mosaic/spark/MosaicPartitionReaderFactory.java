@@ -171,7 +171,7 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         }
         long[] ids = new long[rows];
         for (int r = 0; r < rows; r++) {
-          ids[r] = MosaicRowLevelOperation.rowId(scan.rowGroup(), live == null ? r : live[r]);
+          ids[r] = DeletedRows.rowId(scan.rowGroup(), live == null ? r : live[r]);
         }
         ColumnVector[] out = new ColumnVector[vectors.length + 1];
         System.arraycopy(vectors, 0, out, 0, at);

@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.connector.expressions.Expressions;
@@ -30,7 +29,6 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * DELETE, UPDATE and MERGE INTO as Spark's delta-based row-level operation: the scan reads the
@@ -40,7 +38,7 @@ import org.roaringbitmap.RoaringBitmap;
  * changes"). A concurrent change to the same rows makes it a CONFLICT, never a lost change.
  */
 final class MosaicRowLevelOperation implements SupportsDelta {
-  /** The hidden column naming a row: its row group in the high 32 bits, its position below. */
+  /** The hidden column naming a row, core's {@code DeletedRows.rowId}. */
   static final String ROW_ID = "_row_id";
 
   static final MetadataColumn ROW_ID_COLUMN =
@@ -60,10 +58,6 @@ final class MosaicRowLevelOperation implements SupportsDelta {
           return false;
         }
       };
-
-  static long rowId(int rowGroup, int position) {
-    return ((long) rowGroup << 32) | position;
-  }
 
   private final MosaicSparkTable table;
   private final Command command;
@@ -118,20 +112,14 @@ final class MosaicRowLevelOperation implements SupportsDelta {
 
               @Override
               public void commit(WriterCommitMessage[] messages) {
-                Map<Integer, RoaringBitmap> deleted = new TreeMap<>();
+                DeletedRows.Collector deleted = new DeletedRows.Collector();
                 List<WriteResult> written = new ArrayList<>();
                 for (WriterCommitMessage m : messages) {
                   Changed c = (Changed) m;
-                  c.deleted()
-                      .forEach(
-                          (g, text) ->
-                              deleted
-                                  .computeIfAbsent(g, k -> new RoaringBitmap())
-                                  .or(DeletedRows.fromBase64(text).toBitmap()));
+                  deleted.addAll(c.deleted());
                   written.add(c.written());
                 }
-                Map<Integer, DeletedRows> vectors = new TreeMap<>();
-                deleted.forEach((g, b) -> vectors.put(g, DeletedRows.of(b)));
+                Map<Integer, DeletedRows> vectors = deleted.deletions();
                 MosaicTable.open(options.location(), options.pool())
                     .changeRows(operation, base.version(), vectors, written);
               }
@@ -165,12 +153,11 @@ final class MosaicRowLevelOperation implements SupportsDelta {
     @Override
     public DeltaWriter<InternalRow> createWriter(int partitionId, long taskId) {
       DataWriter<InternalRow> rows = inserts.createWriter(partitionId, taskId);
-      Map<Integer, RoaringBitmap> deleted = new HashMap<>();
+      DeletedRows.Collector deleted = new DeletedRows.Collector();
       return new DeltaWriter<>() {
         @Override
         public void delete(InternalRow metadata, InternalRow id) {
-          long rowId = id.getLong(0);
-          deleted.computeIfAbsent((int) (rowId >>> 32), g -> new RoaringBitmap()).add((int) rowId);
+          deleted.add(id.getLong(0));
         }
 
         @Override
@@ -187,9 +174,7 @@ final class MosaicRowLevelOperation implements SupportsDelta {
         @Override
         public WriterCommitMessage commit() throws IOException {
           WriteResult written = ((MosaicDataWriterFactory.Committed) rows.commit()).result();
-          HashMap<Integer, String> vectors = new HashMap<>();
-          deleted.forEach((g, b) -> vectors.put(g, DeletedRows.of(b).toBase64()));
-          return new Changed(vectors, written);
+          return new Changed(deleted.encoded(), written);
         }
 
         @Override

@@ -132,14 +132,11 @@ class SparkRowChangesTest {
     MosaicTable table = table("shared");
     long base = table.latest().version();
     // Another engine (core's API, as Trino commits) deletes ids 3 and 15, found by their row ids.
-    Map<Integer, org.roaringbitmap.RoaringBitmap> ids = new java.util.TreeMap<>();
+    DeletedRows.Collector ids = new DeletedRows.Collector();
     for (Row r : spark.sql("SELECT _row_id FROM " + t + " WHERE id IN (3, 15)").collectAsList()) {
-      long rowId = r.getLong(0);
-      ids.computeIfAbsent((int) (rowId >>> 32), g -> new org.roaringbitmap.RoaringBitmap())
-          .add((int) rowId);
+      ids.add(r.getLong(0));
     }
-    Map<Integer, DeletedRows> gone = new java.util.TreeMap<>();
-    ids.forEach((g, b) -> gone.put(g, DeletedRows.of(b)));
+    Map<Integer, DeletedRows> gone = ids.deletions();
     assertThat(gone.values().stream().mapToInt(DeletedRows::count).sum()).isEqualTo(2);
     table.changeRows("delete", base, gone, List.of());
     assertThat(rows("SELECT count(*) FROM " + t)).containsExactly("[28]");

@@ -9,14 +9,11 @@ import io.trino.spi.connector.ConnectorMergeSink;
 import io.trino.spi.connector.MergePage;
 import io.trino.spi.type.BigintType;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * One task's share of a DELETE, UPDATE or MERGE (the SPI's delete-row-and-insert-row paradigm):
@@ -30,7 +27,7 @@ final class MosaicMergeSink implements ConnectorMergeSink {
 
   private final int dataColumns;
   private final Supplier<MosaicPageSink> inserts;
-  private final Map<Integer, RoaringBitmap> deleted = new HashMap<>();
+  private final DeletedRows.Collector deleted = new DeletedRows.Collector();
   private MosaicPageSink sink;
 
   MosaicMergeSink(int dataColumns, Supplier<MosaicPageSink> inserts) {
@@ -49,10 +46,7 @@ final class MosaicMergeSink implements ConnectorMergeSink {
               // The row id is the deletions page's last block (MosaicColumnHandle#ROW_ID).
               Block rowIds = deletions.getBlock(deletions.getChannelCount() - 1);
               for (int p = 0; p < deletions.getPositionCount(); p++) {
-                long id = BigintType.BIGINT.getLong(rowIds, p);
-                deleted
-                    .computeIfAbsent(MosaicColumnHandle.rowGroupOf(id), g -> new RoaringBitmap())
-                    .add(MosaicColumnHandle.positionOf(id));
+                deleted.add(BigintType.BIGINT.getLong(rowIds, p));
               }
             });
     merge
@@ -73,12 +67,9 @@ final class MosaicMergeSink implements ConnectorMergeSink {
       Collection<Slice> slices = sink.finish().join();
       written = CoreObjects.decode(slices.iterator().next());
     }
-    HashMap<Integer, String> vectors = new HashMap<>();
-    deleted.forEach((g, b) -> vectors.put(g, DeletedRows.of(b).toBase64()));
-    List<Slice> out = new ArrayList<>();
-    out.add(
-        io.airlift.slice.Slices.wrappedBuffer(CoreObjects.bytes(new Fragment(vectors, written))));
-    return CompletableFuture.completedFuture(out);
+    Fragment fragment = new Fragment(deleted.encoded(), written);
+    return CompletableFuture.completedFuture(
+        List.of(io.airlift.slice.Slices.wrappedBuffer(CoreObjects.bytes(fragment))));
   }
 
   @Override

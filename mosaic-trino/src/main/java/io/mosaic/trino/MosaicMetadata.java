@@ -505,23 +505,16 @@ final class MosaicMetadata implements ConnectorMetadata {
       Collection<Slice> fragments,
       Collection<ComputedStatistics> computedStatistics) {
     MosaicMergeTableHandle handle = (MosaicMergeTableHandle) mergeTableHandle;
-    Map<Integer, org.roaringbitmap.RoaringBitmap> deleted = new java.util.TreeMap<>();
+    DeletedRows.Collector deleted = new DeletedRows.Collector();
     List<WriteResult> written = new ArrayList<>();
     for (Slice f : fragments) {
       MosaicMergeSink.Fragment fragment = MosaicMergeSink.decode(f);
-      fragment
-          .deleted()
-          .forEach(
-              (g, text) ->
-                  deleted
-                      .computeIfAbsent(g, k -> new org.roaringbitmap.RoaringBitmap())
-                      .or(DeletedRows.fromBase64(text).toBitmap()));
+      deleted.addAll(fragment.deleted());
       if (fragment.written() != null) {
         written.add(fragment.written());
       }
     }
-    Map<Integer, DeletedRows> vectors = new java.util.TreeMap<>();
-    deleted.forEach((g, b) -> vectors.put(g, DeletedRows.of(b)));
+    Map<Integer, DeletedRows> vectors = deleted.deletions();
     if (vectors.isEmpty() && written.isEmpty()) {
       return;
     }

@@ -199,7 +199,7 @@ final class MosaicPageSource implements ConnectorPageSource {
     if (channel == rowIdChannel) {
       long[] ids = new long[n];
       for (int i = 0; i < n; i++) {
-        ids[i] = MosaicColumnHandle.rowId(rowGroup, rowAt(first + i));
+        ids[i] = DeletedRows.rowId(rowGroup, rowAt(first + i));
       }
       decodedBatches[channel]++;
       return new LongArrayBlock(n, Optional.empty(), ids);

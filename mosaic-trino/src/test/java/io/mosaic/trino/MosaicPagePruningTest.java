@@ -47,13 +47,8 @@ class MosaicPagePruningTest {
     runner = MosaicQueryRunner.create(dir, Map.of());
     runner.execute("CREATE SCHEMA mosaic.pp");
     // k = 0..399999 in order, by one writer; n is null where k is a multiple of 5.
-    Session oneWriter =
-        Session.builder(runner.getDefaultSession())
-            .setSystemProperty("scale_writers", "false")
-            .setSystemProperty("redistribute_writes", "false")
-            .build();
     runner.execute(
-        oneWriter,
+        oneWriter(),
         "CREATE TABLE mosaic.pp.sorted WITH (row_group_rows = 200000) AS SELECT k,"
             + " CASE WHEN k % 5 = 0 THEN NULL ELSE k * 2 END AS n, CAST(k AS varchar) AS s,"
             + " k * 3 AS v FROM (SELECT a * 1000 + b AS k FROM UNNEST(sequence(0, 399)) x(a)"
@@ -61,6 +56,14 @@ class MosaicPagePruningTest {
     runner.execute("CREATE TABLE mosaic.pp.build AS SELECT * FROM (VALUES BIGINT '250250') t(k)");
     assertThat(table().rowGroups()).hasSize(2);
     assertThat(offsetIndex("k", 0).getPageCount()).isGreaterThanOrEqualTo(8);
+  }
+
+  /** One writer task, so the rows stay in the order of the query. */
+  private Session oneWriter() {
+    return Session.builder(runner.getDefaultSession())
+        .setSystemProperty("scale_writers", "false")
+        .setSystemProperty("redistribute_writes", "false")
+        .build();
   }
 
   @AfterAll
@@ -189,13 +192,8 @@ class MosaicPagePruningTest {
   @Test
   void deletedRowsStayDeletedUnderAPrunedRead() {
     // The rows of a pruned read are a row group's row ranges: deletions are found by position.
-    Session oneWriter =
-        Session.builder(runner.getDefaultSession())
-            .setSystemProperty("scale_writers", "false")
-            .setSystemProperty("redistribute_writes", "false")
-            .build();
     runner.execute(
-        oneWriter,
+        oneWriter(),
         "CREATE TABLE mosaic.pp.changed WITH (row_group_rows = 200000) AS SELECT k, k * 3 AS v"
             + " FROM (SELECT a * 1000 + b AS k FROM UNNEST(sequence(0, 399)) x(a)"
             + " CROSS JOIN UNNEST(sequence(0, 999)) y(b)) ORDER BY k");
