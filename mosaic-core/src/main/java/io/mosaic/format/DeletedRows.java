@@ -77,19 +77,9 @@ public final class DeletedRows {
     return positions.isEmpty() ? -1 : positions.last();
   }
 
-  /** How many of the positions {@code [from, to)} are deleted. */
-  public long countIn(int from, int to) {
-    return positions.rangeCardinality(from, to);
-  }
-
   /** These positions and {@code other}'s. */
   public DeletedRows union(DeletedRows other) {
     return new DeletedRows(RoaringBitmap.or(positions, other.positions));
-  }
-
-  /** A copy of the bitmap, to change and make a new one from. */
-  public RoaringBitmap toBitmap() {
-    return positions.clone();
   }
 
   /**

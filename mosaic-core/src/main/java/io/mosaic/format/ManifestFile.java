@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -368,7 +369,7 @@ public final class ManifestFile {
     } catch (DateTimeParseException e) {
       throw json.fail("committedAt is '" + committed + "', not an ISO-8601 instant");
     }
-    java.util.TreeMap<Integer, DeletedRows> deletions = new java.util.TreeMap<>();
+    TreeMap<Integer, DeletedRows> deletions = new TreeMap<>();
     if (root.has(DELETIONS)) {
       JsonNode node = json.field(root, DELETIONS, "");
       if (!node.isObject()) {

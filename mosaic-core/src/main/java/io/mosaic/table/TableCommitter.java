@@ -17,8 +17,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
 
@@ -196,7 +199,7 @@ final class TableCommitter {
             checkRowsUnchanged(operation, baseVersion, latest, deleted.keySet());
           }
           Manifest next = withResults(latest, latest.rowGroups(), latest.segments(), inserted);
-          java.util.TreeMap<Integer, DeletedRows> all = new java.util.TreeMap<>(latest.deletions());
+          Map<Integer, DeletedRows> all = new TreeMap<>(latest.deletions());
           deleted.forEach((g, d) -> all.merge(g, d, DeletedRows::union));
           return next.withDeletions(all);
         });
@@ -226,7 +229,7 @@ final class TableCommitter {
       }
     }
     for (int g : rowGroups) {
-      if (!java.util.Objects.equals(base.deletedRows(g), latest.deletedRows(g))) {
+      if (!Objects.equals(base.deletedRows(g), latest.deletedRows(g))) {
         throw conflict(
             operation, baseVersion, latest, "another change deleted rows of row group " + g);
       }
@@ -236,7 +239,7 @@ final class TableCommitter {
   private TableConflictException conflict(
       String operation, long baseVersion, Manifest latest, String why) {
     return new TableConflictException(
-        operation.toUpperCase(java.util.Locale.ROOT)
+        operation.toUpperCase(Locale.ROOT)
             + " on table "
             + table.name()
             + " read v"
