@@ -107,6 +107,12 @@ final class ManifestChecker {
   }
 
   private void checkProperties() {
+    String sortedBy = properties.get(TableProperties.SORTED_BY);
+    String sortProblem =
+        sortedBy == null ? null : TableProperties.sortedByProblem(schema, sortedBy);
+    if (sortProblem != null) {
+      throw fail("table property " + sortProblem);
+    }
     String rows = properties.get(TableProperties.ROW_GROUP_ROWS);
     if (rows != null) {
       boolean positive;

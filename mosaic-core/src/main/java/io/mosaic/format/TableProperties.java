@@ -30,6 +30,14 @@ public final class TableProperties {
   public static final String CLUSTERING = "clustering";
 
   /**
+   * Table property: the column every writer sorts each row group's rows by before it writes them
+   * (ascending, nulls first; docs/format.md, "Sort order on write"), so that each row group's pages
+   * hold ranges of it and, when the engine also orders the rows it hands the writers, row groups do
+   * too.
+   */
+  public static final String SORTED_BY = "sorted_by";
+
+  /**
    * Prefixes of properties named {@code <prefix><column name>} that belong to one column: an ALTER
    * TABLE renames them with the column and drops them with it (docs/format.md, "Column ids"), as it
    * does {@code column.<name>.*}. Trino records a varchar's declared length so.
@@ -52,6 +60,32 @@ public final class TableProperties {
       }
     }
     return key;
+  }
+
+  /**
+   * What is wrong with {@value #SORTED_BY} {@code = column} for {@code schema}, or null: it must
+   * name a column whose values have an order ({@link ValueOrder#orderable}).
+   */
+  public static String sortedByProblem(TableSchema schema, String column) {
+    ColumnSpec key =
+        schema.columns().stream().filter(c -> c.name().equals(column)).findFirst().orElse(null);
+    if (key == null) {
+      return SORTED_BY
+          + " = '"
+          + column
+          + "' names no column of the table; name one of "
+          + String.join(", ", schema.names());
+    }
+    if (!ValueOrder.orderable(key.type())) {
+      return SORTED_BY
+          + " = '"
+          + column
+          + "' names a "
+          + key.type()
+          + " column, whose values have no order to sort by; name a column of a number, date,"
+          + " time, timestamp or string type";
+    }
+    return null;
   }
 
   private TableProperties() {}

@@ -5,6 +5,7 @@ import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.TableProperties;
+import io.mosaic.format.ValueOrder;
 import io.mosaic.segment.SegmentReader;
 import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
@@ -13,10 +14,7 @@ import io.mosaic.table.TableFolders;
 import io.mosaic.table.TableWriter;
 import io.mosaic.table.WriteResult;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +23,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.util.Text;
 
 /**
  * Rewrites a table's rows sorted by one column (a re-sort, docs/physical-design.md; Physical Design
@@ -114,7 +111,7 @@ public final class TableSorter {
               continue;
             }
             rows.add(new long[] {g, i, values.size()});
-            values.add(normalize(v.getObject(i)));
+            values.add(ValueOrder.normalize(v.getObject(i)));
           }
         }
         rows.sort(
@@ -184,34 +181,8 @@ public final class TableSorter {
     }
   }
 
-  private static Object normalize(Object value) {
-    return value instanceof Text t ? t.toString() : value;
-  }
-
-  /** Orders like Parquet's statistics: strings and binaries by unsigned bytes, numbers by value. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
+  /** Orders like Parquet's statistics ({@link ValueOrder#compare}). */
   public static int compare(Object a, Object b) {
-    if (a instanceof String x && b instanceof String y) {
-      return Arrays.compareUnsigned(
-          x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8));
-    }
-    if (a instanceof byte[] x && b instanceof byte[] y) {
-      return Arrays.compareUnsigned(x, y);
-    }
-    if (a instanceof BigDecimal x && b instanceof BigDecimal y) {
-      return x.compareTo(y);
-    }
-    if (a instanceof Number x && b instanceof Number y) {
-      return a instanceof Double || b instanceof Double || a instanceof Float || b instanceof Float
-          ? Double.compare(x.doubleValue(), y.doubleValue())
-          : Long.compare(x.longValue(), y.longValue());
-    }
-    if (a instanceof java.time.LocalDate x && b instanceof Number y) {
-      return Long.compare(x.toEpochDay(), y.longValue());
-    }
-    if (a instanceof Number x && b instanceof java.time.LocalDate y) {
-      return Long.compare(x.longValue(), y.toEpochDay());
-    }
-    return ((Comparable) a).compareTo(b);
+    return ValueOrder.compare(a, b);
   }
 }

@@ -269,6 +269,13 @@ public final class MosaicTable {
           }
         });
     rowGroupRows(properties, where);
+    String sortedBy = properties.get(TableProperties.SORTED_BY);
+    if (sortedBy != null) {
+      String problem = TableProperties.sortedByProblem(schema, sortedBy);
+      if (problem != null) {
+        throw MosaicException.invalid("table property of the new table " + where + ": " + problem);
+      }
+    }
   }
 
   /**

@@ -377,8 +377,11 @@ final class TableCommitter {
       schema = schema.withoutColumn(name);
       segments.removeIf(s -> s.column().equals(name));
       props = renamedProperties(props, name, null);
-      if (name.equals(props.get(TableProperties.CLUSTERING))) {
-        props.remove(TableProperties.CLUSTERING);
+      // The order properties name the column by its value: they go with it.
+      for (String key : List.of(TableProperties.CLUSTERING, TableProperties.SORTED_BY)) {
+        if (name.equals(props.get(key))) {
+          props.remove(key);
+        }
       }
     } else if (change instanceof SchemaChange.RenameColumn rename) {
       String from = schema.column(rename.from()).name();
@@ -398,8 +401,10 @@ final class TableCommitter {
       segments.replaceAll(s -> s.column().equals(from) ? s.withColumn(to) : s);
       // The placement and codec the column was given follow it (they are keyed by name).
       props = renamedProperties(props, from, to);
-      if (from.equals(props.get(TableProperties.CLUSTERING))) {
-        props.put(TableProperties.CLUSTERING, to);
+      for (String key : List.of(TableProperties.CLUSTERING, TableProperties.SORTED_BY)) {
+        if (from.equals(props.get(key))) {
+          props.put(key, to);
+        }
       }
     }
     return base.withSchema(schema, props, segments);

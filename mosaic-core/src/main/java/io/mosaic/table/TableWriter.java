@@ -5,13 +5,18 @@ import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
+import io.mosaic.format.ValueOrder;
 import io.mosaic.segment.SegmentWriter;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -31,12 +36,19 @@ public final class TableWriter implements AutoCloseable {
   private final WriterLock lock;
   private long rowsInGroup;
   private boolean finished;
+  // With the table property sorted_by, rows wait here until their row group is full and go out
+  // sorted by that column (docs/format.md, "Sort order on write"): memory for one row group.
+  private final String sortKey;
+  private BufferAllocator sortMemory;
+  private VectorSchemaRoot pending;
+  private int pendingRows;
 
   TableWriter(MosaicTable table, Manifest base) {
     this.table = table;
     this.base = base;
     this.rowGroupRows = table.rowGroupRows(base);
     this.lock = new WriterLock(table, "w");
+    this.sortKey = base.properties().get(TableProperties.SORTED_BY);
   }
 
   String writerId() {
@@ -80,6 +92,15 @@ public final class TableWriter implements AutoCloseable {
     if (segments.isEmpty()) {
       openSegments();
     }
+    if (sortKey != null) {
+      buffer(batch);
+    } else {
+      writeRows(batch);
+    }
+  }
+
+  /** Streams the batch's rows into the segments, ending each row group once it is full. */
+  private void writeRows(VectorSchemaRoot batch) throws IOException {
     int rows = batch.getRowCount();
     int done = 0;
     while (done < rows) {
@@ -93,6 +114,73 @@ public final class TableWriter implements AutoCloseable {
       if (rowsInGroup == rowGroupRows) {
         endRowGroup();
       }
+    }
+  }
+
+  /** Holds the batch's rows until a row group is full, then writes it sorted. */
+  private void buffer(VectorSchemaRoot batch) throws IOException {
+    if (pending == null) {
+      sortMemory = new RootAllocator();
+      pending = VectorSchemaRoot.create(base.schema().arrowSchema(), sortMemory);
+      pending.allocateNew();
+    }
+    int rows = batch.getRowCount();
+    int done = 0;
+    while (done < rows) {
+      int n = (int) Math.min(rows - done, rowGroupRows - pendingRows);
+      for (ColumnSpec c : base.schema().columns()) {
+        FieldVector from = batch.getVector(c.name());
+        FieldVector to = pending.getVector(c.name());
+        for (int k = 0; k < n; k++) {
+          to.copyFromSafe(done + k, pendingRows + k, from);
+        }
+      }
+      pendingRows += n;
+      done += n;
+      if (pendingRows == rowGroupRows) {
+        writeSorted();
+      }
+    }
+  }
+
+  /** The held rows, as one row group in the order of {@link #sortKey} (stable, nulls first). */
+  private void writeSorted() throws IOException {
+    int n = pendingRows;
+    for (FieldVector v : pending.getFieldVectors()) {
+      v.setValueCount(n);
+    }
+    pending.setRowCount(n);
+    FieldVector key = pending.getVector(sortKey);
+    Object[] values = new Object[n];
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      values[i] = key.getObject(i);
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> ValueOrder.NULLS_FIRST.compare(values[a], values[b]));
+    try (VectorSchemaRoot sorted = VectorSchemaRoot.create(pending.getSchema(), sortMemory)) {
+      sorted.allocateNew();
+      for (int c = 0; c < pending.getFieldVectors().size(); c++) {
+        FieldVector from = pending.getVector(c);
+        FieldVector to = sorted.getVector(c);
+        for (int i = 0; i < n; i++) {
+          to.copyFromSafe(order[i], i, from);
+        }
+        to.setValueCount(n);
+      }
+      sorted.setRowCount(n);
+      writeRows(sorted);
+    }
+    pending.clear();
+    pending.allocateNew();
+    pendingRows = 0;
+  }
+
+  private void releaseSortMemory() {
+    if (pending != null) {
+      pending.close();
+      sortMemory.close();
+      pending = null;
     }
   }
 
@@ -129,6 +217,10 @@ public final class TableWriter implements AutoCloseable {
    * result committed later (by a job's driver) is kept by gc's grace period.
    */
   public WriteResult finish() throws IOException {
+    if (pendingRows > 0) {
+      writeSorted();
+    }
+    releaseSortMemory();
     if (rowsInGroup > 0) {
       endRowGroup();
     }
@@ -159,6 +251,7 @@ public final class TableWriter implements AutoCloseable {
         }
       }
     } finally {
+      releaseSortMemory();
       lock.close();
     }
   }

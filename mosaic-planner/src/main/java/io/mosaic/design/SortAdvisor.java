@@ -1,7 +1,6 @@
 package io.mosaic.design;
 
 import io.mosaic.format.ColumnSpec;
-import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.RowGroupStats;
 import io.mosaic.format.SegmentEntry;
@@ -205,7 +204,7 @@ public final class SortAdvisor {
   }
 
   private static boolean orderable(ColumnSpec c) {
-    return c.type().kind() != ColumnType.Kind.BOOLEAN && c.type().kind() != ColumnType.Kind.BINARY;
+    return io.mosaic.format.ValueOrder.orderable(c.type());
   }
 
   private static RowGroupStats stats(Manifest m, String column, int g) {

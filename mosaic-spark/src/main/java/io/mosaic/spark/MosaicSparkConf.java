@@ -219,7 +219,7 @@ final class MosaicSparkConf {
             // Checked now: recorded as the table's property, a bad value would fail every read.
             new Setting(k, value, "option " + key).asBoolean();
             properties.put(key, value.strip());
-          } else if (isColumnDevice(k)) {
+          } else if (isColumnDevice(k) || k.equals(TableProperties.SORTED_BY)) {
             properties.put(key, value.strip());
           }
         });
@@ -290,6 +290,7 @@ final class MosaicSparkConf {
           if (k.equals(SparkSetting.ROW_GROUP_ROWS.key())
               || k.equals(SparkSetting.DEFAULT_DEVICE.key())
               || k.equals(SparkSetting.PUSHDOWN.key())
+              || k.equals(TableProperties.SORTED_BY)
               || isColumnDevice(k)) {
             settings.put(k, value);
           }

@@ -1,14 +1,22 @@
 package io.mosaic.spark;
 
+import io.mosaic.format.TableProperties;
 import io.mosaic.format.TableSchema;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.WriteResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.connector.distributions.Distribution;
+import org.apache.spark.sql.connector.distributions.Distributions;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.NullOrdering;
+import org.apache.spark.sql.connector.expressions.SortDirection;
+import org.apache.spark.sql.connector.expressions.SortOrder;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.SupportsTruncate;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
@@ -58,7 +66,28 @@ final class MosaicWriteBuilder implements WriteBuilder, SupportsTruncate {
     // Batches take the table's schema: a NOT NULL column of the query may fill a nullable one.
     TableSchema tableSchema = table.latest().schema();
     boolean overwrite = truncate;
-    return new Write() {
+    String sortedBy = table.latest().properties().get(TableProperties.SORTED_BY);
+    SortOrder[] order =
+        sortedBy == null
+            ? new SortOrder[0]
+            : new SortOrder[] {
+              Expressions.sort(
+                  Expressions.column(sortedBy), SortDirection.ASCENDING, NullOrdering.NULLS_FIRST)
+            };
+    // A table sorted_by a column has Spark range-partition and sort the rows by it before the
+    // tasks write them, so its row groups hold ranges of it too, not only its pages (core's
+    // writers sort each row group: docs/format.md, "Sort order on write").
+    return new RequiresDistributionAndOrdering() {
+      @Override
+      public Distribution requiredDistribution() {
+        return order.length == 0 ? Distributions.unspecified() : Distributions.ordered(order);
+      }
+
+      @Override
+      public SortOrder[] requiredOrdering() {
+        return order;
+      }
+
       @Override
       public BatchWrite toBatch() {
         return new BatchWrite() {

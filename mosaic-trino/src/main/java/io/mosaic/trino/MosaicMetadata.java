@@ -210,6 +210,10 @@ final class MosaicMetadata implements ConnectorMetadata {
     if (device != null) {
       properties.put(MosaicTableProperties.DEFAULT_DEVICE, device);
     }
+    String sortedBy = m.properties().get(TableProperties.SORTED_BY);
+    if (sortedBy != null) {
+      properties.put(MosaicTableProperties.SORTED_BY, sortedBy);
+    }
     return new ConnectorTableMetadata(
         handle.name(), columns(m).stream().map(MosaicColumnHandle::metadata).toList(), properties);
   }

@@ -9,10 +9,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code CREATE TABLE ... WITH (row_group_rows = ..., default_device = ...)}. */
+/** {@code CREATE TABLE ... WITH (row_group_rows = ..., default_device = ..., sorted_by = ...)}. */
 final class MosaicTableProperties {
   static final String ROW_GROUP_ROWS = "row_group_rows";
   static final String DEFAULT_DEVICE = "default_device";
+  static final String SORTED_BY = "sorted_by";
 
   private MosaicTableProperties() {}
 
@@ -26,6 +27,12 @@ final class MosaicTableProperties {
         PropertyMetadata.stringProperty(
             DEFAULT_DEVICE,
             "Device (id in devices.toml) of the table's columns until a placement moves them",
+            null,
+            false),
+        PropertyMetadata.stringProperty(
+            SORTED_BY,
+            "Column each row group's rows are sorted by as they are written (ascending, nulls"
+                + " first)",
             null,
             false));
   }
@@ -44,6 +51,10 @@ final class MosaicTableProperties {
     Object device = properties.get(DEFAULT_DEVICE);
     if (device != null) {
       out.put(TableProperties.DEFAULT_DEVICE, device.toString());
+    }
+    Object sortedBy = properties.get(SORTED_BY);
+    if (sortedBy != null) {
+      out.put(TableProperties.SORTED_BY, sortedBy.toString());
     }
     return out;
   }

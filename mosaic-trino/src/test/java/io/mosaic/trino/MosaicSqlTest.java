@@ -139,6 +139,35 @@ class MosaicSqlTest {
         before.getMaterializedRows());
   }
 
+  @Test
+  void sortedByWritesEachRowGroupInTheColumnsOrder() throws Exception {
+    sql(
+        "CREATE TABLE tiny.sorted WITH (row_group_rows = 100, sorted_by = 'x') AS"
+            + " SELECT x, CAST(x AS varchar) AS s FROM UNNEST(sequence(1, 300)) t(x) ORDER BY rand()");
+    io.mosaic.format.Manifest m = latest("sorted");
+    assertThat(m.properties()).containsEntry("sorted_by", "x");
+    assertThat(m.rowCount()).isEqualTo(300);
+    io.mosaic.table.MosaicTable table =
+        io.mosaic.table.MosaicTable.open(
+            dir.resolve("metadata/tiny/sorted"), MosaicQueryRunner.pool(runner, "mosaic"));
+    try (var alloc = new org.apache.arrow.memory.RootAllocator();
+        var reader = new io.mosaic.table.TableReader(table, m, List.of("x"))) {
+      for (int g = 0; g < reader.rowGroupCount(); g++) {
+        try (var root = reader.read(g, alloc)) {
+          var x = (org.apache.arrow.vector.BigIntVector) root.getVector(0);
+          for (int i = 1; i < root.getRowCount(); i++) {
+            assertThat(x.get(i)).as("row group %d row %d", g, i).isGreaterThan(x.get(i - 1));
+          }
+        }
+      }
+    }
+    assertThat((String) sql("SHOW CREATE TABLE tiny.sorted").getOnlyValue())
+        .contains("sorted_by = 'x'");
+    assertThatThrownBy(
+            () -> sql("CREATE TABLE tiny.badsort WITH (sorted_by = 'nope') AS SELECT 1 AS x"))
+        .hasMessageContaining("sorted_by = 'nope' names no column of the table; name one of x");
+  }
+
   private io.mosaic.format.Manifest latestAt(String table, long version) {
     return io.mosaic.table.MosaicTable.open(
             dir.resolve("metadata/tiny").resolve(table), MosaicQueryRunner.pool(runner, "mosaic"))
