@@ -77,6 +77,18 @@ public final class DeletedRows {
     return positions.isEmpty() ? -1 : positions.last();
   }
 
+  /** The positions of {@code [0, rows)} that are not deleted, ascending. */
+  public int[] livePositions(int rows) {
+    int[] live = new int[rows - (int) positions.rangeCardinality(0, rows)];
+    int n = 0;
+    for (int r = 0; r < rows; r++) {
+      if (!positions.contains(r)) {
+        live[n++] = r;
+      }
+    }
+    return live;
+  }
+
   /** These positions and {@code other}'s. */
   public DeletedRows union(DeletedRows other) {
     return new DeletedRows(RoaringBitmap.or(positions, other.positions));

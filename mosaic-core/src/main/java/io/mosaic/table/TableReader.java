@@ -70,16 +70,14 @@ public final class TableReader implements AutoCloseable {
       VectorSchemaRoot batch, DeletedRows deleted, BufferAllocator alloc) {
     VectorSchemaRoot live = VectorSchemaRoot.create(batch.getSchema(), alloc);
     live.allocateNew();
-    int rows = batch.getRowCount();
-    int n = 0;
-    for (int i = 0; i < rows; i++) {
-      if (deleted.contains(i)) {
-        continue;
+    int[] rows = deleted.livePositions(batch.getRowCount());
+    int n = rows.length;
+    for (int c = 0; c < batch.getFieldVectors().size(); c++) {
+      FieldVector from = batch.getVector(c);
+      FieldVector to = live.getVector(c);
+      for (int i = 0; i < n; i++) {
+        to.copyFromSafe(rows[i], i, from);
       }
-      for (int c = 0; c < batch.getFieldVectors().size(); c++) {
-        live.getVector(c).copyFromSafe(i, n, batch.getVector(c));
-      }
-      n++;
     }
     for (FieldVector v : live.getFieldVectors()) {
       v.setValueCount(n);

@@ -138,6 +138,7 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
         }
         int rows = root.getRowCount();
         DeletedRows deleted = scan.manifest().deletedRows(scan.rowGroup());
+        int[] live = null;
         if (deleted != null) {
           // Deleted rows are decoded with their row group and left out of the batch through a
           // view (docs/format.md, "Deletion vectors").
@@ -145,21 +146,13 @@ final class MosaicPartitionReaderFactory implements PartitionReaderFactory {
             throw new IllegalStateException(
                 "row group " + scan.rowGroup() + " was read in part; its deletions need it whole");
           }
-          int[] live = new int[rows - deleted.count()];
-          int n = 0;
-          for (int r = 0; r < rows; r++) {
-            if (!deleted.contains(r)) {
-              live[n++] = r;
-            }
-          }
+          live = deleted.livePositions(rows);
           for (int i = 0; i < vectors.length; i++) {
             vectors[i] = new LiveRowsColumnVector(vectors[i], live);
           }
-          rows = n;
-          batch = new ColumnarBatch(withRowIds(vectors, live, rows), rows);
-        } else {
-          batch = new ColumnarBatch(withRowIds(vectors, null, rows), rows);
+          rows = live.length;
         }
+        batch = new ColumnarBatch(withRowIds(vectors, live, rows), rows);
         return true;
       }
 
