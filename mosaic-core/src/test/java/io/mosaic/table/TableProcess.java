@@ -73,6 +73,19 @@ public final class TableProcess {
       case "latest" -> latest(table, until);
       case "migrate" -> migrate(table, parse(args, 5));
       case "gc-once" -> new GarbageCollector(table).collect(Duration.ZERO);
+      case "change" -> {
+        // One change, as RowChangeCrashTest kills it: delete batch args[5], insert batch args[6].
+        System.out.println(CrashWorkload.STARTED);
+        System.out.flush();
+        try (Retriever retriever = new Retriever(pool, 1, 0);
+            TablePin pin = table.pin()) {
+          change(
+              table,
+              pin,
+              liveRowsByBatch(table, pin, retriever).get(Integer.parseInt(args[5])),
+              Integer.parseInt(args[6]));
+        }
+      }
       default -> throw new IllegalArgumentException("unknown role " + role);
     }
     System.out.println("DONE");
@@ -232,45 +245,18 @@ public final class TableProcess {
       int pauseMillis)
       throws Exception {
     int next = firstBatch;
-    try (Retriever retriever = new Retriever(pool, 1, 0);
-        BufferAllocator alloc = new RootAllocator()) {
+    try (Retriever retriever = new Retriever(pool, 1, 0)) {
       do {
         try (TablePin pin = table.pin()) {
-          Map<Integer, DeletedRows.Collector> rows = new HashMap<>();
-          try (Scan scan =
-              retriever.scan(table, pin, ScanRequest.of(List.of("k")).recorded(false))) {
-            while (scan.hasNext()) {
-              BigIntVector k = (BigIntVector) scan.next().getVector(0);
-              DeletedRows deleted = pin.manifest().deletedRows(scan.rowGroup());
-              for (int r = 0; r < k.getValueCount(); r++) {
-                if (deleted == null || !deleted.contains(r)) {
-                  rows.computeIfAbsent((int) (k.get(r) / 100_000), b -> new DeletedRows.Collector())
-                      .add(DeletedRows.rowId(scan.rowGroup(), r));
-                }
-              }
-            }
-          }
+          Map<Integer, DeletedRows.Collector> rows = liveRowsByBatch(table, pin, retriever);
           if (!rows.isEmpty()) {
             List<Integer> batches = new ArrayList<>(new TreeSet<>(rows.keySet()));
             int victim = batches.get(random.nextInt(batches.size()));
-            boolean insert = random.nextBoolean();
-            int inserted = insert ? next++ : -1;
-            String operation = insert ? "update" : "delete";
-            List<WriteResult> written = new ArrayList<>();
-            if (insert) {
-              try (TableWriter writer = table.newWriter();
-                  VectorSchemaRoot batch =
-                      VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
-                CrashWorkload.fill(batch, inserted);
-                writer.write(batch);
-                written.add(writer.finish());
-              }
-            }
-            String what = victim + " " + (insert ? Integer.toString(inserted) : "-");
+            int inserted = random.nextBoolean() ? next++ : -1;
+            String what = victim + " " + (inserted >= 0 ? Integer.toString(inserted) : "-");
             // Before the commit: a kill after its publish leaves the batch deleted unannounced.
             System.out.println("CHANGING " + pin.version() + " " + what);
-            Manifest m =
-                table.changeRows(operation, pin.version(), rows.get(victim).deletions(), written);
+            Manifest m = change(table, pin, rows.get(victim), inserted);
             System.out.println("CHANGED " + m.version() + " " + what + " " + lost());
           }
         } catch (CorruptTableException | TableConflictException e) {
@@ -279,6 +265,47 @@ public final class TableProcess {
         Thread.sleep(random.nextInt(pauseMillis + 1));
       } while (System.currentTimeMillis() < until && next < firstBatch + BATCHES_PER_WRITER);
     }
+  }
+
+  /** Per batch, the ids of its rows the pinned version has not deleted. */
+  static Map<Integer, DeletedRows.Collector> liveRowsByBatch(
+      MosaicTable table, TablePin pin, Retriever retriever) {
+    Map<Integer, DeletedRows.Collector> rows = new HashMap<>();
+    try (Scan scan = retriever.scan(table, pin, ScanRequest.of(List.of("k")).recorded(false))) {
+      while (scan.hasNext()) {
+        BigIntVector k = (BigIntVector) scan.next().getVector(0);
+        DeletedRows deleted = pin.manifest().deletedRows(scan.rowGroup());
+        for (int r = 0; r < k.getValueCount(); r++) {
+          if (deleted == null || !deleted.contains(r)) {
+            rows.computeIfAbsent((int) (k.get(r) / 100_000), b -> new DeletedRows.Collector())
+                .add(DeletedRows.rowId(scan.rowGroup(), r));
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Commits the deletion of {@code victim}'s rows of the pinned version, with batch {@code
+   * inserted} written in the same commit when it is not negative (an UPDATE).
+   */
+  static Manifest change(
+      MosaicTable table, TablePin pin, DeletedRows.Collector victim, int inserted)
+      throws java.io.IOException {
+    List<WriteResult> written = new ArrayList<>();
+    if (inserted >= 0) {
+      try (BufferAllocator alloc = new RootAllocator();
+          TableWriter writer = table.newWriter();
+          VectorSchemaRoot batch =
+              VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
+        CrashWorkload.fill(batch, inserted);
+        writer.write(batch);
+        written.add(writer.finish());
+      }
+    }
+    return table.changeRows(
+        inserted >= 0 ? "update" : "delete", pin.version(), victim.deletions(), written);
   }
 
   /** Compacts the latest version until {@code until}, as a background {@code optimize} does. */
