@@ -1,5 +1,6 @@
 package io.mosaic.maintenance;
 
+import io.mosaic.MosaicException;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
@@ -9,10 +10,12 @@ import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableConflictException;
 import io.mosaic.table.TableFolders;
+import io.mosaic.table.TablePin;
 import io.mosaic.table.TableReader;
 import io.mosaic.table.TableWriter;
 import io.mosaic.table.WriteResult;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +37,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * table. It rewrites the whole table, not only its small row groups: segments hold runs of row
  * groups, and keeping some of them would renumber files older versions still read. A kill before
  * the commit leaves the old version whole (gc deletes the partial files), one after leaves the new
- * one. A table changed by another commit meanwhile is not overwritten: the compaction is refused
- * with a conflict and nothing of the other commit is lost.
+ * one. Appends committed meanwhile follow the compacted row groups in the new version; any other
+ * commit meanwhile is not overwritten: the compaction is refused with a conflict and nothing of the
+ * other commit is lost. The version compacted is pinned while it is read.
  */
 public final class TableCompactor {
   /** Progress of a compaction. */
@@ -80,37 +84,112 @@ public final class TableCompactor {
    * are left out of the rewrite, which so applies the deletion vectors.
    */
   public Result optimize(Listener listener) throws IOException {
-    Manifest base = table.latest();
+    // Pinned: a migration or row change may replace the base's files meanwhile, and gc must keep
+    // them until the rewrite has read them (docs/format.md, "Pins, writer locks and gc").
+    Result result;
+    List<SegmentEntry> replaced = new ArrayList<>();
+    try (TablePin pin = table.pin()) {
+      result = optimize(pin.manifest(), listener, replaced);
+    }
+    // Once unpinned, so that gc can delete what no other reader holds.
+    new GarbageCollector(table).retire(replaced);
+    return result;
+  }
+
+  private Result optimize(Manifest base, Listener listener, List<SegmentEntry> replaced)
+      throws IOException {
     int before = base.rowGroups().size();
     long target = table.rowGroupRows(base);
     if (before <= rowGroupsNeeded(base, target) && base.deletions().isEmpty()) {
       return new Result(base.version(), Optional.empty(), base.rowCount(), before, before, 0);
     }
     TableFolders.requirePlainId(table, base, "optimize");
-    List<ColumnSpec> columns = base.schema().columns();
-    long bytes = 0;
+    long[] bytes = {0};
+    List<WriteResult> written = new ArrayList<>();
+    try (BufferAllocator alloc = new RootAllocator()) {
+      written.add(rewrite(base, 0, alloc, listener, bytes));
+      CrashPoints.reached("optimize-written");
+      Manifest read = base; // the newest version whose rows the results hold
+      for (int attempt = 1; ; attempt++) {
+        Manifest through = read;
+        Manifest compacted;
+        try {
+          compacted = table.commit("optimize", latest -> composed(through, latest, written));
+        } catch (AppendedMeanwhile e) {
+          if (attempt == MAX_REWRITES) {
+            throw new TableConflictException(
+                "table "
+                    + table.name()
+                    + " got appends during each of "
+                    + attempt
+                    + " tries to commit optimize; nothing was committed, run optimize again");
+          }
+          // The appended row groups are rewritten too, as rows of their own: their files stamp
+          // their row group numbers, which the compacted version changes (SegmentStamp).
+          try (TablePin pin = table.pin(e.latest.version())) {
+            written.add(
+                rewrite(pin.manifest(), through.rowGroups().size(), alloc, listener, bytes));
+            read = pin.manifest();
+          }
+          continue;
+        }
+        CrashPoints.reached("optimize-committed");
+        // Appends only add segments: the last version read names every file replaced.
+        replaced.addAll(through.segments());
+        return new Result(
+            base.version(),
+            Optional.of(compacted.version()),
+            through.liveRowCount(),
+            before,
+            compacted.rowGroups().size(),
+            bytes[0]);
+      }
+    }
+  }
+
+  /** Tries to commit a compaction before giving up while appends keep coming. */
+  private static final int MAX_REWRITES = 5;
+
+  /** Appends came after the rows a compaction read: it rewrites them too, then commits. */
+  private static final class AppendedMeanwhile extends RuntimeException {
+    final transient Manifest latest;
+
+    AppendedMeanwhile(Manifest latest) {
+      super(null, null, false, false);
+      this.latest = latest;
+    }
+  }
+
+  /**
+   * Rewrites row groups {@code from ..} of {@code m}, one at a time, leaving deleted rows out; adds
+   * the bytes read to {@code bytes[0]}.
+   */
+  private WriteResult rewrite(
+      Manifest m, int from, BufferAllocator alloc, Listener listener, long[] bytes)
+      throws IOException {
+    int total = m.rowGroups().size();
+    List<ColumnSpec> columns = m.schema().columns();
     Map<SegmentEntry, SegmentReader> readers = new HashMap<>();
-    try (BufferAllocator alloc = new RootAllocator();
-        TableWriter writer = table.newWriter();
-        VectorSchemaRoot batch = VectorSchemaRoot.create(base.schema().arrowSchema(), alloc)) {
+    try (TableWriter writer = table.newWriter();
+        VectorSchemaRoot batch = VectorSchemaRoot.create(m.schema().arrowSchema(), alloc)) {
       try {
-        for (int g = 0; g < before; g++) {
+        for (int g = from; g < total; g++) {
           for (ColumnSpec c : columns) {
-            SegmentEntry s = base.segmentFor(c.name(), g);
+            SegmentEntry s = m.segmentFor(c.name(), g);
             SegmentReader reader = readers.get(s);
             if (reader == null) {
               // Segments are read in row group order: the previous one of this column is done.
               closeDone(readers, c.name(), g);
-              reader = new SegmentReader(table.name(), table.pool(), base, s);
+              reader = new SegmentReader(table.name(), table.pool(), m, s);
               readers.put(s, reader);
             }
             try (FieldVector in = reader.read(g, alloc)) {
               in.makeTransferPair(batch.getVector(c.name())).transfer();
             }
-            bytes += s.fileBytes() / s.rowGroupCount();
+            bytes[0] += s.fileBytes() / s.rowGroupCount();
           }
-          batch.setRowCount((int) (long) base.rowGroups().get(g));
-          DeletedRows deleted = base.deletedRows(g);
+          batch.setRowCount((int) (long) m.rowGroups().get(g));
+          DeletedRows deleted = m.deletedRows(g);
           if (deleted == null) {
             writer.write(batch);
           } else {
@@ -121,47 +200,58 @@ public final class TableCompactor {
             }
           }
           batch.clear();
-          listener.rowGroupRead(g + 1, before, bytes);
+          listener.rowGroupRead(g + 1, total, bytes[0]);
         }
       } finally {
         for (SegmentReader r : readers.values()) {
           r.close();
         }
       }
-      WriteResult result = writer.finish();
-      CrashPoints.reached("optimize-written");
-      long baseVersion = base.version();
-      Manifest compacted =
-          table.commit(
-              "optimize",
-              latest -> {
-                if (latest.version() != baseVersion) {
-                  throw new TableConflictException(
-                      "table "
-                          + table.name()
-                          + " changed during optimize (v"
-                          + baseVersion
-                          + " -> v"
-                          + latest.version()
-                          + ", by "
-                          + latest.operation()
-                          + "); nothing was committed and that change is kept, run optimize"
-                          + " again");
-                }
-                return latest
-                    .next("optimize", result.rowGroups(), result.segments())
-                    .withDeletions(Map.of());
-              });
-      CrashPoints.reached("optimize-committed");
-      new GarbageCollector(table).retire(base.segments());
-      return new Result(
-          baseVersion,
-          Optional.of(compacted.version()),
-          base.liveRowCount(),
-          before,
-          compacted.rowGroups().size(),
-          bytes);
+      return writer.finish();
     }
+  }
+
+  /**
+   * The compacted version on {@code latest}: the rewritten row groups of {@code read}, in {@code
+   * written}'s order. Appends since {@code read} are rewritten as well ({@link AppendedMeanwhile}):
+   * a table fed by small inserts keeps getting them while it is compacted, and refusing then would
+   * never let a compaction commit. Any other commit since (a row change, a migration, an ALTER,
+   * another rewrite) changed the rows or files the rewrite read, so the compaction is refused and
+   * that commit kept.
+   */
+  private Manifest composed(Manifest read, Manifest latest, List<WriteResult> written) {
+    if (latest.version() == read.version()) {
+      List<Long> rowGroups = new ArrayList<>();
+      List<SegmentEntry> segments = new ArrayList<>();
+      for (WriteResult r : written) {
+        int first = rowGroups.size();
+        rowGroups.addAll(r.rowGroups());
+        r.segments().forEach(s -> segments.add(s.startingAt(first + s.firstRowGroup())));
+      }
+      // Every deletion of the versions read is applied by the rewrite.
+      return latest.next("optimize", rowGroups, segments).withDeletions(Map.of());
+    }
+    for (long v = read.version() + 1; v <= latest.version(); v++) {
+      String operation;
+      try {
+        operation = v == latest.version() ? latest.operation() : table.version(v).operation();
+      } catch (MosaicException e) {
+        operation = "a version gc retired";
+      }
+      if (!operation.equals("append")) {
+        throw new TableConflictException(
+            "table "
+                + table.name()
+                + " changed during optimize (v"
+                + read.version()
+                + " -> v"
+                + latest.version()
+                + ", by "
+                + operation
+                + "); nothing was committed and that change is kept, run optimize again");
+      }
+    }
+    throw new AppendedMeanwhile(latest);
   }
 
   /** Closes the readers of {@code column}'s segments that end before row group {@code g}. */

@@ -11,6 +11,7 @@ import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableConflictException;
 import io.mosaic.table.TableFolders;
+import io.mosaic.table.TablePin;
 import io.mosaic.table.TableWriter;
 import io.mosaic.table.WriteResult;
 import java.io.IOException;
@@ -76,7 +77,19 @@ public final class TableSorter {
    * Sorts the latest version's rows by {@code column} and commits them; returns the new version.
    */
   public Manifest sort(String column, Listener listener) throws IOException {
-    Manifest base = table.latest();
+    // Pinned, as a compaction's base is (TableCompactor#optimize).
+    Manifest base;
+    Manifest sorted;
+    try (TablePin pin = table.pin()) {
+      base = pin.manifest();
+      sorted = sort(base, column, listener);
+    }
+    // Once unpinned, so that gc can delete what no other reader holds.
+    new GarbageCollector(table).retire(base.segments());
+    return sorted;
+  }
+
+  private Manifest sort(Manifest base, String column, Listener listener) throws IOException {
     String key = base.schema().column(column).name();
     TableFolders.requirePlainId(table, base, "re-sort");
     List<ColumnSpec> columns = base.schema().columns();
@@ -165,7 +178,6 @@ public final class TableSorter {
                     .withProperties(properties);
               });
       CrashPoints.reached("sort-committed");
-      new GarbageCollector(table).retire(base.segments());
       return sorted;
     } catch (IllegalStateException | UnsupportedOperationException e) {
       throw new MosaicException(

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.TableProperties;
@@ -118,39 +119,88 @@ class TableCompactorTest {
     assertThat(table.latest().version()).isEqualTo(after.version());
   }
 
+  /** Runs {@code during} when the compaction has read its tenth row group. */
+  private static TableCompactor.Listener atTenthRowGroup(IoAction during) {
+    return new TableCompactor.Listener() {
+      @Override
+      public void rowGroupRead(int done, int total, long bytes) {
+        if (done == 10) {
+          try {
+            during.run();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      }
+    };
+  }
+
+  private interface IoAction {
+    void run() throws IOException;
+  }
+
   @Test
-  void aCommitDuringTheCompactionIsKeptAndTheCompactionRefused() throws IOException {
+  void anAppendDuringTheCompactionFollowsTheCompactedRowGroups() throws IOException {
     DevicePool pool = TestPool.fourDevices(dir);
     List<List<Object>> rows = new ArrayList<>();
     MosaicTable table = smallAppends(pool, rows);
     Manifest before = table.latest();
     List<List<Object>> late = rows.subList(0, 3);
+    List<List<Object>> expected = new ArrayList<>(rows);
+    expected.addAll(late);
+
+    List<Manifest> appended = new ArrayList<>();
+    TableCompactor.Result result =
+        new TableCompactor(table)
+            .optimize(
+                atTenthRowGroup(
+                    () -> appended.add(TableFixtures.appendRows(table, TpchBatches.ORDERS, late))));
+
+    Manifest latest = table.latest();
+    assertThat(result.version()).contains(before.version() + 2);
+    assertThat(latest.operation()).isEqualTo("optimize");
+    // The compacted rows of the version read, then the append's rows, rewritten: its files number
+    // their row groups, which the compaction changed.
+    assertThat(latest.rowGroups()).containsExactly(500L, 500L, 480L, 3L);
+    assertThat(TableRoundTripTest.rows(table, latest, alloc)).isEqualTo(expected);
+    assertThat(appended).hasSize(1);
+    assertThat(latest.segments())
+        .noneMatch(
+            s -> appended.get(0).segments().stream().anyMatch(o -> o.path().equals(s.path())));
+    // Every old file was retired: only the compacted version's are left.
+    try (var files = Files.walk(dir.resolve("devices"))) {
+      assertThat(files.filter(f -> f.toString().endsWith(".parquet")).count())
+          .isEqualTo(latest.segments().size());
+    }
+  }
+
+  @Test
+  void aRowChangeDuringTheCompactionIsKeptAndTheCompactionRefused() throws IOException {
+    DevicePool pool = TestPool.fourDevices(dir);
+    List<List<Object>> rows = new ArrayList<>();
+    MosaicTable table = smallAppends(pool, rows);
+    Manifest before = table.latest();
 
     assertThatThrownBy(
             () ->
                 new TableCompactor(table)
                     .optimize(
-                        new TableCompactor.Listener() {
-                          @Override
-                          public void rowGroupRead(int done, int total, long bytes) {
-                            if (done == 10) {
-                              try {
-                                TableFixtures.appendRows(table, TpchBatches.ORDERS, late);
-                              } catch (IOException e) {
-                                throw new UncheckedIOException(e);
-                              }
-                            }
-                          }
-                        }))
+                        atTenthRowGroup(
+                            () ->
+                                table.changeRows(
+                                    "delete",
+                                    before.version(),
+                                    Map.of(0, DeletedRows.of(0, 1)),
+                                    List.of()))))
         .isInstanceOf(TableConflictException.class)
         .hasMessageContaining("changed during optimize")
+        .hasMessageContaining("by delete")
         .hasMessageContaining("run optimize again");
 
     Manifest latest = table.latest();
     assertThat(latest.version()).isEqualTo(before.version() + 1);
-    assertThat(latest.operation()).isEqualTo("append");
-    List<List<Object>> expected = new ArrayList<>(rows);
-    expected.addAll(late);
-    assertThat(TableRoundTripTest.rows(table, latest, alloc)).isEqualTo(expected);
+    assertThat(latest.operation()).isEqualTo("delete");
+    assertThat(TableRoundTripTest.rows(table, latest, alloc))
+        .isEqualTo(rows.subList(2, rows.size()));
   }
 }

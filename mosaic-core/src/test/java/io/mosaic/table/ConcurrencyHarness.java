@@ -32,21 +32,23 @@ import java.util.zip.CRC32C;
 
 /**
  * The randomized concurrency and fault harness (issue 27, docs/format.md): each round starts a
- * table and processes on it, writers appending, a migrator moving random columns, gc looping with
- * no grace or the default hour, a reader checking every row of the versions it pins (as a server
- * does, listing pins and collecting garbage in its own JVM, every other round or beside a plain
- * reader), and a process reading the latest version in a loop as an importer does before it writes.
- * Processes are killed with SIGKILL at random moments, never before their first event (a commit, a
- * read, a gc pass): a JVM slow to start, as an HDFS client is, still has every round check
- * something. A {@link Shape} says how many writers race, how long a round runs and whether killed
- * processes start again.
+ * table and processes on it, writers appending, a migrator moving random columns, a changer
+ * deleting batches (half the time inserting one in the same commit, as an UPDATE does), a compactor
+ * running {@code optimize}, gc looping with no grace or the default hour, a reader checking every
+ * row of the versions it pins (as a server does, listing pins and collecting garbage in its own
+ * JVM, every other round or beside a plain reader), and a process reading the latest version in a
+ * loop as an importer does before it writes. Processes are killed with SIGKILL at random moments,
+ * never before their first event (a commit, a read, a gc pass): a JVM slow to start, as an HDFS
+ * client is, still has every round check something. A {@link Shape} says how many writers race, how
+ * long a round runs and whether killed processes start again.
  *
- * <p>After each round: every acknowledged append is in the table, no version was acknowledged to
- * two committers, every file the latest version refers to is there with its checksum, every reader
- * got exactly the committed rows of the version it pinned (a version's batches include every batch
- * acknowledged at or before it) or a clear error, no process hung, and gc leaves nothing
- * unreferenced. Run on demand with {@code mosaic-core/harness}, or from {@code
- * ConcurrencyHarnessTest} and {@code HdfsConcurrencyHarnessTest} at a size that fits CI.
+ * <p>After each round: every acknowledged append is in the table unless a change deleted it, no
+ * acknowledged deletion shows its rows again, no version was acknowledged to two committers, every
+ * file the latest version refers to is there with its checksum, every reader got exactly the
+ * committed rows of the version it pinned (a version's batches include every batch acknowledged at
+ * or before it) or a clear error, no process hung, and gc leaves nothing unreferenced. Run on
+ * demand with {@code mosaic-core/harness}, or from {@code ConcurrencyHarnessTest} and {@code
+ * HdfsConcurrencyHarnessTest} at a size that fits CI.
  */
 public final class ConcurrencyHarness {
   private static final long HANG_MILLIS = 180_000;
@@ -91,6 +93,9 @@ public final class ConcurrencyHarness {
     int restarts;
     int acknowledged;
     int migrations;
+    int changes;
+    int compactions;
+    int deletedRowsShown;
     // Versions some committer found taken (several raced for them), the races lost, and the
     // acknowledged commits that lost at least one race first.
     int contestedVersions;
@@ -114,6 +119,8 @@ public final class ConcurrencyHarness {
     long betweenAcksMillis;
     long millis;
     final Map<String, Integer> errors = new TreeMap<>();
+    // The first message of each kind of clear error, to tell a conflict from a missing file.
+    final Map<String, String> firstErrors = new TreeMap<>();
     final List<String> failures = new ArrayList<>();
 
     @Override
@@ -121,13 +128,14 @@ public final class ConcurrencyHarness {
       return String.format(
           Locale.ROOT,
           "rounds %d (%d with a reader as a server) in %.0f s, processes killed %s, killed after"
-              + " %s, restarted %d; appends acknowledged %d, migrations committed %d, contested"
+              + " %s, restarted %d; appends acknowledged %d, migrations committed %d, row changes"
+              + " committed %d, compactions committed %d, deleted rows shown again %d, contested"
               + " versions %d (%d races lost; %d acknowledged commits lost one first), versions"
               + " with two winners %d, lost acknowledged appends %d, scans failing %d (on a"
               + " missing file %d), wrong reads %d; gc passes deleting versions %d and files %d,"
               + " reads checked %d (%d of a version older than the newest acknowledged), latest"
               + " versions read %d; writer JVM start to first ack %.0f ms (%d starts), between"
-              + " acks %.1f ms; clear errors %s; failures %d%s",
+              + " acks %.1f ms; clear errors %s (the first of each: %s); failures %d%s",
           rounds,
           serverRounds,
           millis / 1e3,
@@ -136,6 +144,9 @@ public final class ConcurrencyHarness {
           restarts,
           acknowledged,
           migrations,
+          changes,
+          compactions,
+          deletedRowsShown,
           contestedVersions,
           lostRaces,
           commitsThatLost,
@@ -153,6 +164,7 @@ public final class ConcurrencyHarness {
           writerStarts,
           commitsTimed == 0 ? 0.0 : (double) betweenAcksMillis / commitsTimed,
           errors,
+          firstErrors,
           failures.size(),
           failures.isEmpty()
               ? ""
@@ -230,9 +242,10 @@ public final class ConcurrencyHarness {
               totals.lostAcknowledged,
               totals.versionsWithTwoWinners,
               totals.scansFailing,
-              totals.wrongReads
+              totals.wrongReads,
+              totals.deletedRowsShown
             })
-        .as("lost acknowledged, two winners, failing scans, wrong reads")
+        .as("lost acknowledged, two winners, failing scans, wrong reads, deleted rows shown")
         .containsOnly(0);
     org.assertj.core.api.Assertions.assertThat(totals.acknowledged)
         .as("appends acknowledged")
@@ -329,7 +342,9 @@ public final class ConcurrencyHarness {
   }
 
   private static final java.util.regex.Pattern EVENT =
-      java.util.regex.Pattern.compile("(ACK|MIGRATED|UNMOVED|GC|READ|LATEST|ERROR|WRONG) .*");
+      java.util.regex.Pattern.compile(
+          "(ACK|MIGRATED|UNMOVED|CHANGING|CHANGED|OPTIMIZED|UNCOMPACTED|GC|READ|LATEST|ERROR|WRONG)"
+              + " .*");
 
   private static void round(Shape shape, Path dir, String root, int round, long seed, Totals totals)
       throws Exception {
@@ -341,6 +356,12 @@ public final class ConcurrencyHarness {
             ? MosaicTable.create(
                 Path.of(root), pool, CrashWorkload.SCHEMA, CrashWorkload.properties())
             : MosaicTable.create(log, pool, CrashWorkload.SCHEMA, CrashWorkload.properties());
+    // Batches from the start, so that the changer and the compactor have rows to work on however
+    // slowly the writers' JVMs start.
+    Map<Long, Integer> preloaded = new HashMap<>();
+    for (int b = 0; b < PRELOADED; b++) {
+      preloaded.put(CrashWorkload.append(table, b).version(), b);
+    }
     Random random = new Random(seed);
     boolean server = shape.bothReaders() || round % 2 == 1;
     if (server) {
@@ -351,6 +372,8 @@ public final class ConcurrencyHarness {
       children.add(new Child("writer", List.of()));
     }
     children.add(new Child("migrator", List.of()));
+    children.add(new Child("changer", List.of()));
+    children.add(new Child("compactor", List.of()));
     children.add(new Child("gc", List.of(Integer.toString(shape.gcPauseMillis()))));
     if (shape.bothReaders()) {
       children.add(new Child("reader", List.of()));
@@ -406,8 +429,11 @@ public final class ConcurrencyHarness {
         reap(c, where, totals);
       }
     }
-    check(table, dir, root, pool, children, where, totals);
+    check(table, dir, root, pool, children, preloaded, where, totals);
   }
+
+  /** Batches {@code 0 .. PRELOADED-1} are in each round's table before its processes start. */
+  private static final int PRELOADED = 3;
 
   private static void start(
       Child c,
@@ -424,9 +450,10 @@ public final class ConcurrencyHarness {
     args.add(c.role);
     args.add(Long.toString(random.nextLong()));
     args.add(Long.toString(runMillis));
-    if (c.role.equals("writer")) {
-      // Each start of a writer has batch numbers of its own (TableProcess.BATCHES_PER_WRITER).
-      args.add(Integer.toString(1 + writerStarts[0]++ * TableProcess.BATCHES_PER_WRITER));
+    if (c.role.equals("writer") || c.role.equals("changer")) {
+      // Each start of a writer or changer has batch numbers of its own
+      // (TableProcess.BATCHES_PER_WRITER).
+      args.add(Integer.toString(PRELOADED + writerStarts[0]++ * TableProcess.BATCHES_PER_WRITER));
       args.add(Integer.toString(shape.writerPauseMillis()));
     }
     args.addAll(c.extra);
@@ -510,10 +537,16 @@ public final class ConcurrencyHarness {
       String root,
       DevicePool pool,
       List<Child> children,
+      Map<Long, Integer> preloaded,
       String where,
       Totals totals)
       throws IOException {
-    Map<Long, Integer> acked = new HashMap<>(); // version -> batch
+    // version -> batch appended (or inserted)
+    Map<Long, Integer> acked = new HashMap<>(preloaded);
+    Map<Integer, Long> deletedAt = new HashMap<>(); // batch -> version of its acknowledged delete
+    // batch -> the lowest version a change deleting it read: it may have committed above that
+    // version unannounced, when killed between its publish and its acknowledgement.
+    Map<Integer, Long> deleting = new HashMap<>();
     Map<Long, String> winners = new HashMap<>(); // version -> the acknowledgement naming it
     Set<Long> contested = new HashSet<>();
     Map<Long, Set<Integer>> reads = new HashMap<>();
@@ -526,7 +559,7 @@ public final class ConcurrencyHarness {
       for (String line : lines) {
         String[] f = line.split(" ");
         switch (f[0]) {
-          case "ACK", "MIGRATED" -> {
+          case "ACK", "MIGRATED", "CHANGED", "OPTIMIZED" -> {
             long version = Long.parseLong(f[1]);
             String other = winners.put(version, line);
             if (other != null) {
@@ -541,12 +574,21 @@ public final class ConcurrencyHarness {
               totals.lostRaces += versions.size();
               totals.commitsThatLost++;
             }
-            if (f[0].equals("ACK")) {
-              acked.put(version, Integer.parseInt(f[2]));
-            } else {
-              totals.migrations++;
+            switch (f[0]) {
+              case "ACK" -> acked.put(version, Integer.parseInt(f[2]));
+              case "CHANGED" -> {
+                totals.changes++;
+                deletedAt.put(Integer.parseInt(f[2]), version);
+                if (!f[3].equals("-")) {
+                  acked.put(version, Integer.parseInt(f[3]));
+                }
+              }
+              case "OPTIMIZED" -> totals.compactions++;
+              default -> totals.migrations++;
             }
           }
+          case "CHANGING" ->
+              deleting.merge(Integer.parseInt(f[2]), Long.parseLong(f[1]), Math::min);
           case "GC" -> {
             totals.gcPassesDeletingVersions += Integer.parseInt(f[1]) > 0 ? 1 : 0;
             totals.gcPassesDeletingFiles += Integer.parseInt(f[2]) > 0 ? 1 : 0;
@@ -559,6 +601,7 @@ public final class ConcurrencyHarness {
           }
           case "ERROR" -> {
             totals.errors.merge(c.role + ": " + kind(line), 1, Integer::sum);
+            totals.firstErrors.putIfAbsent(c.role + ": " + kind(line), line);
             if (c.role.equals("reader") || c.role.equals("latest")) {
               // A pinned version's files are never deleted, and the latest version is never
               // retired: a reader has no reason to fail.
@@ -571,7 +614,7 @@ public final class ConcurrencyHarness {
       }
     }
     totals.contestedVersions += contested.size();
-    totals.acknowledged += acked.size();
+    totals.acknowledged += acked.size() - preloaded.size();
     if (System.getenv("MOSAIC_HARNESS_DEBUG") != null) {
       children.forEach(c -> System.out.println(c.role + ": " + c.lines));
     }
@@ -584,7 +627,7 @@ public final class ConcurrencyHarness {
                 ScanRequest.of(
                         CrashWorkload.SCHEMA.columns().stream().map(ColumnSpec::name).toList())
                     .recorded(false))) {
-      String wrong = TableProcess.check(scan, latest.rowCount());
+      String wrong = TableProcess.check(scan, latest.liveRowCount());
       if (wrong != null) {
         totals.failures.add(where + ": latest v" + latest.version() + ": " + wrong);
         return;
@@ -594,8 +637,15 @@ public final class ConcurrencyHarness {
       totals.failures.add(where + ": latest v" + latest.version() + " unreadable: " + e);
       return;
     }
+    for (Map.Entry<Integer, Long> d : deletedAt.entrySet()) {
+      if (finalBatches.contains(d.getKey())) {
+        totals.deletedRowsShown++;
+        totals.failures.add(
+            where + ": batch " + d.getKey() + " deleted at v" + d.getValue() + " is in the latest");
+      }
+    }
     for (Map.Entry<Long, Integer> a : acked.entrySet()) {
-      if (!finalBatches.contains(a.getValue())) {
+      if (!finalBatches.contains(a.getValue()) && !deleting.containsKey(a.getValue())) {
         totals.lostAcknowledged++;
         totals.failures.add(
             where + ": batch " + a.getValue() + " acknowledged at v" + a.getKey() + " is lost");
@@ -611,11 +661,21 @@ public final class ConcurrencyHarness {
         totals.failures.add(where + ": two reads of v" + v + " differ: " + reads.get(v) + batches);
       }
       for (Map.Entry<Long, Integer> a : acked.entrySet()) {
-        if (a.getKey() <= v && !batches.contains(a.getValue())) {
+        // A change that read a version below v may have deleted the batch by v.
+        if (a.getKey() <= v
+            && !batches.contains(a.getValue())
+            && deleting.getOrDefault(a.getValue(), Long.MAX_VALUE) >= v) {
           totals.failures.add(where + ": v" + v + " read without batch " + a.getValue());
         }
       }
-      if (!finalBatches.containsAll(batches)) {
+      for (Map.Entry<Integer, Long> d : deletedAt.entrySet()) {
+        if (d.getValue() <= v && batches.contains(d.getKey())) {
+          totals.deletedRowsShown++;
+          totals.failures.add(
+              where + ": v" + v + " read batch " + d.getKey() + " deleted at v" + d.getValue());
+        }
+      }
+      if (!batches.stream().allMatch(b -> finalBatches.contains(b) || deleting.containsKey(b))) {
         totals.failures.add(where + ": v" + v + " read batches the table never kept: " + line);
       }
       totals.reads++;

@@ -3,9 +3,11 @@ package io.mosaic.table;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.CorruptTableException;
+import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
 import io.mosaic.maintenance.GarbageCollector;
 import io.mosaic.maintenance.Migrator;
+import io.mosaic.maintenance.TableCompactor;
 import io.mosaic.scan.Retriever;
 import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
@@ -30,12 +32,15 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * One role of the concurrency harness ({@link ConcurrencyHarness}) in its own JVM, so that it can
  * be killed with SIGKILL at any moment: {@code writer}, {@code migrator}, {@code gc}, {@code
- * reader}, {@code latest}, or a one-shot {@code migrate col=device...} / {@code gc-once}. It prints
- * one line per event the harness checks: {@code ACK <version> <batch> <lost>} after an append
- * returned ({@code <lost>}: the versions its commit found taken by other writers first, or {@code
- * -}), {@code MIGRATED <version> <lost>} after a migration committed, {@code READ <version>
- * <batches>} after a scan that checked every row, {@code ERROR <message>} for a clear failure,
- * {@code WRONG <what>} for rows that are not the committed ones.
+ * reader}, {@code latest}, {@code changer}, {@code compactor}, or a one-shot {@code migrate
+ * col=device...} / {@code gc-once}. It prints one line per event the harness checks: {@code ACK
+ * <version> <batch> <lost>} after an append returned ({@code <lost>}: the versions its commit found
+ * taken by other writers first, or {@code -}), {@code MIGRATED <version> <lost>} after a migration
+ * committed, {@code CHANGING <base> <deleted> <inserted>} before a row change commits and {@code
+ * CHANGED <version> <deleted> <inserted> <lost>} after ({@code <inserted>} a batch or {@code -}),
+ * {@code OPTIMIZED <version> <lost>} after a compaction committed, {@code READ <version> <batches>}
+ * after a scan that checked every row, {@code ERROR <message>} for a clear failure, {@code WRONG
+ * <what>} for rows that are not the committed ones.
  *
  * <p>Rows are {@link CrashWorkload}'s batches: every value derives from the key {@code k = batch *
  * 100,000 + i}, so a reader can check any version without knowing which batches it holds.
@@ -60,11 +65,27 @@ public final class TableProcess {
               Integer.parseInt(args[5]),
               args.length > 6 ? Integer.parseInt(args[6]) : 30);
       case "migrator" -> migrator(table, random, until);
+      case "changer" ->
+          changer(table, pool, random, until, Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+      case "compactor" -> compactor(table, random, until);
       case "gc" -> gc(table, random, until, args.length > 5 ? Integer.parseInt(args[5]) : 20);
       case "reader" -> reader(table, pool, random, until, args.length > 5);
       case "latest" -> latest(table, until);
       case "migrate" -> migrate(table, parse(args, 5));
       case "gc-once" -> new GarbageCollector(table).collect(Duration.ZERO);
+      case "change" -> {
+        // One change, as RowChangeCrashTest kills it: delete batch args[5], insert batch args[6].
+        System.out.println(CrashWorkload.STARTED);
+        System.out.flush();
+        try (Retriever retriever = new Retriever(pool, 1, 0);
+            TablePin pin = table.pin()) {
+          change(
+              table,
+              pin,
+              liveRowsByBatch(table, pin, retriever).get(Integer.parseInt(args[5])),
+              Integer.parseInt(args[6]));
+        }
+      }
       default -> throw new IllegalArgumentException("unknown role " + role);
     }
     System.out.println("DONE");
@@ -208,6 +229,103 @@ public final class TableProcess {
     } while (System.currentTimeMillis() < until);
   }
 
+  /**
+   * Changes rows as a DELETE or an UPDATE does (docs/format.md, "Deletion vectors") until {@code
+   * until}: reads a pinned version's keys, picks one of its batches and deletes all its live rows,
+   * half the time inserting a new batch (numbered from {@code firstBatch}) in the same commit. A
+   * whole batch, so that a reader can still tell a version's batches complete; after a compaction a
+   * batch shares row groups with others, so its rows are then some of a row group's.
+   */
+  private static void changer(
+      MosaicTable table,
+      DevicePool pool,
+      Random random,
+      long until,
+      int firstBatch,
+      int pauseMillis)
+      throws Exception {
+    int next = firstBatch;
+    try (Retriever retriever = new Retriever(pool, 1, 0)) {
+      do {
+        try (TablePin pin = table.pin()) {
+          Map<Integer, DeletedRows.Collector> rows = liveRowsByBatch(table, pin, retriever);
+          if (!rows.isEmpty()) {
+            List<Integer> batches = new ArrayList<>(new TreeSet<>(rows.keySet()));
+            int victim = batches.get(random.nextInt(batches.size()));
+            int inserted = random.nextBoolean() ? next++ : -1;
+            String what = victim + " " + (inserted >= 0 ? Integer.toString(inserted) : "-");
+            // Before the commit: a kill after its publish leaves the batch deleted unannounced.
+            System.out.println("CHANGING " + pin.version() + " " + what);
+            Manifest m = change(table, pin, rows.get(victim), inserted);
+            System.out.println("CHANGED " + m.version() + " " + what + " " + lost());
+          }
+        } catch (CorruptTableException | TableConflictException e) {
+          System.out.println("ERROR " + oneLine(e));
+        }
+        Thread.sleep(random.nextInt(pauseMillis + 1));
+      } while (System.currentTimeMillis() < until && next < firstBatch + BATCHES_PER_WRITER);
+    }
+  }
+
+  /** Per batch, the ids of its rows the pinned version has not deleted. */
+  static Map<Integer, DeletedRows.Collector> liveRowsByBatch(
+      MosaicTable table, TablePin pin, Retriever retriever) {
+    Map<Integer, DeletedRows.Collector> rows = new HashMap<>();
+    try (Scan scan = retriever.scan(table, pin, ScanRequest.of(List.of("k")).recorded(false))) {
+      while (scan.hasNext()) {
+        BigIntVector k = (BigIntVector) scan.next().getVector(0);
+        DeletedRows deleted = pin.manifest().deletedRows(scan.rowGroup());
+        for (int r = 0; r < k.getValueCount(); r++) {
+          if (deleted == null || !deleted.contains(r)) {
+            rows.computeIfAbsent((int) (k.get(r) / 100_000), b -> new DeletedRows.Collector())
+                .add(DeletedRows.rowId(scan.rowGroup(), r));
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Commits the deletion of {@code victim}'s rows of the pinned version, with batch {@code
+   * inserted} written in the same commit when it is not negative (an UPDATE).
+   */
+  static Manifest change(
+      MosaicTable table, TablePin pin, DeletedRows.Collector victim, int inserted)
+      throws java.io.IOException {
+    List<WriteResult> written = new ArrayList<>();
+    if (inserted >= 0) {
+      try (BufferAllocator alloc = new RootAllocator();
+          TableWriter writer = table.newWriter();
+          VectorSchemaRoot batch =
+              VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
+        CrashWorkload.fill(batch, inserted);
+        writer.write(batch);
+        written.add(writer.finish());
+      }
+    }
+    return table.changeRows(
+        inserted >= 0 ? "update" : "delete", pin.version(), victim.deletions(), written);
+  }
+
+  /** Compacts the latest version until {@code until}, as a background {@code optimize} does. */
+  private static void compactor(MosaicTable table, Random random, long until) throws Exception {
+    do {
+      try {
+        TableCompactor.Result r =
+            new TableCompactor(table).optimize(new TableCompactor.Listener() {});
+        System.out.println(
+            r.compacted()
+                ? "OPTIMIZED " + r.version().orElseThrow() + " " + lost()
+                : "UNCOMPACTED " + r.baseVersion());
+      } catch (java.io.IOException | io.mosaic.MosaicException e) {
+        // A conflict: another commit came after the version compacted.
+        System.out.println("ERROR " + oneLine(e));
+      }
+      Thread.sleep(random.nextInt(200));
+    } while (System.currentTimeMillis() < until);
+  }
+
   private static Manifest migrate(MosaicTable table, Map<String, String> placement)
       throws java.io.IOException {
     Migrator migrator = new Migrator(table);
@@ -267,7 +385,7 @@ public final class TableProcess {
           Thread.sleep(random.nextInt(20));
           try (Scan scan =
               retriever.scan(table, pin, ScanRequest.of(names).recorded(false).buffer(1 << 20))) {
-            String wrong = check(scan, pin.manifest().rowCount());
+            String wrong = check(scan, pin.manifest().liveRowCount());
             System.out.println(
                 wrong == null
                     ? "READ " + pin.version() + " " + batches(scan)
@@ -291,7 +409,10 @@ public final class TableProcess {
     return lastBatches.toString().replace(" ", "");
   }
 
-  /** Null if the scan returns complete, correct batches and {@code rows} rows, else what is not. */
+  /**
+   * Null if the scan returns complete, correct batches and {@code rows} live rows, else what is
+   * not. Rows the version deleted are left out, as the engines leave them out.
+   */
   public static String check(Scan scan, long rows) {
     Map<Integer, boolean[]> seen = new HashMap<>();
     long total = 0;
@@ -301,7 +422,11 @@ public final class TableProcess {
       Float8Vector v = (Float8Vector) batch.getVector(1);
       VarCharVector s = (VarCharVector) batch.getVector(2);
       DecimalVector d = (DecimalVector) batch.getVector(3);
+      DeletedRows deleted = scan.manifest().deletedRows(scan.rowGroup());
       for (int r = 0; r < batch.getRowCount(); r++) {
+        if (deleted != null && deleted.contains(r)) {
+          continue;
+        }
         long key = k.get(r);
         int b = (int) (key / 100_000);
         int i = (int) (key % 100_000);
