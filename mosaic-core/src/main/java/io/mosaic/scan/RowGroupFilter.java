@@ -44,6 +44,23 @@ public final class RowGroupFilter {
 
   private RowGroupFilter(String table, Manifest manifest, Predicate predicate) {
     this.manifest = manifest;
+    for (Bound t : bindTerms(table, manifest, predicate)) {
+      if (t.column().type().kind() == ColumnType.Kind.CHAR && ordered(t.predicate().op())) {
+        // char(n) orders as if padded with spaces, so 'a\t' < 'a' although its stored (trimmed)
+        // bytes sort after: byte-ordered statistics cannot rule a range out. = and in can.
+        continue;
+      }
+      terms.add(t);
+    }
+  }
+
+  /**
+   * Every term of {@code predicate} bound to {@code manifest}'s schema, its values in the
+   * statistics' types (a char(n) value trimmed); unknown columns and bad types are errors. {@link
+   * RowMatcher} tests rows with them.
+   */
+  static List<Bound> bindTerms(String table, Manifest manifest, Predicate predicate) {
+    List<Bound> bound = new ArrayList<>();
     for (ColumnPredicate p : predicate.terms()) {
       ColumnSpec column;
       try {
@@ -53,17 +70,13 @@ public final class RowGroupFilter {
             e.kind(), "predicate on table " + table + ": " + e.getMessage(), e);
       }
       checkComparable(table, column, p);
-      if (column.type().kind() == ColumnType.Kind.CHAR && ordered(p.op())) {
-        // char(n) orders as if padded with spaces, so 'a\t' < 'a' although its stored (trimmed)
-        // bytes sort after: byte-ordered statistics cannot rule a range out. = and in can.
-        continue;
-      }
       List<Object> values = new ArrayList<>();
       for (Object v : p.values()) {
         values.add(v == null ? null : coerce(table, column, p, v));
       }
-      terms.add(new Bound(p, column, values));
+      bound.add(new Bound(p, column, values));
     }
+    return bound;
   }
 
   private static void checkComparable(String table, ColumnSpec column, ColumnPredicate p) {
@@ -90,7 +103,7 @@ public final class RowGroupFilter {
     }
   }
 
-  private static boolean ordered(ColumnPredicate.Op op) {
+  static boolean ordered(ColumnPredicate.Op op) {
     return switch (op) {
       case LT, LE, GT, GE, BETWEEN -> true;
       case EQ, IN, IS_NULL, IS_NOT_NULL -> false;

@@ -778,6 +778,27 @@ public final class MosaicTable {
     return committer.changeRows(operation, baseVersion, deleted, inserted);
   }
 
+  /** The operation a replace-where's version records ({@link #replaceWhere}). */
+  public static final String REPLACE_WHERE = "replace where";
+
+  /**
+   * Replaces the rows of version {@code baseVersion} (the one the write started from) that {@code
+   * condition} matches with {@code inserted}, in one new version (operation {@value
+   * #REPLACE_WHERE}): Spark's {@code overwrite(condition)} and {@code INSERT INTO ... REPLACE
+   * WHERE}. The matches become deletion vectors, as a DELETE's do, so no segment is rewritten
+   * (docs/format.md, "Deletion vectors"). Rebased over newer commits as {@link #changeRows} is,
+   * deleting the matching rows appended since too; a concurrent change to the same row groups makes
+   * it a CONFLICT, never a lost change.
+   */
+  public Manifest replaceWhere(RowCondition condition, long baseVersion, List<WriteResult> inserted)
+      throws IOException {
+    Map<Integer, DeletedRows> deleted;
+    try (TablePin pin = pin(baseVersion)) {
+      deleted = condition.matches(pin.manifest(), 0);
+    }
+    return committer.changeRows(REPLACE_WHERE, baseVersion, deleted, inserted, condition);
+  }
+
   /**
    * Commits an ALTER TABLE change of the columns as a new version (docs/format.md, "Column ids"),
    * through the same committer as appends, so a concurrent commit is rebased or refused, never

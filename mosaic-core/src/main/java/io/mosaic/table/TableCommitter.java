@@ -192,20 +192,50 @@ final class TableCommitter {
       long baseVersion,
       Map<Integer, DeletedRows> deleted,
       List<WriteResult> inserted) {
+    return changeRows(operation, baseVersion, deleted, inserted, null);
+  }
+
+  /**
+   * As {@link #changeRows(String, long, Map, List)}; rebased on a newer version, the change also
+   * deletes the rows {@code later} (when not null) matches in the row groups committed since the
+   * base, so it applies as if it had read the latest version: a replace-where rebased over an
+   * append replaces the appended rows it matches too (docs/format.md, "Deletion vectors").
+   */
+  Manifest changeRows(
+      String operation,
+      long baseVersion,
+      Map<Integer, DeletedRows> deleted,
+      List<WriteResult> inserted,
+      RowCondition later) {
     return commit(
         operation,
         latest -> {
+          Map<Integer, DeletedRows> all = new TreeMap<>(latest.deletions());
           if (latest.version() != baseVersion) {
-            checkRowsUnchanged(operation, baseVersion, latest, deleted.keySet());
+            Manifest base = checkRowsUnchanged(operation, baseVersion, latest, deleted.keySet());
+            int added = base.rowGroups().size();
+            if (later != null && latest.rowGroups().size() > added) {
+              try (TablePin pin = table.pin(latest.version())) {
+                later
+                    .matches(pin.manifest(), added)
+                    .forEach((g, d) -> all.merge(g, d, DeletedRows::union));
+              } catch (IOException e) {
+                throw new UncheckedIOException(
+                    operation + " on table " + table.name() + ": " + e.getMessage(), e);
+              }
+            }
           }
           Manifest next = withResults(latest, latest.rowGroups(), latest.segments(), inserted);
-          Map<Integer, DeletedRows> all = new TreeMap<>(latest.deletions());
           deleted.forEach((g, d) -> all.merge(g, d, DeletedRows::union));
           return next.withDeletions(all);
         });
   }
 
-  private void checkRowsUnchanged(
+  /**
+   * Refuses a change of {@code baseVersion}'s rows that a commit since renumbered or deleted from;
+   * returns the base version.
+   */
+  private Manifest checkRowsUnchanged(
       String operation, long baseVersion, Manifest latest, Set<Integer> rowGroups) {
     Manifest base;
     try {
@@ -234,6 +264,7 @@ final class TableCommitter {
             operation, baseVersion, latest, "another change deleted rows of row group " + g);
       }
     }
+    return base;
   }
 
   private TableConflictException conflict(

@@ -151,7 +151,10 @@ final class MosaicSparkTable
   public Set<TableCapability> capabilities() {
     return writable
         ? EnumSet.of(
-            TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE)
+            TableCapability.BATCH_READ,
+            TableCapability.BATCH_WRITE,
+            TableCapability.TRUNCATE,
+            TableCapability.OVERWRITE_BY_FILTER)
         : EnumSet.of(TableCapability.BATCH_READ);
   }
 
@@ -166,6 +169,11 @@ final class MosaicSparkTable
     if (manifest == null) {
       manifest = MosaicTable.open(options.location(), options.pool()).latest();
     }
+    return manifest;
+  }
+
+  /** The version this table was loaded at, or the first scan read; null before either. */
+  private synchronized Manifest loadedVersion() {
     return manifest;
   }
 
@@ -210,6 +218,6 @@ final class MosaicSparkTable
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    return new MosaicWriteBuilder(options, info.schema(), info.options());
+    return new MosaicWriteBuilder(options, info.schema(), info.options(), loadedVersion());
   }
 }
