@@ -81,10 +81,22 @@ public final class DeletedRows {
   public int[] livePositions(int rows) {
     int[] live = new int[rows - (int) positions.rangeCardinality(0, rows)];
     int n = 0;
-    for (int r = 0; r < rows; r++) {
-      if (!positions.contains(r)) {
-        live[n++] = r;
+    int next = 0;
+    // The runs between deleted positions, in one pass over the bitmap: a lookup per row cost about
+    // a tenth of a scan of the same rows (docs/benchmarks.md, "Table operations").
+    org.roaringbitmap.IntIterator deleted = positions.getIntIterator();
+    while (deleted.hasNext()) {
+      int d = deleted.next();
+      if (d >= rows) {
+        break;
       }
+      while (next < d) {
+        live[n++] = next++;
+      }
+      next = d + 1;
+    }
+    while (next < rows) {
+      live[n++] = next++;
     }
     return live;
   }

@@ -83,6 +83,29 @@ class DeletedRowsTest {
     return rows.stream().filter(r -> !gone.contains((Long) r.get(0))).toList();
   }
 
+  @org.junit.jupiter.api.Test
+  void livePositionsAreTheRowsNotDeleted() {
+    java.util.Random random = new java.util.Random(7);
+    for (int round = 0; round < 50; round++) {
+      int rows = random.nextInt(3000);
+      org.roaringbitmap.RoaringBitmap bits = new org.roaringbitmap.RoaringBitmap();
+      // Runs and single positions, some past the row count, as a vector of a longer group has.
+      for (int i = random.nextInt(40); i > 0; i--) {
+        int from = random.nextInt(rows + 10);
+        bits.add((long) from, (long) from + 1 + random.nextInt(i % 3 == 0 ? 200 : 1));
+      }
+      List<Integer> expected = new ArrayList<>();
+      for (int r = 0; r < rows; r++) {
+        if (!bits.contains(r)) {
+          expected.add(r);
+        }
+      }
+      assertThat(DeletedRows.of(bits).livePositions(rows))
+          .as("round %d", round)
+          .containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+    }
+  }
+
   @ParameterizedTest(name = "lockFree={0}")
   @ValueSource(booleans = {false, true})
   void deletedRowsAreSkippedKeptAcrossAppendsAndAppliedByRewrites(boolean lockFree)
