@@ -134,14 +134,24 @@ public class SmallInsertsCompactionBenchmark {
     System.out.printf(
         Locale.ROOT,
         "%n%d inserts of %d rows in %.1f s (%d row groups), optimize %.1f s -> %d row groups;"
-            + " written at once: %d row groups%n",
+            + " written at once: %d row groups; compressed bytes per column, compacted %s, written"
+            + " at once %s%n",
         INSERTS,
         ROWS_PER_INSERT,
         insertSeconds,
         uncompacted.manifest().rowGroups().size(),
         optimizeSeconds,
         c.rowGroups().size(),
-        d.rowGroups().size());
+        d.rowGroups().size(),
+        compressedBytes(c),
+        compressedBytes(d));
+  }
+
+  /** Per column, the compressed bytes a scan of {@code m} reads: the two tables should match. */
+  private static Map<String, Long> compressedBytes(Manifest m) {
+    Map<String, Long> bytes = new java.util.TreeMap<>();
+    m.segments().forEach(s -> bytes.merge(s.column(), s.compressedBytes(), Long::sum));
+    return bytes;
   }
 
   @TearDown(Level.Trial)

@@ -106,8 +106,13 @@ public final class TableCompactor {
     TableFolders.requirePlainId(table, base, "optimize");
     long[] bytes = {0};
     List<WriteResult> written = new ArrayList<>();
-    try (BufferAllocator alloc = new RootAllocator()) {
-      written.add(rewrite(base, 0, alloc, listener, bytes));
+    // The writers stay open until the commit is done, as an append's does: their leases keep gc
+    // from taking their files for a dead writer's meanwhile (docs/format.md, "Commits without
+    // POSIX locks").
+    List<TableWriter> writers = new ArrayList<>();
+    try (BufferAllocator alloc = new RootAllocator();
+        java.io.Closeable closeWriters = () -> closeAll(writers)) {
+      written.add(rewrite(base, 0, alloc, listener, bytes, writers));
       CrashPoints.reached("optimize-written");
       Manifest read = base; // the newest version whose rows the results hold
       for (int attempt = 1; ; attempt++) {
@@ -128,7 +133,8 @@ public final class TableCompactor {
           // their row group numbers, which the compacted version changes (SegmentStamp).
           try (TablePin pin = table.pin(e.latest.version())) {
             written.add(
-                rewrite(pin.manifest(), through.rowGroups().size(), alloc, listener, bytes));
+                rewrite(
+                    pin.manifest(), through.rowGroups().size(), alloc, listener, bytes, writers));
             read = pin.manifest();
           }
           continue;
@@ -144,6 +150,20 @@ public final class TableCompactor {
             compacted.rowGroups().size(),
             bytes[0]);
       }
+    }
+  }
+
+  private static void closeAll(List<TableWriter> writers) throws IOException {
+    IOException first = null;
+    for (TableWriter w : writers) {
+      try {
+        w.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 
@@ -165,13 +185,19 @@ public final class TableCompactor {
    * the bytes read to {@code bytes[0]}.
    */
   private WriteResult rewrite(
-      Manifest m, int from, BufferAllocator alloc, Listener listener, long[] bytes)
+      Manifest m,
+      int from,
+      BufferAllocator alloc,
+      Listener listener,
+      long[] bytes,
+      List<TableWriter> writers)
       throws IOException {
     int total = m.rowGroups().size();
     List<ColumnSpec> columns = m.schema().columns();
     Map<SegmentEntry, SegmentReader> readers = new HashMap<>();
-    try (TableWriter writer = table.newWriter();
-        VectorSchemaRoot batch = VectorSchemaRoot.create(m.schema().arrowSchema(), alloc)) {
+    TableWriter writer = table.newWriter();
+    writers.add(writer);
+    try (VectorSchemaRoot batch = VectorSchemaRoot.create(m.schema().arrowSchema(), alloc)) {
       try {
         for (int g = from; g < total; g++) {
           for (ColumnSpec c : columns) {

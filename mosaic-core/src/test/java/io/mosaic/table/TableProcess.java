@@ -293,19 +293,19 @@ public final class TableProcess {
   static Manifest change(
       MosaicTable table, TablePin pin, DeletedRows.Collector victim, int inserted)
       throws java.io.IOException {
-    List<WriteResult> written = new ArrayList<>();
-    if (inserted >= 0) {
-      try (BufferAllocator alloc = new RootAllocator();
-          TableWriter writer = table.newWriter();
-          VectorSchemaRoot batch =
-              VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
-        CrashWorkload.fill(batch, inserted);
-        writer.write(batch);
-        written.add(writer.finish());
-      }
+    if (inserted < 0) {
+      return table.changeRows("delete", pin.version(), victim.deletions(), List.of());
     }
-    return table.changeRows(
-        inserted >= 0 ? "update" : "delete", pin.version(), victim.deletions(), written);
+    // Committed with the writer open, as an append is: its lease keeps its files from gc.
+    try (BufferAllocator alloc = new RootAllocator();
+        TableWriter writer = table.newWriter();
+        VectorSchemaRoot batch =
+            VectorSchemaRoot.create(CrashWorkload.SCHEMA.arrowSchema(), alloc)) {
+      CrashWorkload.fill(batch, inserted);
+      writer.write(batch);
+      return table.changeRows(
+          "update", pin.version(), victim.deletions(), List.of(writer.finish()));
+    }
   }
 
   /** Compacts the latest version until {@code until}, as a background {@code optimize} does. */
