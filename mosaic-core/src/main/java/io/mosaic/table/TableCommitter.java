@@ -36,6 +36,15 @@ final class TableCommitter {
   private final MosaicTable table;
   private final TableVersions manifests;
 
+  /**
+   * The whole-file checksums of new segments this committer restamped in place and has not yet
+   * published. A restamp whose file already says the wanted row group changes nothing and returns
+   * the checksum it was given, so a commit that stamped a file, lost its race and is retried by a
+   * later call (a compaction commits again after rewriting appends) must be given the restamped
+   * file's checksum, not its writer's.
+   */
+  private final Map<String, String> restamped = new java.util.concurrent.ConcurrentHashMap<>();
+
   TableCommitter(MosaicTable table, TableVersions manifests) {
     this.table = table;
     this.manifests = manifests;
@@ -474,7 +483,8 @@ final class TableCommitter {
    * update is lost; a change that no longer applies throws {@link TableConflictException}.
    */
   Manifest commit(String operation, UnaryOperator<Manifest> change) {
-    Map<String, String> checksums = new HashMap<>();
+    // Kept over calls (restamped): a commit that fails for good leaves its few entries behind.
+    Map<String, String> checksums = restamped;
     if (table.lockFree()) {
       // The writers of the new segments are claimed before the segments are checked, so gc can no
       // longer delete what the check found (docs/format.md, "Commits without POSIX locks").
@@ -494,6 +504,7 @@ final class TableCommitter {
           table.log().release(writer);
         }
       }
+      published.segments().forEach(s -> restamped.remove(key(s)));
       return published;
     }
     for (int attempt = 1; ; attempt++) {
@@ -506,6 +517,7 @@ final class TableCommitter {
         checkNewSegmentsExist(next, added);
         next = stamped(next, added, checksums);
         if (manifests.publish(next)) {
+          next.segments().forEach(s -> restamped.remove(key(s)));
           return next;
         }
       }
