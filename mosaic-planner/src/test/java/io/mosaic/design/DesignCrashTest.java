@@ -96,7 +96,13 @@ class DesignCrashTest {
       // Paced so that the whole transformation takes about 1.5 s: a kill lands inside it.
       long base = setUp(root, 1.5);
       for (int k = 0; k < 2; k++) {
-        KilledCli.Run run = maintain(root, List.of(), random.nextInt(1_500));
+        // The first kill counts from step 2's start, within the paced time left, so that step 1 is
+        // done and some step is not, however slowly a loaded machine runs step 1; the second from
+        // the resumed run's first step, anywhere.
+        KilledCli.Run run =
+            k == 0
+                ? maintain(root, List.of(), "step 2:", random.nextInt(800))
+                : maintain(root, List.of(), "step ", random.nextInt(1_500));
         if (run.killed()) {
           kills++;
           MoveQueue q = queue(root);
@@ -269,6 +275,12 @@ class DesignCrashTest {
    */
   private static KilledCli.Run maintain(Path root, List<String> jvmOptions, int killAfterMillis)
       throws Exception {
+    return maintain(root, jvmOptions, "step ", killAfterMillis);
+  }
+
+  /** As above, killed {@code killAfterMillis} after a line starting with {@code started}. */
+  private static KilledCli.Run maintain(
+      Path root, List<String> jvmOptions, String started, int killAfterMillis) throws Exception {
     return KilledCli.run(
         jvmOptions,
         List.of(
@@ -278,7 +290,7 @@ class DesignCrashTest {
             "--table",
             root.resolve("t").toString(),
             "--resume"),
-        "step ",
+        started,
         killAfterMillis);
   }
 
