@@ -5,7 +5,7 @@ import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
-import io.mosaic.segment.SegmentReader;
+import io.mosaic.segment.SegmentReaders;
 import io.mosaic.table.CrashPoints;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TableConflictException;
@@ -16,7 +16,6 @@ import io.mosaic.table.TableWriter;
 import io.mosaic.table.WriteResult;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -194,44 +193,31 @@ public final class TableCompactor {
       throws IOException {
     int total = m.rowGroups().size();
     List<ColumnSpec> columns = m.schema().columns();
-    Map<SegmentEntry, SegmentReader> readers = new HashMap<>();
     TableWriter writer = table.newWriter();
     writers.add(writer);
-    try (VectorSchemaRoot batch = VectorSchemaRoot.create(m.schema().arrowSchema(), alloc)) {
-      try {
-        for (int g = from; g < total; g++) {
-          for (ColumnSpec c : columns) {
-            SegmentEntry s = m.segmentFor(c.name(), g);
-            SegmentReader reader = readers.get(s);
-            if (reader == null) {
-              // Segments are read in row group order: the previous one of this column is done.
-              closeDone(readers, c.name(), g);
-              reader = new SegmentReader(table.name(), table.pool(), m, s);
-              readers.put(s, reader);
-            }
-            try (FieldVector in = reader.read(g, alloc)) {
-              in.makeTransferPair(batch.getVector(c.name())).transfer();
-            }
-            bytes[0] += s.fileBytes() / s.rowGroupCount();
+    try (VectorSchemaRoot batch = VectorSchemaRoot.create(m.schema().arrowSchema(), alloc);
+        SegmentReaders readers = new SegmentReaders(table.name(), table.pool(), m)) {
+      for (int g = from; g < total; g++) {
+        for (ColumnSpec c : columns) {
+          SegmentEntry s = m.segmentFor(c.name(), g);
+          try (FieldVector in = readers.read(c.name(), g, alloc)) {
+            in.makeTransferPair(batch.getVector(c.name())).transfer();
           }
-          batch.setRowCount((int) (long) m.rowGroups().get(g));
-          DeletedRows deleted = m.deletedRows(g);
-          if (deleted == null) {
-            writer.write(batch);
-          } else {
-            try (VectorSchemaRoot live = TableReader.liveRows(batch, deleted, alloc)) {
-              if (live.getRowCount() > 0) {
-                writer.write(live);
-              }
+          bytes[0] += s.fileBytes() / s.rowGroupCount();
+        }
+        batch.setRowCount((int) (long) m.rowGroups().get(g));
+        DeletedRows deleted = m.deletedRows(g);
+        if (deleted == null) {
+          writer.write(batch);
+        } else {
+          try (VectorSchemaRoot live = TableReader.liveRows(batch, deleted, alloc)) {
+            if (live.getRowCount() > 0) {
+              writer.write(live);
             }
           }
-          batch.clear();
-          listener.rowGroupRead(g + 1, total, bytes[0]);
         }
-      } finally {
-        for (SegmentReader r : readers.values()) {
-          r.close();
-        }
+        batch.clear();
+        listener.rowGroupRead(g + 1, total, bytes[0]);
       }
       return writer.finish();
     }
@@ -278,19 +264,5 @@ public final class TableCompactor {
       }
     }
     throw new AppendedMeanwhile(latest);
-  }
-
-  /** Closes the readers of {@code column}'s segments that end before row group {@code g}. */
-  private static void closeDone(Map<SegmentEntry, SegmentReader> readers, String column, int g)
-      throws IOException {
-    var it = readers.entrySet().iterator();
-    while (it.hasNext()) {
-      var e = it.next();
-      SegmentEntry s = e.getKey();
-      if (s.column().equals(column) && s.firstRowGroup() + s.rowGroupCount() <= g) {
-        e.getValue().close();
-        it.remove();
-      }
-    }
   }
 }

@@ -5,8 +5,7 @@ import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
-import io.mosaic.format.SegmentEntry;
-import io.mosaic.segment.SegmentReader;
+import io.mosaic.segment.SegmentReaders;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.RowCondition;
 import io.mosaic.table.TableConflictException;
@@ -94,8 +93,8 @@ public final class RowMatcher implements RowCondition {
       }
     }
     Map<Integer, DeletedRows> matched = new TreeMap<>();
-    Map<SegmentEntry, SegmentReader> readers = new HashMap<>();
-    try (BufferAllocator alloc = new RootAllocator()) {
+    try (BufferAllocator alloc = new RootAllocator();
+        SegmentReaders readers = new SegmentReaders(table.name(), table.pool(), version)) {
       for (int g : groups) {
         int rows = (int) (long) version.rowGroups().get(g);
         DeletedRows deleted = version.deletedRows(g);
@@ -105,7 +104,7 @@ public final class RowMatcher implements RowCondition {
         Map<ColumnSpec, FieldVector> vectors = new LinkedHashMap<>();
         try {
           for (ColumnSpec c : columns) {
-            vectors.put(c, read(version, c, g, readers, alloc));
+            vectors.put(c, readers.read(c.name(), g, alloc));
           }
           RoaringBitmap hits = new RoaringBitmap();
           int[] live =
@@ -128,10 +127,6 @@ public final class RowMatcher implements RowCondition {
         } finally {
           vectors.values().forEach(FieldVector::close);
         }
-      }
-    } finally {
-      for (SegmentReader r : readers.values()) {
-        r.close();
       }
     }
     return matched;
@@ -159,31 +154,6 @@ public final class RowMatcher implements RowCondition {
             + version.version()
             + " (an ALTER TABLE renamed or dropped one since the write started); nothing was"
             + " committed, run the statement again");
-  }
-
-  private FieldVector read(
-      Manifest version,
-      ColumnSpec column,
-      int rowGroup,
-      Map<SegmentEntry, SegmentReader> readers,
-      BufferAllocator alloc)
-      throws IOException {
-    SegmentEntry segment = version.segmentFor(column.name(), rowGroup);
-    SegmentReader reader = readers.get(segment);
-    if (reader == null) {
-      // Row groups come in order: this column's earlier segments are done.
-      var it = readers.entrySet().iterator();
-      while (it.hasNext()) {
-        var e = it.next();
-        if (e.getKey().column().equals(column.name())) {
-          e.getValue().close();
-          it.remove();
-        }
-      }
-      reader = new SegmentReader(table.name(), table.pool(), version, segment);
-      readers.put(segment, reader);
-    }
-    return reader.read(rowGroup, alloc);
   }
 
   private static boolean floating(ColumnSpec column) {
