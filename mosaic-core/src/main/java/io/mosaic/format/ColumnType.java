@@ -138,6 +138,66 @@ public record ColumnType(Kind kind, int precision, int scale) implements Seriali
     };
   }
 
+  /** The type changes {@link #widensFrom} allows, as an error message lists them. */
+  public static final String WIDENINGS =
+      "int8 to int16, int32 or int64; int16 to int32 or int64; int32 to int64; float to double;"
+          + " decimal(p,s) to decimal(q,s) with q > p";
+
+  /**
+   * Whether a column of type {@code narrower} may become this type with no segment rewritten: every
+   * value of {@code narrower} is exactly a value of this type, and statistics hold both alike
+   * ({@link ValueCodec}: Long for integers, Double for floats, BigDecimal at the same scale). These
+   * are Iceberg's type promotions (spec, "Schema Evolution"), plus the narrower integers Spark and
+   * Trino have. Old segments keep their Parquet type and are widened as they are read.
+   */
+  public boolean widensFrom(ColumnType narrower) {
+    return switch (kind) {
+      case INT16 -> narrower.kind == Kind.INT8;
+      case INT32 -> narrower.kind == Kind.INT8 || narrower.kind == Kind.INT16;
+      case INT64 ->
+          narrower.kind == Kind.INT8 || narrower.kind == Kind.INT16 || narrower.kind == Kind.INT32;
+      case DOUBLE -> narrower.kind == Kind.FLOAT;
+      case DECIMAL ->
+          narrower.kind == Kind.DECIMAL
+              && narrower.scale == scale
+              && narrower.precision < precision;
+      default -> false;
+    };
+  }
+
+  /**
+   * The type a segment of a column of this type holds, from the segment's Parquet column: this
+   * type, or the narrower one the column had when the segment was written ({@link #widensFrom}).
+   * Null if the segment holds neither.
+   */
+  public ColumnType storedIn(org.apache.parquet.schema.PrimitiveType file) {
+    Type own = parquetType(file.getName(), file.isRepetition(Type.Repetition.OPTIONAL));
+    if (sameParquet(own.asPrimitiveType(), file)) {
+      return this;
+    }
+    ColumnType stored;
+    try {
+      stored = fromParquet(file);
+    } catch (MosaicException e) {
+      return null;
+    }
+    return widensFrom(stored)
+            && sameParquet(
+                stored
+                    .parquetType(file.getName(), file.isRepetition(Type.Repetition.OPTIONAL))
+                    .asPrimitiveType(),
+                file)
+        ? stored
+        : null;
+  }
+
+  private static boolean sameParquet(
+      org.apache.parquet.schema.PrimitiveType a, org.apache.parquet.schema.PrimitiveType b) {
+    return a.getPrimitiveTypeName() == b.getPrimitiveTypeName()
+        && a.getTypeLength() == b.getTypeLength()
+        && java.util.Objects.equals(a.getLogicalTypeAnnotation(), b.getLogicalTypeAnnotation());
+  }
+
   /** Bytes per value of fixed-width types, 0 for strings and binaries. */
   public int fixedWidth() {
     return switch (kind) {

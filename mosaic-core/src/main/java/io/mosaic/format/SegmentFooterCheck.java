@@ -1,7 +1,6 @@
 package io.mosaic.format;
 
 import java.util.List;
-import java.util.Objects;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -32,10 +31,9 @@ final class SegmentFooterCheck {
         column.type().parquetType(column.name(), column.nullable()).asPrimitiveType();
     // The file's own column name is not compared: a renamed column keeps the segments written
     // under its old name (docs/format.md, "Column ids"); the manifest says whose segment it is.
-    if (have.getPrimitiveTypeName() != want.getPrimitiveTypeName()
-        || have.getRepetition() != want.getRepetition()
-        || have.getTypeLength() != want.getTypeLength()
-        || !Objects.equals(have.getLogicalTypeAnnotation(), want.getLogicalTypeAnnotation())) {
+    // A widened column keeps those written in its narrower type.
+    ColumnType stored = column.type().storedIn(have);
+    if (stored == null || have.getRepetition() != want.getRepetition()) {
       return "it holds Parquet type '"
           + have
           + "', but column '"
@@ -100,7 +98,7 @@ final class SegmentFooterCheck {
             + fileSize
             + "-byte file";
       }
-      String stats = statsProblem(column.type(), chunk.getStatistics(), segment.stats().get(k));
+      String stats = statsProblem(stored, chunk.getStatistics(), segment.stats().get(k));
       if (stats != null) {
         return at + " " + stats;
       }

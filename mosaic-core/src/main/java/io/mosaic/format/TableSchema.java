@@ -130,6 +130,15 @@ public record TableSchema(List<ColumnSpec> columns, List<Integer> ids, int nextC
     return new TableSchema(cs, ids, nextColumnId);
   }
 
+  /** This schema with column {@code name} of type {@code type}; its id, name and place stay. */
+  public TableSchema withColumnType(String name, ColumnType type) {
+    int i = indexOf(name);
+    ColumnSpec c = columns.get(i);
+    List<ColumnSpec> cs = new ArrayList<>(columns);
+    cs.set(i, new ColumnSpec(c.name(), type, c.nullable()));
+    return new TableSchema(cs, ids, nextColumnId);
+  }
+
   /** Maps an Arrow schema; nested or unsupported types are a clear error naming the column. */
   public static TableSchema fromArrow(Schema schema) {
     List<ColumnSpec> columns = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.mosaic.scan;
 
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
 import io.mosaic.format.RowGroupStats;
 import io.mosaic.format.ValueCodec;
 import io.mosaic.scan.PageIndexCache.PageIndex;
@@ -81,7 +82,9 @@ final class PageFilter {
     }
     Statistics<?> stats =
         Statistics.getBuilderForReading(pages.type()).withMin(lo).withMax(hi).build();
-    return ValueCodec.fromParquet(column.type(), stats);
+    // In the segment's own type: a widened column's older segments hold the narrower one.
+    ColumnType stored = column.type().storedIn(pages.type());
+    return ValueCodec.fromParquet(stored == null ? column.type() : stored, stats);
   }
 
   private static byte[] bytes(ByteBuffer b) {

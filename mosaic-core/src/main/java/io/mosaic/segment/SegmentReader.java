@@ -4,6 +4,7 @@ import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
 import io.mosaic.format.Checksums;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
@@ -209,6 +210,18 @@ public final class SegmentReader implements AutoCloseable {
       FieldVector spare,
       ChunkForm form)
       throws IOException {
+    ColumnType stored = column.type().storedIn(descriptor.getPrimitiveType());
+    if (stored != null && !stored.equals(column.type())) {
+      // A segment written before its column was widened: decoded in its own type, then widened.
+      if (spare != null) {
+        spare.close();
+      }
+      ColumnSpec narrow = new ColumnSpec(column.name(), stored, column.nullable());
+      try (FieldVector values =
+          decode(pages, descriptor, narrow, allocator, null, ChunkForm.PLAIN).vector()) {
+        return new DecodedChunk(Widening.widen(values, column, allocator), null);
+      }
+    }
     int rows = Math.toIntExact(pages.getRowCount());
     PageReader pageReader = pages.getPageReader(descriptor);
     DictionaryPage dictionary = pageReader.readDictionaryPage();

@@ -1,6 +1,7 @@
 package io.mosaic.table;
 
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
 import java.util.Map;
 
 /**
@@ -48,6 +49,28 @@ public sealed interface SchemaChange {
     @Override
     public String describe() {
       return "rename column " + from + " to " + to;
+    }
+  }
+
+  /**
+   * Widens column {@code name} to {@code type} ({@link ColumnType#widensFrom}); no segment is
+   * rewritten: old ones keep their Parquet type and are widened as they are read. {@code
+   * properties} are set in the same version (an engine's notes on the column); one whose value is
+   * empty is removed.
+   */
+  record SetColumnType(String name, ColumnType type, Map<String, String> properties)
+      implements SchemaChange {
+    public SetColumnType {
+      properties = Map.copyOf(properties);
+    }
+
+    public SetColumnType(String name, ColumnType type) {
+      this(name, type, Map.of());
+    }
+
+    @Override
+    public String describe() {
+      return "set column " + name + " type " + type;
     }
   }
 }

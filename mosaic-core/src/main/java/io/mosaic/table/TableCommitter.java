@@ -3,6 +3,7 @@ package io.mosaic.table;
 import io.mosaic.MosaicException;
 import io.mosaic.device.Device;
 import io.mosaic.format.ColumnSpec;
+import io.mosaic.format.ColumnType;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.DeletedRows;
 import io.mosaic.format.Manifest;
@@ -338,7 +339,9 @@ final class TableCommitter {
                 + "' was added by an ALTER TABLE while the data was written); write the data"
                 + " again");
       }
-      if (!then.type().equals(now.type()) || then.nullable() != now.nullable()) {
+      // A column widened meanwhile reads the data's narrower segments as it reads older ones.
+      boolean readable = then.type().equals(now.type()) || now.type().widensFrom(then.type());
+      if (!readable || then.nullable() != now.nullable()) {
         throw MosaicException.invalid(message);
       }
     }
@@ -444,6 +447,33 @@ final class TableCommitter {
       for (String key : List.of(TableProperties.CLUSTERING, TableProperties.SORTED_BY)) {
         if (from.equals(props.get(key))) {
           props.put(key, to);
+        }
+      }
+    } else if (change instanceof SchemaChange.SetColumnType set) {
+      ColumnSpec c = schema.column(set.name());
+      if (!c.type().equals(set.type()) && !set.type().widensFrom(c.type())) {
+        throw MosaicException.unsupported(
+            "cannot change column '"
+                + c.name()
+                + "' of table "
+                + table.name()
+                + " from "
+                + c.type()
+                + " to "
+                + set.type()
+                + ": Mosaic widens a type without rewriting the table only as "
+                + ColumnType.WIDENINGS
+                + "; for another change add a column of the new type, fill it with an UPDATE"
+                + " (or CREATE TABLE ... AS SELECT with a CAST), and drop the old one");
+      }
+      // Segments stay as written: their Parquet type names the narrower type, which readers widen
+      // (docs/format.md, "Column ids").
+      schema = schema.withColumnType(c.name(), set.type());
+      for (Map.Entry<String, String> e : set.properties().entrySet()) {
+        if (e.getValue().isEmpty()) {
+          props.remove(e.getKey());
+        } else {
+          props.put(e.getKey(), e.getValue());
         }
       }
     }

@@ -54,6 +54,10 @@ class ManifestMutationsTest {
           }
         } else if (outcome.rows().equals(probe.fixture.rows)) {
           harmless.add(v.name());
+        } else if (sameWidened(probe.fixture.rows, outcome.rows())) {
+          // A declared type the stored one widens to (ColumnType#widensFrom) reads the same
+          // values in it, as after an ALTER COLUMN ... TYPE.
+          harmless.add(v.name() + " (widened)");
         } else {
           wrong.add(v.name());
         }
@@ -79,6 +83,34 @@ class ManifestMutationsTest {
       assertThat(refused - bySegmentCheck).isGreaterThan(300);
       assertThat(probe.read().rows()).isEqualTo(probe.fixture.rows);
     }
+  }
+
+  /** Whether {@code read} holds {@code original}'s values, some of them in wider types. */
+  private static boolean sameWidened(List<List<Object>> original, List<List<Object>> read) {
+    if (original.size() != read.size()) {
+      return false;
+    }
+    for (int r = 0; r < original.size(); r++) {
+      List<Object> a = original.get(r);
+      List<Object> b = read.get(r);
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int c = 0; c < a.size(); c++) {
+        Object x = a.get(c);
+        Object y = b.get(c);
+        boolean same =
+            java.util.Objects.equals(x, y)
+                || (x instanceof Float f && y instanceof Double d && Double.compare(f, d) == 0)
+                || ((x instanceof Byte || x instanceof Short || x instanceof Integer)
+                    && (y instanceof Short || y instanceof Integer || y instanceof Long)
+                    && ((Number) x).longValue() == ((Number) y).longValue());
+        if (!same) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /**

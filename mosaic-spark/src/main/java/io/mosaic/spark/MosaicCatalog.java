@@ -372,7 +372,9 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
 
   private static final String ALTER_SUPPORTED =
       "Mosaic tables support ALTER TABLE ADD COLUMN(S) (nullable, added last, no default),"
-          + " DROP COLUMN(S) and RENAME COLUMN, besides RENAME TO";
+          + " DROP COLUMN(S), RENAME COLUMN and ALTER COLUMN ... TYPE to a wider type ("
+          + io.mosaic.format.ColumnType.WIDENINGS
+          + "), besides RENAME TO";
 
   private SchemaChange schemaChange(Identifier ident, TableChange change, MosaicTable table) {
     if (change instanceof TableChange.AddColumn add && add.fieldNames().length == 1) {
@@ -407,6 +409,11 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
     }
     if (change instanceof TableChange.RenameColumn rename && rename.fieldNames().length == 1) {
       return new SchemaChange.RenameColumn(rename.fieldNames()[0], rename.newName());
+    }
+    if (change instanceof TableChange.UpdateColumnType type && type.fieldNames().length == 1) {
+      String column = type.fieldNames()[0];
+      return new SchemaChange.SetColumnType(
+          column, SparkTypes.fromSpark(column, type.newDataType()));
     }
     throw MosaicException.unsupported(
         "cannot alter "

@@ -379,6 +379,40 @@ final class MosaicMetadata implements ConnectorMetadata {
     alter(tableHandle, new SchemaChange.RenameColumn(((MosaicColumnHandle) source).name(), target));
   }
 
+  /**
+   * ALTER TABLE ... ALTER COLUMN ... SET DATA TYPE: a widening core allows ({@code
+   * ColumnType.widensFrom}), or a longer (or unbounded) varchar, which changes only Trino's note of
+   * its length; anything else is refused by core, naming what it allows.
+   */
+  @Override
+  public void setColumnType(
+      ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column, Type type) {
+    MosaicColumnHandle c = (MosaicColumnHandle) column;
+    Map<String, String> properties = new LinkedHashMap<>();
+    if (c.type() instanceof VarcharType from && type instanceof VarcharType to) {
+      if (!to.isUnbounded()
+          && (from.isUnbounded() || to.getBoundedLength() < from.getBoundedLength())) {
+        throw new TrinoException(
+            NOT_SUPPORTED,
+            "cannot change column '"
+                + c.name()
+                + "' from "
+                + from
+                + " to "
+                + to
+                + ": a shorter varchar could cut values already stored; use a longer or"
+                + " unbounded varchar");
+      }
+      // Removed (the empty value) for an unbounded varchar, which is Mosaic's string itself.
+      properties.put(
+          VARCHAR_LENGTH_PREFIX + c.name(),
+          to.isUnbounded() ? "" : Integer.toString(to.getBoundedLength()));
+    }
+    alter(
+        tableHandle,
+        new SchemaChange.SetColumnType(c.name(), TrinoTypes.fromTrino(c.name(), type), properties));
+  }
+
   private void alter(ConnectorTableHandle tableHandle, SchemaChange change) {
     MosaicTable table = storage.open(((MosaicTableHandle) tableHandle).name());
     call(() -> table.alter(change));

@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,12 +63,14 @@ class MosaicConnectorTest extends BaseConnectorTest {
           SUPPORTS_RENAME_TABLE,
           SUPPORTS_RENAME_TABLE_ACROSS_SCHEMAS ->
           true;
-      // ALTER TABLE ADD / DROP / RENAME COLUMN (docs/format.md, "Column ids"): columns are added
-      // last, without comments; NOT NULL only while the table has no rows.
+      // ALTER TABLE ADD / DROP / RENAME COLUMN and SET DATA TYPE (docs/format.md, "Column ids"):
+      // columns are added last, without comments; NOT NULL only while the table has no rows; types
+      // only widen.
       case SUPPORTS_ADD_COLUMN,
           SUPPORTS_DROP_COLUMN,
           SUPPORTS_RENAME_COLUMN,
-          SUPPORTS_ADD_COLUMN_NOT_NULL_CONSTRAINT ->
+          SUPPORTS_ADD_COLUMN_NOT_NULL_CONSTRAINT,
+          SUPPORTS_SET_COLUMN_TYPE ->
           true;
       case SUPPORTS_ADD_COLUMN_WITH_COMMENT,
           SUPPORTS_ADD_COLUMN_WITH_POSITION,
@@ -104,7 +108,6 @@ class MosaicConnectorTest extends BaseConnectorTest {
           SUPPORTS_CREATE_OR_REPLACE_TABLE,
           SUPPORTS_CREATE_TABLE_WITH_TABLE_COMMENT,
           SUPPORTS_CREATE_TABLE_WITH_COLUMN_COMMENT,
-          SUPPORTS_SET_COLUMN_TYPE,
           SUPPORTS_COMMENT_ON_TABLE,
           SUPPORTS_COMMENT_ON_COLUMN,
           SUPPORTS_CREATE_VIEW,
@@ -130,6 +133,45 @@ class MosaicConnectorTest extends BaseConnectorTest {
    * Concurrent UPDATEs of the same rows: one commits, the others are refused as a conflict, never
    * merged (an UPDATE applied on a stale base would insert its row twice).
    */
+  /** Only widenings change a column's type (core's {@code ColumnType.widensFrom}). */
+  @Override
+  protected void verifySetColumnTypeFailurePermissible(Throwable e) {
+    assertThat(e)
+        .hasMessageMatching(
+            "(?s)cannot change column '.*' (of table .* )?from .* to .*: (Mosaic widens a type"
+                + " without rewriting the table only as .*|a shorter varchar could cut values.*)");
+  }
+
+  private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+), *(\\d+)\\)");
+  private static final Pattern VARCHAR = Pattern.compile("varchar(\\((\\d+)\\))?");
+  private static final List<String> INTEGERS = List.of("tinyint", "smallint", "integer", "bigint");
+
+  /** The changes Mosaic makes: widenings, and longer varchars; the others must be refused. */
+  @Override
+  protected Optional<SetColumnTypeSetup> filterSetColumnTypesDataProvider(
+      SetColumnTypeSetup setup) {
+    String from = setup.sourceColumnType();
+    String to = setup.newColumnType();
+    Matcher df = DECIMAL.matcher(from);
+    Matcher dt = DECIMAL.matcher(to);
+    Matcher vf = VARCHAR.matcher(from);
+    Matcher vt = VARCHAR.matcher(to);
+    boolean widens =
+        from.equals(to)
+            || (INTEGERS.contains(from) && INTEGERS.indexOf(to) > INTEGERS.indexOf(from))
+            || (from.equals("real") && to.equals("double"))
+            || (df.matches()
+                && dt.matches()
+                && df.group(2).equals(dt.group(2))
+                && Integer.parseInt(dt.group(1)) > Integer.parseInt(df.group(1)))
+            || (vf.matches()
+                && vt.matches()
+                && (vt.group(2) == null
+                    || (vf.group(2) != null
+                        && Integer.parseInt(vt.group(2)) >= Integer.parseInt(vf.group(2)))));
+    return Optional.of(widens ? setup : setup.asUnsupported());
+  }
+
   @Override
   protected void verifyConcurrentUpdateFailurePermissible(Exception e) {
     assertThat(e)
