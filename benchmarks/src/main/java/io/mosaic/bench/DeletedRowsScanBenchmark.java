@@ -52,14 +52,14 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * For context, {@link #scanBeforeDelete} scans the version before the DELETE: the same segments,
  * every row, no selection.
  *
- * <p>Run: {@code benchmarks/bench jmh DeletedRowsScanBenchmark -wi 1 -i 3 -f 1}, or {@code
+ * <p>Run: {@code benchmarks/bench jmh DeletedRowsScanBenchmark -wi 3 -i 15 -f 1}, or {@code
  * benchmarks/bench DeletedRowsScanBenchmark} (the class's settings, then the ratio).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2)
-@Measurement(iterations = 5)
+@Warmup(iterations = 3)
+@Measurement(iterations = 15)
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xmx2g"})

@@ -51,7 +51,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * for the cost the compaction removes. Every scan reads all columns through the retriever and must
  * return every row.
  *
- * <p>Run: {@code benchmarks/bench jmh SmallInsertsCompactionBenchmark -wi 1 -i 3 -f 1}, or {@code
+ * <p>Run: {@code benchmarks/bench jmh SmallInsertsCompactionBenchmark -wi 1 -i 5 -f 1}, or {@code
  * benchmarks/bench SmallInsertsCompactionBenchmark} (the class's settings, then the ratios).
  */
 @State(Scope.Benchmark)
