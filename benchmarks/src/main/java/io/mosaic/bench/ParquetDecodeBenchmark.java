@@ -1,11 +1,14 @@
 package io.mosaic.bench;
 
+import io.mosaic.device.Device;
 import io.mosaic.device.DevicePool;
+import io.mosaic.format.Checksums;
 import io.mosaic.format.ColumnSpec;
 import io.mosaic.format.ColumnType;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.format.TableSchema;
+import io.mosaic.segment.DeviceInputFile;
 import io.mosaic.segment.SegmentReader;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.workload.GeneratedTableLoader;
@@ -24,7 +27,10 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,8 +53,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 /**
  * Decoding one zstd Parquet segment (a Mosaic column file, TPC-H lineitem SF 0.1, page cache warm)
  * into Arrow with Mosaic's {@link SegmentReader} (block decoder {@code ChunkDecoder}), against the
- * baseline parquet-java's record reader ({@code ParquetReader<Group>}) on the same file; one core.
- * The same approach as mosaic-spark's DecodeSpeedBenchmark, under JMH and without Spark.
+ * same decoder on parquet-java's page reader ({@code mosaic-file-reader}) and the baseline
+ * parquet-java's record reader ({@code ParquetReader<Group>}) on the same file; one core. The same
+ * approach as mosaic-spark's DecodeSpeedBenchmark, under JMH and without Spark.
  *
  * <p>Run: {@code benchmarks/bench jmh ParquetDecodeBenchmark -wi 2 -i 3 -f 1}.
  */
@@ -66,7 +73,7 @@ public class ParquetDecodeBenchmark {
   @Param({"l_orderkey", "l_extendedprice", "l_comment"})
   public String column;
 
-  @Param({"mosaic", "parquet-java"})
+  @Param({"mosaic", "mosaic-file-reader", "parquet-java"})
   public String reader;
 
   private Path dir;
@@ -125,7 +132,38 @@ public class ParquetDecodeBenchmark {
   /** Decodes every value of the column; returns the count. */
   @Benchmark
   public long decode() throws IOException {
-    return reader.equals("mosaic") ? mosaic() : parquetJava();
+    return switch (reader) {
+      case "mosaic" -> mosaic();
+      case "mosaic-file-reader" -> mosaicFileReader();
+      default -> parquetJava();
+    };
+  }
+
+  /**
+   * Mosaic's decoder on the pages of parquet-java's file reader, which copies each chunk into
+   * buffers of its own and each page into a new array: {@link #mosaic} cuts the pages from the
+   * chunk it read and decompresses them into reused scratch (segment/ChunkPages). The file's
+   * checksum is computed as {@link SegmentReader} computes it on open, so only the page path
+   * differs.
+   */
+  private long mosaicFileReader() throws IOException {
+    long n = 0;
+    Device device = table.pool().device(segment.device());
+    Checksums.ofFile(device, segment.path());
+    try (ParquetFileReader r =
+        ParquetFileReader.open(
+            DeviceInputFile.direct(device, segment.path()),
+            SegmentReader.readOptions().usePageChecksumVerification(true).build())) {
+      ColumnDescriptor d = r.getFooter().getFileMetaData().getSchema().getColumns().get(0);
+      for (PageReadStore pages = r.readNextRowGroup();
+          pages != null;
+          pages = r.readNextRowGroup()) {
+        try (FieldVector v = SegmentReader.decode(pages, d, spec, alloc)) {
+          n += v.getValueCount();
+        }
+      }
+    }
+    return n;
   }
 
   private long mosaic() throws IOException {

@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
@@ -201,6 +202,30 @@ final class ChunkReads {
       Supplier<FieldVector> spare,
       ChunkForm form)
       throws IOException {
+    ColumnDescriptor descriptor = footer.getFileMetaData().getSchema().getColumns().get(0);
+    // Straight from the bytes read, where Mosaic's codecs and encodings allow (nearly always);
+    // pages are checked against their CRCs only where no chunk checksum was (ChunkReads#read).
+    DecodedChunk held =
+        SegmentReader.decodeHeld(
+            bytes,
+            chunk,
+            descriptor,
+            column,
+            allocator,
+            spare,
+            form,
+            segment.chunkChecksum(group) == null,
+            "segment "
+                + segment.path()
+                + " of column '"
+                + segment.column()
+                + "' on device '"
+                + segment.device()
+                + "', row group "
+                + group);
+    if (held != null) {
+      return held;
+    }
     ChunkInputFile in = new ChunkInputFile(segment.fileBytes(), chunk.getStartingPos(), bytes);
     try (ParquetFileReader reader =
         ParquetFileReader.open(
@@ -209,13 +234,7 @@ final class ChunkReads {
             SegmentReader.readOptions().usePageChecksumVerification(true).build(),
             in.newStream())) {
       PageReadStore pages = reader.readRowGroup(group - segment.firstRowGroup());
-      return SegmentReader.decode(
-          pages,
-          footer.getFileMetaData().getSchema().getColumns().get(0),
-          column,
-          allocator,
-          spare.get(),
-          form);
+      return SegmentReader.decode(pages, descriptor, column, allocator, spare.get(), form);
     }
   }
 }

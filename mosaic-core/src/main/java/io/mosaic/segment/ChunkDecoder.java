@@ -207,6 +207,7 @@ final class ChunkDecoder {
       int row)
       throws IOException {
     int n = page.getValueCount();
+    Scratch scratch = Scratch.ofThread();
     int[] defs = null;
     ByteBuffer values;
     Encoding encoding;
@@ -215,7 +216,7 @@ final class ChunkDecoder {
       if (d.getMaxDefinitionLevel() > 0) {
         int length = all.getInt();
         int end = all.position() + length;
-        defs = RleBitPacked.unpack(all, end, 1, n);
+        defs = RleBitPacked.unpack(all, end, 1, n, scratch.defs(n));
         all.position(end);
       }
       values = all.slice().order(ByteOrder.LITTLE_ENDIAN);
@@ -224,7 +225,7 @@ final class ChunkDecoder {
       DataPageV2 v2 = (DataPageV2) page;
       if (d.getMaxDefinitionLevel() > 0) {
         ByteBuffer levels = RleBitPacked.heap(v2.getDefinitionLevels());
-        defs = RleBitPacked.unpack(levels, levels.limit(), 1, n);
+        defs = RleBitPacked.unpack(levels, levels.limit(), 1, n, scratch.defs(n));
       }
       values = RleBitPacked.heap(v2.getData());
       encoding = v2.getDataEncoding();
@@ -239,7 +240,7 @@ final class ChunkDecoder {
     int[] ids = null;
     if (encoding != Encoding.PLAIN) {
       int bitWidth = values.get() & 0xff;
-      ids = RleBitPacked.unpack(values, values.limit(), bitWidth, present);
+      ids = RleBitPacked.unpack(values, values.limit(), bitWidth, present, scratch.ids(present));
     }
     ValueSink sink =
         new ValueSink(
@@ -248,7 +249,8 @@ final class ChunkDecoder {
             values,
             ids,
             dict,
-            d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT32);
+            d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT32,
+            scratch);
     if (present == n) {
       sink.bulk(row, n); // no nulls in this page, whether or not the column allows them
     } else {

@@ -34,10 +34,14 @@ final class RleBitPacked {
    * {@code end}.
    */
   static int[] unpack(ByteBuffer in, int end, int bitWidth, int n) throws IOException {
+    return unpack(in, end, bitWidth, n, new int[n]);
+  }
+
+  /** As above, into the first {@code n} entries of {@code out} (a thread's {@link Scratch}). */
+  static int[] unpack(ByteBuffer in, int end, int bitWidth, int n, int[] out) throws IOException {
     if (bitWidth < 0 || bitWidth > 32) {
       throw new IOException("RLE/bit-packed bit width " + bitWidth + " is not in [0, 32]");
     }
-    int[] out = new int[n];
     // The pages are heap buffers: their array is read directly, as the unpackers' ByteBuffer
     // variants paid a bounds check per byte (a quarter of decoding TPC-H's key columns).
     byte[] bytes = in.array();

@@ -39,6 +39,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -54,6 +55,7 @@ public final class SegmentReader implements AutoCloseable {
   private final SegmentEntry segment;
   private final String file;
   private final ParquetFileReader reader;
+  private final DeviceInputFile input;
   private final ColumnDescriptor descriptor;
 
   /**
@@ -128,10 +130,9 @@ public final class SegmentReader implements AutoCloseable {
                 + segment.checksum()
                 + " (damaged, or another file put in its place)");
       }
+      this.input = DeviceInputFile.throttled(device, segment.path());
       this.reader =
-          ParquetFileReader.open(
-              DeviceInputFile.throttled(device, segment.path()),
-              readOptions().usePageChecksumVerification(true).build());
+          ParquetFileReader.open(input, readOptions().usePageChecksumVerification(true).build());
     } catch (CorruptTableException e) {
       throw e;
     } catch (NoSuchFileException e) {
@@ -167,7 +168,31 @@ public final class SegmentReader implements AutoCloseable {
     int local = rowGroup - segment.firstRowGroup();
     PageReadStore pages;
     try {
+      // The chunk once into memory and decoded from there (ChunkPages); the file's checksum was
+      // checked on open, so its pages need no CRC check here.
+      ColumnChunkMetaData meta = reader.getFooter().getBlocks().get(local).getColumns().get(0);
+      byte[] chunk = new byte[Math.toIntExact(meta.getTotalSize())];
+      try (org.apache.parquet.io.SeekableInputStream in = input.newStream()) {
+        in.seek(meta.getStartingPos());
+        in.readFully(chunk);
+      }
+      DecodedChunk held =
+          decodeHeld(
+              chunk,
+              meta,
+              descriptor,
+              column,
+              allocator,
+              () -> null,
+              ChunkForm.PLAIN,
+              false,
+              "row group " + rowGroup + " of segment " + file);
+      if (held != null) {
+        return held.vector();
+      }
       pages = reader.readRowGroup(local);
+    } catch (CorruptTableException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw new CorruptTableException(
           "row group "
@@ -217,10 +242,8 @@ public final class SegmentReader implements AutoCloseable {
         spare.close();
       }
       ColumnSpec narrow = new ColumnSpec(column.name(), stored, column.nullable());
-      try (FieldVector values =
-          decode(pages, descriptor, narrow, allocator, null, ChunkForm.PLAIN).vector()) {
-        return new DecodedChunk(Widening.widen(values, column, allocator), null);
-      }
+      return widened(
+          decode(pages, descriptor, narrow, allocator, null, ChunkForm.PLAIN), column, allocator);
     }
     int rows = Math.toIntExact(pages.getRowCount());
     PageReader pageReader = pages.getPageReader(descriptor);
@@ -254,6 +277,69 @@ public final class SegmentReader implements AutoCloseable {
     }
     vector.setValueCount(rows);
     return new DecodedChunk(vector, null);
+  }
+
+  /**
+   * As {@link #decode(PageReadStore, ColumnDescriptor, ColumnSpec, BufferAllocator, FieldVector,
+   * ChunkForm)}, for a column chunk held whole in memory ({@code chunk}, from its first byte;
+   * {@code meta} its footer entry): its pages are cut from those bytes and decompressed into the
+   * thread's scratch ({@link ChunkPages}), not copied by parquet-java's file reader. Returns null,
+   * having asked {@code spare} for nothing, where that path does not apply (another codec, an
+   * encoding {@link ChunkDecoder} does not read); the caller then decodes with parquet-java. With
+   * {@code checkCrcs}, pages are checked against their CRCs (a chunk with no recorded checksum).
+   */
+  public static DecodedChunk decodeHeld(
+      byte[] chunk,
+      ColumnChunkMetaData meta,
+      ColumnDescriptor descriptor,
+      ColumnSpec column,
+      BufferAllocator allocator,
+      java.util.function.Supplier<FieldVector> spare,
+      ChunkForm form,
+      boolean checkCrcs,
+      String source)
+      throws IOException {
+    ColumnType stored = column.type().storedIn(descriptor.getPrimitiveType());
+    if (stored != null && !stored.equals(column.type())) {
+      ColumnSpec narrow = new ColumnSpec(column.name(), stored, column.nullable());
+      return widened(
+          decodeHeld(
+              chunk,
+              meta,
+              descriptor,
+              narrow,
+              allocator,
+              () -> null,
+              ChunkForm.PLAIN,
+              checkCrcs,
+              source),
+          column,
+          allocator);
+    }
+    ChunkPages pages = ChunkPages.of(chunk, meta, checkCrcs, source);
+    if (pages == null || !ChunkDecoder.supports(column, descriptor, pages.dictionary, pages.data)) {
+      return null;
+    }
+    return ChunkDecoder.tryDecode(
+        column,
+        descriptor,
+        pages.dictionary,
+        pages.data,
+        Math.toIntExact(meta.getValueCount()),
+        allocator,
+        spare.get(),
+        form);
+  }
+
+  /** A segment's values in its own narrower type as {@code column}'s (null stays null). */
+  private static DecodedChunk widened(
+      DecodedChunk narrow, ColumnSpec column, BufferAllocator allocator) {
+    if (narrow == null) {
+      return null;
+    }
+    try (FieldVector values = narrow.vector()) {
+      return new DecodedChunk(Widening.widen(values, column, allocator), null);
+    }
   }
 
   /** Pages already read, served again in order. */

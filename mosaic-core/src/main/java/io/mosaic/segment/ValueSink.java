@@ -19,6 +19,7 @@ final class ValueSink {
   private final PageDictionary dict;
   private final int width;
   private final boolean int32;
+  private final Scratch scratch;
   private int binaryPosition;
 
   ValueSink(
@@ -27,13 +28,15 @@ final class ValueSink {
       ByteBuffer values,
       int[] ids,
       PageDictionary dict,
-      boolean int32) {
+      boolean int32,
+      Scratch scratch) {
     this.kind = column.type().kind();
     this.vector = vector;
     this.values = values;
     this.ids = ids;
     this.dict = dict;
     this.int32 = int32;
+    this.scratch = scratch;
     this.data = vector.getDataBuffer();
     this.validity = vector.getValidityBuffer();
     this.width =
@@ -78,49 +81,49 @@ final class ValueSink {
           target(row, 4, n).asIntBuffer().put(id, 0, n);
           return true;
         }
-        int[] out = new int[n];
+        int[] out = scratch.ints(n);
         long[] l = dict.longs;
         for (int k = 0; k < n; k++) {
           out[k] = (int) l[id[k]];
         }
-        target(row, 4, n).asIntBuffer().put(out);
+        target(row, 4, n).asIntBuffer().put(out, 0, n);
       }
       case INT64, TIMESTAMP, TIMESTAMP_TZ, TIME -> {
         if (id == null) {
           return false;
         }
-        long[] out = new long[n];
+        long[] out = scratch.longs(n);
         long[] l = dict.longs;
         for (int k = 0; k < n; k++) {
           out[k] = l[id[k]];
         }
-        target(row, 8, n).asLongBuffer().put(out);
+        target(row, 8, n).asLongBuffer().put(out, 0, n);
       }
       case DOUBLE -> {
         if (id == null) {
           return false;
         }
-        double[] out = new double[n];
+        double[] out = scratch.doubles(n);
         double[] f = dict.doubles;
         for (int k = 0; k < n; k++) {
           out[k] = f[id[k]];
         }
-        target(row, 8, n).asDoubleBuffer().put(out);
+        target(row, 8, n).asDoubleBuffer().put(out, 0, n);
       }
       case FLOAT -> {
         if (id == null) {
           return false;
         }
-        float[] out = new float[n];
+        float[] out = scratch.floats(n);
         double[] f = dict.doubles;
         for (int k = 0; k < n; k++) {
           out[k] = (float) f[id[k]];
         }
-        target(row, 4, n).asFloatBuffer().put(out);
+        target(row, 4, n).asFloatBuffer().put(out, 0, n);
       }
       case DECIMAL -> {
         // 16-byte little-endian two's complement: the unscaled long, then its sign extension.
-        long[] out = new long[2 * n];
+        long[] out = scratch.longs(2 * n);
         if (id != null) {
           long[] l = dict.longs;
           for (int k = 0; k < n; k++) {
@@ -135,7 +138,7 @@ final class ValueSink {
             out[2 * k + 1] = v >> 63;
           }
         }
-        target(row, 16, n).asLongBuffer().put(out);
+        target(row, 16, n).asLongBuffer().put(out, 0, 2 * n);
       }
       case STRING, CHAR, BINARY -> gatherBinary(row, n);
       default -> {
@@ -153,7 +156,7 @@ final class ValueSink {
     BaseVariableWidthVector v = (BaseVariableWidthVector) vector;
     v.fillEmpties(row); // offsets of the nulls before this page
     int start = v.getStartOffset(row);
-    int[] ends = new int[n];
+    int[] ends = scratch.ints(n);
     long end = start;
     if (ids != null) {
       int[] length = dict.lengths;
@@ -196,7 +199,7 @@ final class ValueSink {
     }
     ArrowBuffers.littleEndian(v.getOffsetBuffer(), (long) (row + 1) * 4, n * 4)
         .asIntBuffer()
-        .put(ends);
+        .put(ends, 0, n);
     v.setLastSet(row + n - 1);
   }
 

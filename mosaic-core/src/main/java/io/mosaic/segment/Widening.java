@@ -3,13 +3,10 @@ package io.mosaic.segment;
 import io.mosaic.format.ColumnSpec;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.SmallIntVector;
 
 /**
  * The values of a segment written before its column was widened ({@code ColumnType#widensFrom}), as
@@ -28,36 +25,14 @@ final class Widening {
     FieldVector out = ArrowBuffers.newVector(to, n, allocator);
     try {
       switch (to.type().kind()) {
-        case INT16 -> {
+        case INT16, INT32, INT64 -> {
           BaseIntVector in = (BaseIntVector) from;
-          SmallIntVector o = (SmallIntVector) out;
+          BaseIntVector o = (BaseIntVector) out;
           for (int i = 0; i < n; i++) {
             if (from.isNull(i)) {
-              o.setNull(i);
+              out.setNull(i);
             } else {
-              o.set(i, (short) in.getValueAsLong(i));
-            }
-          }
-        }
-        case INT32 -> {
-          BaseIntVector in = (BaseIntVector) from;
-          IntVector o = (IntVector) out;
-          for (int i = 0; i < n; i++) {
-            if (from.isNull(i)) {
-              o.setNull(i);
-            } else {
-              o.set(i, (int) in.getValueAsLong(i));
-            }
-          }
-        }
-        case INT64 -> {
-          BaseIntVector in = (BaseIntVector) from;
-          BigIntVector o = (BigIntVector) out;
-          for (int i = 0; i < n; i++) {
-            if (from.isNull(i)) {
-              o.setNull(i);
-            } else {
-              o.set(i, in.getValueAsLong(i));
+              o.setWithPossibleTruncate(i, in.getValueAsLong(i)); // exact: the type is wider
             }
           }
         }
