@@ -363,7 +363,12 @@ public final class RowGroupFilter {
     if (a instanceof Number x
         && b instanceof Number y
         && (a instanceof Double || b instanceof Double)) {
-      return Double.compare(x.doubleValue(), y.doubleValue());
+      // -0.0 = 0.0 in SQL, and a Parquet writer may keep either zero as min or max. NaN stays
+      // above all (Spark's order); statistics never hold it (ValueCodec), so a row group with NaN
+      // has none and is kept.
+      double u = x.doubleValue();
+      double w = y.doubleValue();
+      return u == w ? 0 : Double.compare(u, w);
     }
     return ((Comparable) a).compareTo(b);
   }
