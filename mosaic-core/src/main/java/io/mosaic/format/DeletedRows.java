@@ -101,6 +101,34 @@ public final class DeletedRows {
     return live;
   }
 
+  /**
+   * The live rows among positions {@code [from, from + n)}, as offsets from {@code from} into the
+   * first entries of {@code out}; returns how many. One pass over the bitmap's positions in the
+   * range, as {@link #livePositions(int)} (an engine's page of rows at a time).
+   */
+  public int livePositions(int from, int n, int[] out) {
+    org.roaringbitmap.PeekableIntIterator deleted = positions.getIntIterator();
+    deleted.advanceIfNeeded(from);
+    int end = from + n;
+    int kept = 0;
+    int next = from;
+    while (deleted.hasNext()) {
+      int d = deleted.peekNext();
+      if (d >= end) {
+        break;
+      }
+      deleted.next();
+      while (next < d) {
+        out[kept++] = next++ - from;
+      }
+      next = d + 1;
+    }
+    while (next < end) {
+      out[kept++] = next++ - from;
+    }
+    return kept;
+  }
+
   /** These positions and {@code other}'s. */
   public DeletedRows union(DeletedRows other) {
     return new DeletedRows(RoaringBitmap.or(positions, other.positions));

@@ -103,6 +103,18 @@ class DeletedRowsTest {
       assertThat(DeletedRows.of(bits).livePositions(rows))
           .as("round %d", round)
           .containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+      // A page of the rows at a time, as Trino's page source asks: offsets within the page.
+      int from = rows == 0 ? 0 : random.nextInt(rows);
+      int n = rows - from == 0 ? 0 : 1 + random.nextInt(rows - from);
+      int[] page = new int[n];
+      int kept = DeletedRows.of(bits).livePositions(from, n, page);
+      assertThat(java.util.Arrays.copyOf(page, kept))
+          .as("round %d, rows %d + %d", round, from, n)
+          .containsExactly(
+              expected.stream()
+                  .filter(r -> r >= from && r < from + n)
+                  .mapToInt(r -> r - from)
+                  .toArray());
     }
   }
 

@@ -145,9 +145,13 @@ final class MosaicPageSource implements ConnectorPageSource {
       // vectors"): the page's columns load lazily, then through these positions.
       int[] live = new int[n];
       int kept = 0;
-      for (int i = 0; i < n; i++) {
-        if (!deleted.contains(rowAt(first + i))) {
-          live[kept++] = i;
+      if (rowPositions == null) {
+        kept = deleted.livePositions(first, n, live); // the row group's rows in order
+      } else {
+        for (int i = 0; i < n; i++) {
+          if (!deleted.contains(rowAt(first + i))) {
+            live[kept++] = i;
+          }
         }
       }
       if (kept < n) {
