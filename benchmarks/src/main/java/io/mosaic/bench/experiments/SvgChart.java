@@ -18,7 +18,19 @@ public final class SvgChart {
     DASHED_STEP
   }
 
-  public record Point(double x, double y) {}
+  /**
+   * A point, with the spread of the runs it is the median of ({@code low} to {@code high}, drawn as
+   * a vertical bar) or NaN for none.
+   */
+  public record Point(double x, double y, double low, double high) {
+    public Point(double x, double y) {
+      this(x, y, Double.NaN, Double.NaN);
+    }
+
+    boolean hasSpread() {
+      return !Double.isNaN(low) && !Double.isNaN(high);
+    }
+  }
 
   public record Series(String name, String color, Style style, List<Point> points) {
     public Series {
@@ -62,7 +74,7 @@ public final class SvgChart {
     for (Series s : series) {
       for (Point p : s.points()) {
         maxX = Math.max(maxX, p.x());
-        maxY = Math.max(maxY, p.y());
+        maxY = Math.max(maxY, p.hasSpread() ? Math.max(p.y(), p.high()) : p.y());
       }
     }
     maxX = nice(maxX * 1.05);
@@ -104,6 +116,17 @@ public final class SvgChart {
             .append(" points=\"")
             .append(String.join(" ", coords))
             .append("\"/>\n");
+      }
+      for (Point p : ser.points()) {
+        if (p.hasSpread()) {
+          // The runs' spread: a bar from the lowest to the highest, with short caps.
+          double px = LEFT + plotW * p.x() / maxX;
+          double lo = baseY - plotH * p.low() / maxY;
+          double hi = baseY - plotH * p.high() / maxY;
+          s.append(line(px, lo, px, hi, ser.color(), null))
+              .append(line(px - 4, lo, px + 4, lo, ser.color(), null))
+              .append(line(px - 4, hi, px + 4, hi, ser.color(), null));
+        }
       }
       if (ser.style() != Style.DASHED_STEP) {
         for (Point p : ser.points()) {

@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * note; one line per answer and budget, written by the script) and {@code results-ENGINE.csv}
  * (budget, answer, query, run, seconds, rows, load; one line per measured query, written by the
  * engine's runner). Per query the median over the runs counts; an answer's total is the sum of its
- * 22 medians.
+ * 22 medians, drawn with the spread of the runs' own totals (the fastest and slowest run).
  */
 final class Report {
   private Report() {}
@@ -69,6 +69,8 @@ final class Report {
       throws IOException {
     // budget/answer -> query -> seconds of each run; and the load averages seen.
     Map<String, Map<Integer, List<Double>>> times = new TreeMap<>();
+    // budget/answer -> run -> the run's seconds over all queries: the spread of a point.
+    Map<String, Map<Integer, Double>> runTotals = new TreeMap<>();
     Map<String, Map<Integer, Long>> rows = new TreeMap<>();
     Map<String, List<Double>> loads = new TreeMap<>();
     for (String line : Files.readAllLines(results)) {
@@ -83,6 +85,9 @@ final class Report {
           .computeIfAbsent(query, q -> new ArrayList<>())
           .add(Double.parseDouble(f[4]));
       rows.computeIfAbsent(key, k -> new TreeMap<>()).put(query, Long.parseLong(f[5]));
+      runTotals
+          .computeIfAbsent(key, k -> new TreeMap<>())
+          .merge(Integer.parseInt(f[3]), Double.parseDouble(f[4]), Double::sum);
       loads.computeIfAbsent(key, k -> new ArrayList<>()).add(Double.parseDouble(f[6]));
     }
     CsvFile csv =
@@ -98,7 +103,9 @@ final class Report {
             "rows",
             "load",
             "placement",
-            "note");
+            "note",
+            "runs_min_s",
+            "runs_max_s");
     Map<String, List<SvgChart.Point>> series = new LinkedHashMap<>();
     ANSWERS.forEach(a -> series.put(a, new ArrayList<>()));
     List<SvgChart.Point> predicted = new ArrayList<>();
@@ -125,9 +132,12 @@ final class Report {
             rows.get(e.getKey()).get(q.getKey()),
             "",
             "",
-            "");
+            "",
+            min(q.getValue()),
+            max(q.getValue()));
       }
       double load = median(loads.get(e.getKey()));
+      List<Double> totals = new ArrayList<>(runTotals.get(e.getKey()).values());
       csv.row(
           "total",
           p.budget(),
@@ -140,15 +150,23 @@ final class Report {
           "",
           load,
           p.placement(),
-          p.note());
+          p.note(),
+          min(totals),
+          max(totals));
       if (series.containsKey(p.answer())) {
-        series.get(p.answer()).add(new SvgChart.Point(p.costCents(), total));
+        // The sum of the queries' medians, with the spread of the runs' totals around it.
+        series
+            .get(p.answer())
+            .add(
+                totals.size() > 1
+                    ? new SvgChart.Point(p.costCents(), total, min(totals), max(totals))
+                    : new SvgChart.Point(p.costCents(), total));
       }
       if (!Double.isNaN(p.predictedSeconds())) {
         predicted.add(new SvgChart.Point(p.costCents(), p.predictedSeconds()));
       }
     }
-    csv.row("meta", "", "", "", "", "", "", "", "", "", "command: " + command, "");
+    csv.row("meta", "", "", "", "", "", "", "", "", "", "command: " + command, "", "", "");
     Path docs = Path.of("docs/experiments");
     csv.write(docs.resolve("headline-" + engine + ".csv"));
     SvgChart chart =
@@ -174,6 +192,14 @@ final class Report {
     Files.writeString(docs.resolve("headline-" + engine + ".svg"), chart.xy());
     System.out.printf(
         Locale.ROOT, "wrote %s and .svg%n", docs.resolve("headline-" + engine + ".csv"));
+  }
+
+  static double min(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+  }
+
+  static double max(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
   }
 
   static double median(List<Double> values) {

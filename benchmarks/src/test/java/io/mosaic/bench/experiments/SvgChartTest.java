@@ -50,4 +50,45 @@ class SvgChartTest {
     assertThat(texts).as("title and two legend entries").isEqualTo(3);
     assertThat(svg).contains(longName);
   }
+
+  private static final Pattern BAR =
+      Pattern.compile(
+          "<line x1=\"([\\d.]+)\" y1=\"([\\d.]+)\" x2=\"\\1\" y2=\"([\\d.]+)\""
+              + " stroke=\"#d62728\"/>");
+
+  /**
+   * A point's spread is drawn as a vertical bar from its lowest to its highest run, on the point's
+   * x, and the y axis reaches the highest run even above every median.
+   */
+  @Test
+  void theSpreadOfAPointsRunsIsAVerticalBarInsideThePlot() {
+    String svg =
+        new SvgChart("spread", "cost (ct)", "time (s)")
+            .add(
+                new SvgChart.Series(
+                    "median of 3 runs",
+                    "#d62728",
+                    SvgChart.Style.LINE,
+                    List.of(new SvgChart.Point(1, 40, 35, 48), new SvgChart.Point(2, 20, 19, 90))))
+            .xy();
+    Matcher bar = BAR.matcher(svg);
+    List<double[]> bars = new java.util.ArrayList<>();
+    while (bar.find()) {
+      bars.add(
+          new double[] {
+            Double.parseDouble(bar.group(1)),
+            Double.parseDouble(bar.group(2)),
+            Double.parseDouble(bar.group(3))
+          });
+    }
+    assertThat(bars).as("one bar per point").hasSize(2);
+    // y grows downwards: the low end is below the high end, and both lie in the plot (top 40).
+    for (double[] b : bars) {
+      assertThat(b[1]).isGreaterThan(b[2]);
+      assertThat(b[2]).isGreaterThanOrEqualTo(40);
+    }
+    // The second point's bar (19 to 90 s) is longer than the first's (35 to 48 s).
+    assertThat(bars.get(1)[1] - bars.get(1)[2])
+        .isGreaterThan(5 * (bars.get(0)[1] - bars.get(0)[2]));
+  }
 }
