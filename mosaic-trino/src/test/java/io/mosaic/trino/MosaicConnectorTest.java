@@ -129,10 +129,6 @@ class MosaicConnectorTest extends BaseConnectorTest {
                 + " add the column as nullable, or add it before writing rows");
   }
 
-  /**
-   * Concurrent UPDATEs of the same rows: one commits, the others are refused as a conflict, never
-   * merged (an UPDATE applied on a stale base would insert its row twice).
-   */
   /** Only widenings change a column's type (core's {@code ColumnType.widensFrom}). */
   @Override
   protected void verifySetColumnTypeFailurePermissible(Throwable e) {
@@ -172,6 +168,10 @@ class MosaicConnectorTest extends BaseConnectorTest {
     return Optional.of(widens ? setup : setup.asUnsupported());
   }
 
+  /**
+   * Concurrent UPDATEs of the same rows: one commits, the others are refused as a conflict, never
+   * merged (an UPDATE applied on a stale base would insert its row twice).
+   */
   @Override
   protected void verifyConcurrentUpdateFailurePermissible(Exception e) {
     assertThat(e)
