@@ -63,7 +63,9 @@ async def main():
         server_writer.close()
         client_writer.close()
 
-    server = await asyncio.start_server(handle, host, int(port))
+    # A deep accept queue: a reader opening many connections at once must not lose SYNs to a full
+    # backlog (asyncio's default is 100), which TCP retries only after 1, 3 and 7 seconds.
+    server = await asyncio.start_server(handle, host, int(port), backlog=4096)
     async with server:
         await server.serve_forever()
 

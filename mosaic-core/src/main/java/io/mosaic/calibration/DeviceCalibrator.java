@@ -211,32 +211,12 @@ public final class DeviceCalibrator {
   private double readAll(
       Device device, String file, Codec codec, List<byte[]> codecBlocks, long[] offsets)
       throws IOException {
-    int threads = device.spec().threads();
     AtomicInteger cursor = new AtomicInteger();
     AtomicLong checksum = new AtomicLong();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
     long start = System.nanoTime();
-    try {
-      List<Future<?>> readers = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        readers.add(
-            pool.submit(
-                () -> {
-                  readerLoop(device, file, codec, codecBlocks, offsets, cursor, checksum);
-                  return null;
-                }));
-      }
-      for (Future<?> reader : readers) {
-        reader.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("calibration interrupted", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
+    onThreads(
+        device.spec().threads(),
+        () -> readerLoop(device, file, codec, codecBlocks, offsets, cursor, checksum));
     double seconds = (System.nanoTime() - start) / 1e9;
     if (checksum.get() != expectedChecksum) {
       throw new IOException(
@@ -280,32 +260,84 @@ public final class DeviceCalibrator {
     return h;
   }
 
-  /** Mean time of random single-threaded 4 KiB reads, less the transfer time at the raw rate. */
+  /**
+   * The seek time Eq. 2 charges per column chunk read: the wall time of random 4 KiB reads issued
+   * on the device's reader threads at once, over their number, less the transfer at the raw rate. A
+   * scan reads a device's columns on those threads (Section 3.3), so this is the wait it sees: a
+   * disk head (or the emulation's one timeline) serves the reads one after another and each costs a
+   * whole seek, while an object store serves its threads' GETs side by side and their first bytes
+   * overlap (docs/cost-model.md, "First bytes that overlap").
+   */
   private Latency measureSeek(Device device, String file, Bandwidth raw) throws IOException {
     if (options.seekProbes() == 0) {
       return Latency.ZERO;
     }
     dropPageCache();
-    long start;
+    long size;
     try (DeviceReadChannel ch = device.openForRead(file)) {
-      long size = ch.size();
-      if (size < 2L * PROBE) {
-        return Latency.ZERO;
-      }
-      listener.started(device, "seek", (long) options.seekProbes() * PROBE);
-      SplittableRandom random = new SplittableRandom(42);
-      ByteBuffer buf = ByteBuffer.allocate(PROBE);
-      start = System.nanoTime();
-      for (int i = 0; i < options.seekProbes(); i++) {
-        long position = random.nextLong(size / PROBE - 1) * PROBE;
-        buf.clear();
-        ch.readFully(buf, position);
-        listener.advanced(PROBE);
-      }
+      size = ch.size();
     }
-    double perRead = (System.nanoTime() - start) / 1e9 / options.seekProbes();
+    if (size < 2L * PROBE) {
+      return Latency.ZERO;
+    }
+    listener.started(device, "seek", (long) options.seekProbes() * PROBE);
+    SplittableRandom random = new SplittableRandom(42);
+    long[] positions = new long[options.seekProbes()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = random.nextLong(size / PROBE - 1) * PROBE;
+    }
+    AtomicInteger cursor = new AtomicInteger();
+    long start = System.nanoTime();
+    onThreads(
+        Math.min(device.spec().threads(), positions.length),
+        () -> {
+          ByteBuffer buf = ByteBuffer.allocate(PROBE);
+          for (int i = cursor.getAndIncrement();
+              i < positions.length;
+              i = cursor.getAndIncrement()) {
+            // Opened per read, with its length known, as a scan opens a segment for a column
+            // chunk: on an object store one GET, not a stream's re-positioning.
+            try (DeviceReadChannel ch = device.openForRead(file, size)) {
+              buf.clear();
+              ch.readFully(buf, positions[i]);
+            }
+            listener.advanced(PROBE);
+          }
+        });
+    double perRead = (System.nanoTime() - start) / 1e9 / positions.length;
     double seek = perRead - raw.secondsFor(PROBE);
     return new Latency(Math.max(0, Math.round(seek * 1e9)));
+  }
+
+  /** Work one of a device's reader threads does; several run it at once. */
+  private interface ReaderWork {
+    void run() throws IOException;
+  }
+
+  /** Runs {@code work} on {@code threads} threads at once and waits for all of them. */
+  private static void onThreads(int threads, ReaderWork work) throws IOException {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> readers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        readers.add(
+            pool.submit(
+                () -> {
+                  work.run();
+                  return null;
+                }));
+      }
+      for (Future<?> reader : readers) {
+        reader.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("calibration interrupted", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /**

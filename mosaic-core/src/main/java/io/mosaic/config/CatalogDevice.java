@@ -8,8 +8,9 @@ import java.util.Optional;
  *
  * @param read the device's read rate; for an object store, the rate per stream times {@code
  *     threads}, the streams read at once ({@code stream} in the catalogue)
- * @param seek the time before a read's first byte, charged once per column chunk read (Eq. 2); an
- *     object store's first-byte latency per GET request
+ * @param seek the wait Eq. 2 charges once per column chunk read: the time before a read's first
+ *     byte; for an object store ({@code stream}), a GET's first byte over {@code threads}, since
+ *     its threads' GETs wait side by side (docs/cost-model.md, "First bytes that overlap")
  * @param costPerGb the price per GB: paid once (the paper's Table 1), or per month when {@code
  *     monthly}
  * @param cold present for a cold storage device (a CSD: disk groups and a group switch, Skipper

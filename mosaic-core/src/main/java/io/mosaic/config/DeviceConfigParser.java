@@ -662,12 +662,15 @@ public final class DeviceConfigParser {
           rate.map(
                   r -> e.table.contains("stream") ? new Bandwidth(r.bytesPerSecond() * threads) : r)
               .orElse(null);
+      // An object store's threads wait their GETs' first bytes side by side, so a scan's k column
+      // reads wait k / threads of them (docs/cost-model.md, "First bytes that overlap").
+      Latency charged = e.table.contains("stream") ? new Latency(seek.nanos() / threads) : seek;
       entries.add(
           new CatalogDevice(
               id,
               name,
               read,
-              seek,
+              charged,
               threads,
               codec,
               storage,
