@@ -18,11 +18,8 @@ import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
@@ -188,13 +185,13 @@ final class ChunkReads {
   }
 
   /**
-   * Decodes the chunk's pages (their checksums verified) in {@code form}; {@code spare} is asked
-   * for a vector to decode into only once the pages are open.
+   * Decodes row group {@code group}'s chunk of {@code segment}, held whole in {@code bytes}, in
+   * {@code form}; {@code spare} is asked for a vector to decode into only once the pages are open.
+   * Pages are checked against their CRCs only where no chunk checksum was ({@link #read}).
    */
   static DecodedChunk decode(
       SegmentEntry segment,
       ParquetMetadata footer,
-      ColumnChunkMetaData chunk,
       byte[] bytes,
       int group,
       ColumnSpec column,
@@ -202,39 +199,23 @@ final class ChunkReads {
       Supplier<FieldVector> spare,
       ChunkForm form)
       throws IOException {
-    ColumnDescriptor descriptor = footer.getFileMetaData().getSchema().getColumns().get(0);
-    // Straight from the bytes read, where Mosaic's codecs and encodings allow (nearly always);
-    // pages are checked against their CRCs only where no chunk checksum was (ChunkReads#read).
-    DecodedChunk held =
-        SegmentReader.decodeHeld(
-            bytes,
-            chunk,
-            descriptor,
-            column,
-            allocator,
-            spare,
-            form,
-            segment.chunkChecksum(group) == null,
-            "segment "
-                + segment.path()
-                + " of column '"
-                + segment.column()
-                + "' on device '"
-                + segment.device()
-                + "', row group "
-                + group);
-    if (held != null) {
-      return held;
-    }
-    ChunkInputFile in = new ChunkInputFile(segment.fileBytes(), chunk.getStartingPos(), bytes);
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(
-            in,
-            footer,
-            SegmentReader.readOptions().usePageChecksumVerification(true).build(),
-            in.newStream())) {
-      PageReadStore pages = reader.readRowGroup(group - segment.firstRowGroup());
-      return SegmentReader.decode(pages, descriptor, column, allocator, spare.get(), form);
-    }
+    return SegmentReader.decodeChunk(
+        bytes,
+        footer,
+        group - segment.firstRowGroup(),
+        segment.fileBytes(),
+        column,
+        allocator,
+        spare,
+        form,
+        segment.chunkChecksum(group) == null,
+        "segment "
+            + segment.path()
+            + " of column '"
+            + segment.column()
+            + "' on device '"
+            + segment.device()
+            + "', row group "
+            + group);
   }
 }

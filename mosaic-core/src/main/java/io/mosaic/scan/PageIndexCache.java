@@ -4,6 +4,7 @@ import io.mosaic.device.Device;
 import io.mosaic.format.CorruptTableException;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
+import io.mosaic.segment.ChunkInputFile;
 import io.mosaic.segment.DeviceInputFile;
 import io.mosaic.segment.SegmentReader;
 import java.io.IOException;
@@ -13,9 +14,13 @@ import java.util.List;
 import java.util.Map;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.internal.hadoop.metadata.IndexReference;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
@@ -91,18 +96,43 @@ final class PageIndexCache {
     String file = device.where(segment.path());
     List<PageIndex> groups = new ArrayList<>();
     long pages = 0;
-    DeviceInputFile in = DeviceInputFile.direct(device, segment.path(), segment.fileBytes());
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(in, footer, SegmentReader.readOptions().build(), in.newStream())) {
-      for (BlockMetaData block : footer.getBlocks()) {
-        var chunk = block.getColumns().get(0);
-        PageIndex index =
-            new PageIndex(
-                chunk.getPrimitiveType(),
-                reader.readColumnIndex(chunk),
-                reader.readOffsetIndex(chunk));
-        groups.add(index);
-        pages += index.pages();
+    // Every chunk's indexes lie together before the footer: read them in one request, since
+    // parquet-java parses an index with a read per field, a GET each on an object store.
+    long from = Long.MAX_VALUE;
+    long to = -1;
+    for (BlockMetaData block : footer.getBlocks()) {
+      ColumnChunkMetaData chunk = block.getColumns().get(0);
+      for (IndexReference ref :
+          new IndexReference[] {chunk.getColumnIndexReference(), chunk.getOffsetIndexReference()}) {
+        if (ref != null) {
+          from = Math.min(from, ref.getOffset());
+          to = Math.max(to, ref.getOffset() + ref.getLength());
+        }
+      }
+    }
+    try {
+      byte[] indexes = new byte[from < to ? Math.toIntExact(to - from) : 0];
+      if (indexes.length > 0) {
+        DeviceInputFile source =
+            DeviceInputFile.direct(device, segment.path(), segment.fileBytes());
+        try (SeekableInputStream stream = source.newStream()) {
+          stream.seek(from);
+          stream.readFully(indexes);
+        }
+      }
+      InputFile in = new ChunkInputFile(segment.fileBytes(), from, indexes);
+      try (ParquetFileReader reader =
+          ParquetFileReader.open(in, footer, SegmentReader.readOptions().build(), in.newStream())) {
+        for (BlockMetaData block : footer.getBlocks()) {
+          var chunk = block.getColumns().get(0);
+          PageIndex index =
+              new PageIndex(
+                  chunk.getPrimitiveType(),
+                  reader.readColumnIndex(chunk),
+                  reader.readOffsetIndex(chunk));
+          groups.add(index);
+          pages += index.pages();
+        }
       }
     } catch (IOException | RuntimeException e) {
       throw new CorruptTableException(

@@ -700,14 +700,14 @@ final class ReadAhead implements RowGroupSource {
     }
     byte[] whole = bytes;
     if (chunk.getTotalUncompressedSize() <= INLINE_DECODE_BYTES) {
-      decode(slot, device, segment, footer, chunk, bytes, column, group, file);
+      decode(slot, device, segment, footer, bytes, column, group, file);
       return;
     }
     try {
       state
           .retriever()
           .decoders()
-          .execute(() -> decode(slot, device, segment, footer, chunk, whole, column, group, file));
+          .execute(() -> decode(slot, device, segment, footer, whole, column, group, file));
     } catch (RuntimeException e) {
       fail(slot, device, e, column, group, file);
       finished();
@@ -727,7 +727,6 @@ final class ReadAhead implements RowGroupSource {
       Device device,
       SegmentEntry segment,
       ParquetMetadata footer,
-      ColumnChunkMetaData chunk,
       byte[] bytes,
       ColumnSpec column,
       int group,
@@ -740,7 +739,6 @@ final class ReadAhead implements RowGroupSource {
           ChunkReads.decode(
               segment,
               footer,
-              chunk,
               bytes,
               group,
               column,

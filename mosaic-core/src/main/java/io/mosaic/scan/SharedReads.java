@@ -267,7 +267,6 @@ final class SharedReads implements RowGroupSource {
                   return ChunkReads.decode(
                       s.segment(),
                       s.footer(),
-                      s.chunk(),
                       l.bytes(),
                       s.group(),
                       column,

@@ -14,6 +14,7 @@ import java.math.BigInteger;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -40,6 +41,7 @@ import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -166,50 +168,85 @@ public final class SegmentReader implements AutoCloseable {
   /** Reads table row group {@code rowGroup} (which this segment must cover) into a new vector. */
   public FieldVector read(int rowGroup, BufferAllocator allocator) throws IOException {
     int local = rowGroup - segment.firstRowGroup();
-    PageReadStore pages;
+    String source = "row group " + rowGroup + " of segment " + file;
+    byte[] chunk;
     try {
-      // The chunk once into memory and decoded from there (ChunkPages); the file's checksum was
-      // checked on open, so its pages need no CRC check here.
       ColumnChunkMetaData meta = reader.getFooter().getBlocks().get(local).getColumns().get(0);
-      byte[] chunk = new byte[Math.toIntExact(meta.getTotalSize())];
+      chunk = new byte[Math.toIntExact(meta.getTotalSize())];
       try (org.apache.parquet.io.SeekableInputStream in = input.newStream()) {
         in.seek(meta.getStartingPos());
         in.readFully(chunk);
       }
-      DecodedChunk held =
-          decodeHeld(
-              chunk,
-              meta,
-              descriptor,
-              column,
-              allocator,
-              () -> null,
-              ChunkForm.PLAIN,
-              false,
-              "row group " + rowGroup + " of segment " + file);
-      if (held != null) {
-        return held.vector();
-      }
-      pages = reader.readRowGroup(local);
-    } catch (CorruptTableException e) {
-      throw e;
     } catch (IOException | RuntimeException e) {
-      throw new CorruptTableException(
-          "row group "
-              + rowGroup
-              + " of segment "
-              + file
-              + " (table "
-              + table
-              + ", column '"
-              + column.name()
-              + "', device '"
-              + segment.device()
-              + "') is corrupt: "
-              + e.getMessage(),
-          e);
+      throw corrupt(rowGroup, e);
     }
-    return decode(pages, descriptor, column, allocator);
+    // The file's checksum was checked on open, so its pages need no CRC check here.
+    return decodeChunk(
+            chunk,
+            reader.getFooter(),
+            local,
+            input.getLength(),
+            column,
+            allocator,
+            () -> null,
+            ChunkForm.PLAIN,
+            false,
+            source)
+        .vector();
+  }
+
+  private CorruptTableException corrupt(int rowGroup, Exception e) {
+    return new CorruptTableException(
+        "row group "
+            + rowGroup
+            + " of segment "
+            + file
+            + " (table "
+            + table
+            + ", column '"
+            + column.name()
+            + "', device '"
+            + segment.device()
+            + "') is corrupt: "
+            + e.getMessage(),
+        e);
+  }
+
+  /**
+   * Decodes row group {@code local} of a one-column segment from its column chunk held whole in
+   * memory ({@code chunk}, from the chunk's first byte; {@code fileBytes} the segment file's
+   * length): straight from those bytes where {@link #decodeHeld} applies, else by parquet-java's
+   * reader over the same bytes ({@link ChunkInputFile}), never reading the device again. {@code
+   * spare} and {@code checkCrcs} as {@link #decodeHeld} takes them.
+   */
+  public static DecodedChunk decodeChunk(
+      byte[] chunk,
+      ParquetMetadata footer,
+      int local,
+      long fileBytes,
+      ColumnSpec column,
+      BufferAllocator allocator,
+      Supplier<FieldVector> spare,
+      ChunkForm form,
+      boolean checkCrcs,
+      String source)
+      throws IOException {
+    ColumnChunkMetaData meta = footer.getBlocks().get(local).getColumns().get(0);
+    ColumnDescriptor descriptor = footer.getFileMetaData().getSchema().getColumns().get(0);
+    DecodedChunk held =
+        decodeHeld(chunk, meta, descriptor, column, allocator, spare, form, checkCrcs, source);
+    if (held != null) {
+      return held;
+    }
+    ChunkInputFile in = new ChunkInputFile(fileBytes, meta.getStartingPos(), chunk);
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            in,
+            footer,
+            readOptions().usePageChecksumVerification(checkCrcs).build(),
+            in.newStream())) {
+      return decode(reader.readRowGroup(local), descriptor, column, allocator, spare.get(), form);
+    }
   }
 
   /** Decodes one row group's pages of a one-column Parquet file into a new Arrow vector. */
@@ -294,7 +331,7 @@ public final class SegmentReader implements AutoCloseable {
       ColumnDescriptor descriptor,
       ColumnSpec column,
       BufferAllocator allocator,
-      java.util.function.Supplier<FieldVector> spare,
+      Supplier<FieldVector> spare,
       ChunkForm form,
       boolean checkCrcs,
       String source)

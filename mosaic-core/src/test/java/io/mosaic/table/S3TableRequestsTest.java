@@ -82,6 +82,31 @@ class S3TableRequestsTest {
     List<List<Object>> scanned = new ArrayList<>();
     Map<String, Long> scan = requestsOf(all, () -> scanned.addAll(scan(pool, reopened, false)));
     Map<String, Long> recorded = requestsOf(all, () -> scan(pool, reopened, true));
+    // A predicate that page pruning tests against each segment's page index: the indexes of a
+    // segment come in one GET, not one per field parquet-java parses (hundreds per segment).
+    MosaicTable pruned = MosaicTable.open(location, pool);
+    int segments = pruned.latest().segments().size();
+    Map<String, Long> indexed =
+        requestsOf(
+            all,
+            () -> {
+              try (io.mosaic.scan.Retriever retriever = new io.mosaic.scan.Retriever(pool);
+                  io.mosaic.scan.Scan s =
+                      retriever.scan(
+                          pruned,
+                          io.mosaic.scan.ScanRequest.of(pruned.latest().schema().names())
+                              .where(
+                                  io.mosaic.scan.Predicate.of(
+                                      io.mosaic.scan.Predicate.ge("o_orderkey", 0L)))
+                              .recorded(false))) {
+                while (s.hasNext()) {
+                  s.next().close();
+                }
+              }
+            });
+    assertThat(indexed.getOrDefault("action_http_get_request", 0L))
+        .as("GETs of a scan that reads page indexes, against %s of the same scan without", scan)
+        .isLessThanOrEqualTo(scan.getOrDefault("action_http_get_request", 0L) + segments);
     System.out.println(
         "S3 requests of opening the table in a new process (finds the latest version): "
             + open

@@ -1,4 +1,4 @@
-package io.mosaic.scan;
+package io.mosaic.segment;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -7,15 +7,20 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
- * One column chunk already read from its device, presented to parquet-java as the segment file:
- * decoding reads the chunk from memory, so the decoding pool never touches a device.
+ * Bytes of a segment file already read from its device (a column chunk, the page indexes),
+ * presented to parquet-java as the segment file: parquet-java then reads them from memory, so
+ * decoding never touches a device nor reads the same bytes twice.
  */
-final class ChunkInputFile implements InputFile {
+public final class ChunkInputFile implements InputFile {
   private final long fileLength;
   private final long chunkOffset;
   private final byte[] chunk;
 
-  ChunkInputFile(long fileLength, long chunkOffset, byte[] chunk) {
+  /**
+   * The file of {@code fileLength} bytes whose bytes from {@code chunkOffset} on are {@code chunk},
+   * the only ones a reader of it may read.
+   */
+  public ChunkInputFile(long fileLength, long chunkOffset, byte[] chunk) {
     this.fileLength = fileLength;
     this.chunkOffset = chunkOffset;
     this.chunk = chunk;
