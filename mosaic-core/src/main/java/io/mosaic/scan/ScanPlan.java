@@ -3,6 +3,7 @@ package io.mosaic.scan;
 import io.mosaic.format.Manifest;
 import io.mosaic.format.SegmentEntry;
 import io.mosaic.table.MosaicTable;
+import io.mosaic.trace.QueryClock;
 import io.mosaic.trace.TraceFragment;
 import io.mosaic.trace.TraceLog;
 import java.io.Serializable;
@@ -89,6 +90,7 @@ public record ScanPlan(
       String queryId,
       SplitTarget target) {
     columns.forEach(c -> manifest.schema().column(c));
+    QueryClock.jvm().scans(queryId, table);
     List<Integer> groups =
         RowGroupFilter.bind(table.name(), manifest, predicate)
             .select(0, manifest.rowGroups().size());

@@ -91,6 +91,11 @@ public final class TraceLog {
     }
   }
 
+  /** Where the trace lives, for messages and to tell two tables' traces apart. */
+  String where() {
+    return where;
+  }
+
   /** The current epoch (1 until a new one is started). */
   public int epoch() {
     int epoch = 1;
@@ -207,6 +212,19 @@ public final class TraceLog {
     write(o);
   }
 
+  /**
+   * Appends an engine query's own time, from its start to its end as the engine saw them, under the
+   * query id its scans carry: the time the scans do not explain, which a prediction of the query's
+   * time adds to its predicted scans (docs/cost-model.md, "Predicted query time").
+   */
+  public void appendQuery(String queryId, long elapsedMillis) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("queryId", queryId);
+    o.put("queryMillis", Math.max(0, elapsedMillis));
+    o.put("at", Instant.now().toString());
+    write(o);
+  }
+
   private static ObjectNode line(
       String queryId,
       String table,
@@ -301,6 +319,56 @@ public final class TraceLog {
     // A planned scan's fragments, by scan id, and the place in records its merged record takes.
     Map<String, List<TraceFragment>> fragments = new LinkedHashMap<>();
     Map<String, Integer> places = new LinkedHashMap<>();
+    readEpoch(
+        epoch,
+        n -> {
+          if (n.has("queryMillis")) {
+            return; // a query's own time (queryMillis), not a scan
+          }
+          if (n.hasNonNull("scanId")) {
+            TraceFragment part = parseFragment(n);
+            if (!places.containsKey(part.scanId())) {
+              places.put(part.scanId(), records.size());
+              records.add(null);
+            }
+            fragments.computeIfAbsent(part.scanId(), k -> new ArrayList<>()).add(part);
+          } else {
+            records.add(parse(n));
+          }
+        });
+    places.forEach((id, at) -> records.set(at, TraceFragment.merge(fragments.get(id))));
+    return records;
+  }
+
+  /**
+   * The engine queries' own times recorded in an epoch ({@link #appendQuery}), in milliseconds by
+   * query id; a query recorded twice (by two tables' traces read into one, or a retried end) keeps
+   * its longest time. Damaged and torn lines as {@link #read} treats them.
+   */
+  public Map<String, Long> queryMillis(int epoch) {
+    Map<String, Long> queries = new LinkedHashMap<>();
+    readEpoch(
+        epoch,
+        n -> {
+          if (n.has("queryMillis")) {
+            queries.merge(
+                n.required("queryId").asText(), n.required("queryMillis").asLong(), Math::max);
+          }
+        });
+    return queries;
+  }
+
+  /** What {@link #readEpoch} hands on: one line's JSON; throws if the line is not a record. */
+  private interface LineReader {
+    void accept(JsonNode line) throws IOException;
+  }
+
+  /**
+   * Calls {@code reader} with every line of an epoch, from all processes' files, in file and line
+   * order. A file's last line torn by a crash is skipped; any other line that is not a record is an
+   * error naming the file and line, as is a file larger than {@value #MAX_FILE_MIB} MiB.
+   */
+  private void readEpoch(int epoch, LineReader reader) {
     List<TraceFile> files = files(epoch);
     String epochDir = where + "/epoch-" + epoch;
     String remedy =
@@ -314,17 +382,7 @@ public final class TraceLog {
                 if (line == null) {
                   throw new IOException("longer than any record (" + MAX_LINE + " bytes)");
                 }
-                JsonNode n = JSON.readTree(line);
-                if (n.hasNonNull("scanId")) {
-                  TraceFragment part = parseFragment(n);
-                  if (!places.containsKey(part.scanId())) {
-                    places.put(part.scanId(), records.size());
-                    records.add(null);
-                  }
-                  fragments.computeIfAbsent(part.scanId(), k -> new ArrayList<>()).add(part);
-                } else {
-                  records.add(parse(n));
-                }
+                reader.accept(JSON.readTree(line));
               } catch (IOException | RuntimeException e) {
                 if (terminated) {
                   throw new UncheckedIOException(
@@ -357,8 +415,6 @@ public final class TraceLog {
             "cannot read trace file " + f.name() + ": " + e.getMessage(), e);
       }
     }
-    places.forEach((id, at) -> records.set(at, TraceFragment.merge(fragments.get(id))));
-    return records;
   }
 
   /**

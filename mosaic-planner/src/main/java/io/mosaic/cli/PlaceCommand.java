@@ -169,6 +169,14 @@ final class PlaceCommand implements Callable<Integer> {
         Double.isNaN(result.gap())
             ? ""
             : String.format(Locale.ROOT, "; optimality gap %.2f%%", 100 * result.gap()));
+    if (!Double.isNaN(result.measuredQuerySeconds())) {
+      out.printf(
+          Locale.ROOT,
+          "as whole queries: %.3f s measured now, %.3f s predicted placed (the queries' time"
+              + " outside their scans added to the predicted scans)%n",
+          result.measuredQuerySeconds(),
+          result.predictedQuerySecondsAfter());
+    }
     out.printf(
         Locale.ROOT,
         "solved on %d of %d distinct scans; %d devices used; worst scan %s of its time now%n",
@@ -200,6 +208,10 @@ final class PlaceCommand implements Callable<Integer> {
       root.put("strategy", result.solver());
       root.put("predictedSecondsBefore", before);
       root.put("predictedSecondsAfter", after);
+      if (!Double.isNaN(result.measuredQuerySeconds())) {
+        root.put("measuredQuerySeconds", result.measuredQuerySeconds());
+        root.put("predictedQuerySecondsAfter", result.predictedQuerySecondsAfter());
+      }
       root.put("bytesToMove", result.bytesToMove());
       root.put("gap", Double.isNaN(result.gap()) ? null : result.gap());
       root.put("scansRecorded", result.scansRecorded());

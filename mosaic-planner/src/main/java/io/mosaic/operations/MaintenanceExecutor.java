@@ -129,7 +129,9 @@ public final class MaintenanceExecutor {
         devicesUsed,
         plan.worstScanRatio(),
         plan.bytesToMove(),
-        plan.result().gap());
+        plan.result().gap(),
+        plan.measuredQuerySeconds(),
+        plan.predictedQuerySecondsAfter());
   }
 
   public MoveResult move(MoveRequest request) throws IOException {

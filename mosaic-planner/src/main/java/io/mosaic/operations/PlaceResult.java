@@ -26,6 +26,10 @@ import java.util.List;
  *     no-regression bound when one was set, Section 5.4); NaN when no scan reads data now
  * @param bytesToMove stored bytes the plan writes to other devices
  * @param gap LOPT's optimality gap, NaN when the strategy has none
+ * @param measuredQuerySeconds the engine queries' own times the trace recorded, in all; NaN when no
+ *     query was timed (docs/cost-model.md, "Predicted query time")
+ * @param predictedQuerySecondsAfter the recorded workload as whole queries under the plan: its
+ *     predicted scans plus the timed queries' time outside their scans; NaN when none was timed
  */
 public record PlaceResult(
     String strategy,
@@ -38,7 +42,9 @@ public record PlaceResult(
     int devicesUsed,
     double worstScanRatio,
     long bytesToMove,
-    double gap) {
+    double gap,
+    double measuredQuerySeconds,
+    double predictedQuerySecondsAfter) {
 
   /**
    * One column of the plan.
@@ -79,6 +85,8 @@ public record PlaceResult(
           ResultColumn.of("scans_planned", INT),
           ResultColumn.of("devices_used", INT),
           ResultColumn.nullable("worst_scan_ratio", DOUBLE),
+          ResultColumn.nullable("measured_query_seconds", DOUBLE),
+          ResultColumn.nullable("predicted_query_seconds_after", DOUBLE),
           ResultColumn.nullable("trace_epoch", INT));
 
   public PlaceResult {
@@ -111,6 +119,8 @@ public record PlaceResult(
                     scansPlanned,
                     devicesUsed,
                     Double.isNaN(worstScanRatio) ? null : worstScanRatio,
+                    Double.isNaN(measuredQuerySeconds) ? null : measuredQuerySeconds,
+                    Double.isNaN(predictedQuerySecondsAfter) ? null : predictedQuerySecondsAfter,
                     c.traceEpoch()))
         .toList();
   }

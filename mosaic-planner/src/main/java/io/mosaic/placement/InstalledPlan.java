@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A placement computed for tables on the installed pool (capacity mode, paper Section 3.4): what
@@ -32,6 +33,10 @@ import java.util.Map;
  *     measure), NaN when no recorded scan takes time now
  * @param units for a range-aware plan (docs/row-ranges.md), the row-range unit behind each planned
  *     "column" ({@code column[from:to]}); empty when whole columns are placed
+ * @param measuredQuerySeconds the engine queries' own times recorded with the trace, in all; NaN
+ *     when no query was timed ({@link InstalledPool#queryTimes})
+ * @param nonScanSeconds the part of those that their predicted scans at the current placement do
+ *     not explain; NaN when no query was timed (docs/cost-model.md, "Predicted query time")
  */
 public record InstalledPlan(
     PlacementResult result,
@@ -41,7 +46,9 @@ public record InstalledPlan(
     int scans,
     int scansPlanned,
     double worstScanRatio,
-    Map<ColumnRef, RangeUnits.Unit> units) {
+    Map<ColumnRef, RangeUnits.Unit> units,
+    double measuredQuerySeconds,
+    double nonScanSeconds) {
 
   /** One column: where it is, where it goes and how many bytes it would take there. */
   public record ColumnPlan(ColumnRef column, String from, String to, long storedBytes) {
@@ -130,6 +137,21 @@ public record InstalledPlan(
         worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
       }
     }
+    double measured = Double.NaN;
+    double nonScan = Double.NaN;
+    Optional<InstalledPool.QueryTimes> timed = InstalledPool.queryTimes(tables);
+    if (timed.isPresent()) {
+      // The queries' scans as recorded, whole columns, whatever units the plan places.
+      measured = timed.get().seconds();
+      nonScan =
+          ranges
+              ? timed
+                  .get()
+                  .nonScanSeconds(
+                      InstalledPool.model(pool, tables),
+                      InstalledPool.currentPlacement(pool, tables))
+              : timed.get().nonScanSeconds(model, current);
+    }
     return new InstalledPlan(
         result,
         current,
@@ -138,7 +160,18 @@ public record InstalledPlan(
         workload.scans().size(),
         problem.solveWorkload().scans().size(),
         worst,
-        units);
+        units,
+        measured,
+        nonScan);
+  }
+
+  /**
+   * The recorded workload's predicted time under the plan as whole queries: its predicted scans
+   * plus the timed queries' time outside their scans (docs/cost-model.md, "Predicted query time");
+   * NaN when no query was timed.
+   */
+  public double predictedQuerySecondsAfter() {
+    return result.prediction().totalSeconds() + nonScanSeconds;
   }
 
   /** Bytes that would be written to other devices (stored size on the target device). */

@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -140,6 +141,59 @@ public final class InstalledPool {
               + "; run the workload first (every scan is recorded), then place");
     }
     return Workload.merging(scans);
+  }
+
+  /**
+   * The engine queries timed in the tables' current trace epochs ({@code TraceLog#appendQuery}):
+   * their measured seconds in all, how many, and their scans, the part of the workload whose
+   * queries' time is known (docs/cost-model.md, "Predicted query time").
+   */
+  public record QueryTimes(double seconds, int queries, Workload scans) {
+    /**
+     * The seconds of these queries that their scans, as {@code model} predicts them at {@code
+     * current} (the placement they were measured at), do not explain: the queries' time outside Eq.
+     * 3, which a prediction at another placement adds unchanged.
+     */
+    public double nonScanSeconds(CostModel model, Placement current) {
+      return seconds - model.totalTime(scans, current);
+    }
+  }
+
+  /**
+   * The queries timed in the tables' current trace epochs and their scans; empty when no query with
+   * a scan of these tables was timed (scans outside engine queries, traces of older engines). A
+   * query that scanned several tables is counted once.
+   */
+  public static Optional<QueryTimes> queryTimes(List<MosaicTable> tables) {
+    Map<String, Long> millis = new LinkedHashMap<>();
+    List<TraceRecord> scanned = new ArrayList<>();
+    List<String> tableOf = new ArrayList<>();
+    for (MosaicTable table : tables) {
+      TraceLog log = TraceLog.of(table);
+      int epoch = log.epoch();
+      log.queryMillis(epoch).forEach((id, ms) -> millis.merge(id, ms, Math::max));
+      for (TraceRecord r : TraceColumns.current(table, log.read(epoch))) {
+        scanned.add(r);
+        tableOf.add(table.name());
+      }
+    }
+    List<DistinctScan> scans = new ArrayList<>();
+    Set<String> timed = new LinkedHashSet<>();
+    for (int i = 0; i < scanned.size(); i++) {
+      TraceRecord r = scanned.get(i);
+      if (millis.containsKey(r.queryId()) && !r.columns().isEmpty()) {
+        Set<ColumnRef> columns = new LinkedHashSet<>();
+        String table = tableOf.get(i);
+        r.columns().forEach(c -> columns.add(new ColumnRef(table, c)));
+        scans.add(new DistinctScan(columns, 1));
+        timed.add(r.queryId());
+      }
+    }
+    if (scans.isEmpty()) {
+      return Optional.empty();
+    }
+    double seconds = timed.stream().mapToLong(millis::get).sum() / 1000.0;
+    return Optional.of(new QueryTimes(seconds, timed.size(), Workload.merging(scans)));
   }
 
   /** Where each column lives now (its last segment's device). */

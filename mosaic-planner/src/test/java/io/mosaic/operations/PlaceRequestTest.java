@@ -161,11 +161,14 @@ class PlaceRequestTest {
             1,
             Double.NaN,
             10,
-            Double.NaN);
+            Double.NaN,
+            5.0,
+            4.0);
     assertThat(r.rows()).hasSize(1);
     assertThat(r.rows().get(0)).hasSize(PlaceResult.COLUMNS.size());
     assertThat(r.rows().get(0))
         .containsExactly(
-            "t", "c", "lopt", "hdd", "ssd", true, true, 10L, true, 2.0, 1.0, 3, 2, 1, null, 4);
+            "t", "c", "lopt", "hdd", "ssd", true, true, 10L, true, 2.0, 1.0, 3, 2, 1, null, 5.0,
+            4.0, 4);
   }
 }

@@ -58,6 +58,7 @@ public final class MosaicCatalog implements TableCatalog, SupportsNamespaces, Pr
   @Override
   public void initialize(String name, CaseInsensitiveStringMap options) {
     this.name = name;
+    SparkQueryTimes.register();
     MosaicSparkConf.CatalogConf conf = MosaicSparkConf.catalog(name, options);
     this.devices = conf.devices();
     this.hadoop = conf.hadoop();

@@ -41,6 +41,7 @@ public final class MosaicDataSource
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
+    SparkQueryTimes.register();
     MosaicOptions o = MosaicSparkConf.location(options);
     MosaicSparkTable asOf = MosaicSparkTable.asOf(o, options);
     return asOf != null
@@ -51,6 +52,7 @@ public final class MosaicDataSource
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
+    SparkQueryTimes.register();
     boolean writable = "true".equals(properties.get(SAVE_MODE_APPLIED));
     MosaicOptions o = MosaicSparkConf.location(properties);
     MosaicSparkTable asOf = writable ? null : MosaicSparkTable.asOf(o, properties);

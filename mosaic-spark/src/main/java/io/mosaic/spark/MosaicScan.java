@@ -143,7 +143,9 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
       SparkContext sc = session.sparkContext();
       id = sc.getLocalProperty("spark.sql.execution.id");
     }
-    return id != null ? "spark-execution-" + id : "spark-" + UUID.randomUUID();
+    return id != null
+        ? SparkQueryTimes.queryId(id, SparkSession.active().sparkContext().applicationId())
+        : "spark-" + UUID.randomUUID();
   }
 
   @Override

@@ -165,7 +165,7 @@ class MosaicDataSourceTest {
   }
 
   @Test
-  void pushedFiltersSkipAndResultsDoNotChange() {
+  void pushedFiltersSkipAndResultsDoNotChange() throws Exception {
     orders.orderBy("o_orderdate").write().format("mosaic").mode("append").save(table("sorted"));
     Dataset<Row> mosaic =
         spark
@@ -192,9 +192,20 @@ class MosaicDataSourceTest {
                 .filter(col("o_comment").startsWith("carefully"))
                 .count())
         .isEqualTo(orders.filter(col("o_comment").startsWith("carefully")).count());
-    // Every scan is in the trace, with Spark's execution id.
-    assertThat(new TraceLog(Path.of(table("sorted"))).read(1))
-        .anySatisfy(r -> assertThat(r.queryId()).startsWith("spark-execution-"));
+    // Every scan is in the trace, with Spark's execution id and the application's id ...
+    TraceLog log = new TraceLog(Path.of(table("sorted")));
+    String app = "@" + spark.sparkContext().applicationId();
+    assertThat(log.read(1))
+        .anySatisfy(r -> assertThat(r.queryId()).startsWith("spark-execution-").endsWith(app));
+    // ... and so is each query's own time, once Spark's listeners heard the executions end
+    // (docs/cost-model.md, "Predicted query time").
+    spark.sparkContext().listenerBus().waitUntilEmpty();
+    Map<String, Long> queries = log.queryMillis(1);
+    assertThat(log.read(1))
+        .filteredOn(r -> r.queryId().startsWith("spark-execution-"))
+        .isNotEmpty()
+        .allSatisfy(r -> assertThat(queries).containsKey(r.queryId()));
+    assertThat(queries.values()).allSatisfy(ms -> assertThat(ms).isNotNegative());
   }
 
   @Test

@@ -150,6 +150,8 @@ class MosaicProceduresTest {
             "scans_planned",
             "devices_used",
             "worst_scan_ratio",
+            "measured_query_seconds",
+            "predicted_query_seconds_after",
             "trace_epoch");
     Map<String, String> planned = new TreeMap<>();
     for (Row r : plan) {

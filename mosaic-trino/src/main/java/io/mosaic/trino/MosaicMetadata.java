@@ -17,6 +17,7 @@ import io.mosaic.operations.MaintenanceExecutor;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.SchemaChange;
 import io.mosaic.table.WriteResult;
+import io.mosaic.trace.QueryClock;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Assignment;
 import io.trino.spi.connector.ColumnHandle;
@@ -84,6 +85,18 @@ final class MosaicMetadata implements ConnectorMetadata {
   @Inject
   MosaicMetadata(MosaicStorage storage) {
     this.storage = storage;
+  }
+
+  // ---- queries: their own times, for the trace (docs/cost-model.md, "Predicted query time")
+
+  @Override
+  public void beginQuery(ConnectorSession session) {
+    QueryClock.jvm().begin(session.getQueryId(), session.getStart().toEpochMilli());
+  }
+
+  @Override
+  public void cleanupQuery(ConnectorSession session) {
+    QueryClock.jvm().end(session.getQueryId(), System.currentTimeMillis());
   }
 
   // ---- schemas

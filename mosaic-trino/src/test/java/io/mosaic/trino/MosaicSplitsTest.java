@@ -13,6 +13,7 @@ import io.mosaic.scan.Scan;
 import io.mosaic.scan.ScanRequest;
 import io.mosaic.table.MosaicTable;
 import io.mosaic.table.TablePin;
+import io.mosaic.trace.TraceLog;
 import io.mosaic.trace.TraceRecord;
 import io.trino.Session;
 import io.trino.operator.OperatorStats;
@@ -118,6 +119,34 @@ class MosaicSplitsTest {
         MosaicQueryRunner.traceRecords(dir.resolve("metadata/df/probe"), result);
     assertThat(records).hasSize(1);
     return records.get(0);
+  }
+
+  /**
+   * The query's own time reaches the trace of each table it scanned, under the id its scans carry,
+   * when Trino cleans the query up (docs/cost-model.md, "Predicted query time").
+   */
+  @Test
+  void eachTableAQueryScansRecordsTheQuerysOwnTime() throws InterruptedException {
+    long start = System.nanoTime();
+    MaterializedResultWithPlan result = runner.executeWithPlan(join(false, "10s"), JOIN);
+    long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    String id = result.queryId().toString();
+    for (String table : List.of("probe", "build")) {
+      TraceLog log = new TraceLog(dir.resolve("metadata/df/" + table));
+      assertThat(MosaicQueryRunner.traceRecords(dir.resolve("metadata/df/" + table), result))
+          .isNotEmpty();
+      Long millis = null;
+      // Trino cleans a query up just after its last page went out.
+      for (int i = 0; i < 100 && millis == null; i++) {
+        millis = log.queryMillis(log.epoch()).get(id);
+        if (millis == null) {
+          Thread.sleep(100);
+        }
+      }
+      assertThat(millis).as(table).isNotNull().isBetween(0L, wall + 10_000);
+      // Read as scans, the query's own line is none of them (nor a damaged line).
+      assertThat(log.read(log.epoch())).allSatisfy(r -> assertThat(r.columns()).isNotEmpty());
+    }
   }
 
   @Test
