@@ -47,13 +47,13 @@ public final class DeviceCalibrator {
   private static final long WARM_UP_BYTES = 256L << 20;
   private static final String DIR = ".mosaic-calibration";
 
-  /** Receives progress of a long calibration, for a person at a terminal. */
+  /** Receives progress of a long calibration, for a person at a terminal; silent by default. */
   public interface Listener {
-    void started(Device device, String phase, long totalBytes);
+    default void started(Device device, String phase, long totalBytes) {}
 
-    void advanced(long bytes);
+    default void advanced(long bytes) {}
 
-    void finished(Device device, String phase, String result);
+    default void finished(Device device, String phase, String result) {}
   }
 
   /**

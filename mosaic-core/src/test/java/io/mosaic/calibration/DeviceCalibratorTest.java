@@ -20,17 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * still pay a whole seek each, so issuing them side by side must not shrink it.
  */
 class DeviceCalibratorTest {
-  private static final DeviceCalibrator.Listener QUIET =
-      new DeviceCalibrator.Listener() {
-        @Override
-        public void started(Device device, String phase, long totalBytes) {}
-
-        @Override
-        public void advanced(long bytes) {}
-
-        @Override
-        public void finished(Device device, String phase, String result) {}
-      };
+  private static final DeviceCalibrator.Listener QUIET = new DeviceCalibrator.Listener() {};
 
   @Test
   void aSeekOnOneTimelineIsNotSharedByTheReaderThreads(@TempDir Path dir) throws IOException {

@@ -148,16 +148,7 @@ class HdfsDeviceTest {
         new DeviceCalibrator(
             bytes(4 * BLOCK, 7),
             new DeviceCalibrator.Options(List.of(Codec.NONE, Codec.LZ4), 8),
-            new DeviceCalibrator.Listener() {
-              @Override
-              public void started(Device d, String phase, long totalBytes) {}
-
-              @Override
-              public void advanced(long bytes) {}
-
-              @Override
-              public void finished(Device d, String phase, String result) {}
-            });
+            new DeviceCalibrator.Listener() {});
     DeviceModel model = calibrator.calibrate(device);
     assertThat(model.deviceId()).isEqualTo("cal");
     assertThat(model.raw().bytesPerSecond()).isPositive();

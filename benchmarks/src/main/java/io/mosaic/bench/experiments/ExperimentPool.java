@@ -198,16 +198,7 @@ public final class ExperimentPool implements AutoCloseable {
         new DeviceCalibrator(
             CalibrationSample.generate(sampleBytes),
             new DeviceCalibrator.Options(List.of(Codec.ZSTD), 8),
-            new DeviceCalibrator.Listener() {
-              @Override
-              public void started(Device device, String phase, long totalBytes) {}
-
-              @Override
-              public void advanced(long bytes) {}
-
-              @Override
-              public void finished(Device device, String phase, String result) {}
-            });
+            new DeviceCalibrator.Listener() {});
     List<DeviceProfile> profiles = new ArrayList<>();
     for (String id : ids) {
       Device d = pool.device(id);
