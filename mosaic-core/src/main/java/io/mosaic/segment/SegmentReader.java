@@ -58,7 +58,6 @@ public final class SegmentReader implements AutoCloseable {
   private final String file;
   private final ParquetFileReader reader;
   private final DeviceInputFile input;
-  private final ColumnDescriptor descriptor;
 
   /**
    * Read options on a Hadoop configuration without Hadoop's default resources: the default one
@@ -162,7 +161,6 @@ public final class SegmentReader implements AutoCloseable {
         throw e;
       }
     }
-    this.descriptor = reader.getFooter().getFileMetaData().getSchema().getColumns().get(0);
   }
 
   /** Reads table row group {@code rowGroup} (which this segment must cover) into a new vector. */
