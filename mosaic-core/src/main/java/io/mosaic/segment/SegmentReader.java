@@ -323,7 +323,7 @@ public final class SegmentReader implements AutoCloseable {
    * encoding {@link ChunkDecoder} does not read); the caller then decodes with parquet-java. With
    * {@code checkCrcs}, pages are checked against their CRCs (a chunk with no recorded checksum).
    */
-  public static DecodedChunk decodeHeld(
+  private static DecodedChunk decodeHeld(
       byte[] chunk,
       ColumnChunkMetaData meta,
       ColumnDescriptor descriptor,

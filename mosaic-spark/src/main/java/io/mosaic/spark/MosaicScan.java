@@ -137,14 +137,11 @@ final class MosaicScan implements Scan, Batch, SupportsReportStatistics {
   }
 
   private static String queryId() {
-    String id = null;
     SparkSession session = SparkSession.getActiveSession().getOrElse(() -> null);
-    if (session != null) {
-      SparkContext sc = session.sparkContext();
-      id = sc.getLocalProperty("spark.sql.execution.id");
-    }
+    SparkContext sc = session == null ? null : session.sparkContext();
+    String id = sc == null ? null : sc.getLocalProperty("spark.sql.execution.id");
     return id != null
-        ? SparkQueryTimes.queryId(id, SparkSession.active().sparkContext().applicationId())
+        ? SparkQueryTimes.queryId(id, sc.applicationId())
         : "spark-" + UUID.randomUUID();
   }
 
